@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+// The single list of permission names: the database seed, the route guards and the SPA's
+// capability checks all read it, so a name cannot exist in one place only.
+export const PERMISSIONS = [
+  'users.view',
+  'users.create',
+  'users.update',
+  'users.delete',
+  'users.restore',
+  'users.forceDelete',
+  'users.export',
+  'users.setActive',
+  'roles.view',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const PermissionSchema = z.enum(PERMISSIONS, {
+  error: `Permission must be one of: ${PERMISSIONS.join(', ')}.`,
+});
+
+export type SeededRoleName = 'admin' | 'manager' | 'viewer';
+
+export const SEEDED_ROLES: Readonly<Record<SeededRoleName, readonly Permission[]>> = {
+  admin: PERMISSIONS,
+  manager: ['users.view', 'users.update', 'users.setActive', 'users.export', 'roles.view'],
+  viewer: ['users.view', 'roles.view'],
+};
+
+export type CapabilityMap = Record<Permission, boolean>;
+
+export function isPermission(name: string): name is Permission {
+  return (PERMISSIONS as readonly string[]).includes(name);
+}
+
+/**
+ * Every known permission mapped to whether it is held. Unknown names are ignored: a permission
+ * created by hand in the database must not leak into the SPA as a capability it cannot act on.
+ */
+export function capabilityMap(held: Iterable<string>): CapabilityMap {
+  const heldSet = new Set(held);
+  const map = {} as CapabilityMap;
+  for (const permission of PERMISSIONS) map[permission] = heldSet.has(permission);
+  return map;
+}

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { integer, lowerCased, numeric } from './fields';
+import type { FilterMap } from './filters';
+import { type Direction, normaliseRaw } from './normalise';
+
+export type { Direction } from './normalise';
+export const DIRECTIONS = ['asc', 'desc'] as const;
+export const MAX_SEARCH_LENGTH = 255;
+
+export type PerPageLimits = { readonly default: number; readonly max: number };
+
+export interface ListQueryConfig<S extends string, F extends FilterMap, Q extends string> {
+  /** Fields `q` searches (case-insensitive substring, any of them). */
+  readonly search: readonly Q[];
+  readonly filters: F;
+  /** Fields a caller may sort by. */
+  readonly sorts: readonly [S, ...S[]];
+  /** The order when no sort is given. */
+  readonly defaultOrder: readonly [S | 'id', Direction];
+  readonly perPage: PerPageLimits;
+}
+
+type FilterShape<F extends FilterMap> = { [K in keyof F]: F[K]['schema'] };
+/** The typed filters of a list query; a filter that was not given is absent. */
+export type FiltersOf<F extends FilterMap> = z.output<z.ZodObject<FilterShape<F>>>;
+export type FiltersInputOf<F extends FilterMap> = z.input<z.ZodObject<FilterShape<F>>>;
+
+/** The internal list query: what a list procedure receives after validation. */
+export interface ListQuery<S extends string, F extends FilterMap> {
+  q: string | null;
+  page: number;
+  perPage: number;
+  sort: S | null;
+  dir: Direction;
+  /** Always ends with `id`, so paging is stable whatever the sort. */
+  order: Array<[S | 'id', Direction]>;
+  filters: FiltersOf<F>;
+}
+
+/** What a caller may send: a tRPC object or `parseQueryString`'s output (numbers as text). */
+export interface ListQueryInput<S extends string, F extends FilterMap> {
+  q?: string;
+  page?: number | string;
+  perPage?: number | string;
+  sort?: S;
+  dir?: string;
+  filters?: FiltersInputOf<F>;
+}
+
+export interface ListQueryDefinition<S extends string, F extends FilterMap, Q extends string> {
+  readonly input: z.ZodType<ListQuery<S, F>, ListQueryInput<S, F>>;
+  /** The same query plus extra top-level keys (normalised like the rest, then validated). */
+  extend<E extends z.ZodRawShape>(
+    shape: E,
+  ): z.ZodType<ListQuery<S, F> & z.output<z.ZodObject<E>>, ListQueryInput<S, F> & z.input<z.ZodObject<E>>>;
+  /** The same query with other page-size limits (the server's config may override them). */
+  withPerPage(limits: PerPageLimits): ListQueryDefinition<S, F, Q>;
+  readonly search: readonly Q[];
+  readonly sorts: readonly [S, ...S[]];
+  readonly filters: F;
+  readonly filterNames: ReadonlyArray<keyof F & string>;
+  readonly defaultOrder: readonly [S | 'id', Direction];
+  readonly perPage: PerPageLimits;
+}
+
+export type ListQueryOf<D extends { input: z.ZodType }> = z.output<D['input']>;
+
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+function filtersSchema<F extends FilterMap>(filters: F) {
+  const names = Object.keys(filters);
+  const allowed = names.length > 0 ? names.join(', ') : 'none';
+  const shape = Object.fromEntries(names.map((name) => [name, filters[name]?.schema])) as FilterShape<F>;
+  const strict = z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        const keys = issue.keys.map((key) => `"${shorten(key)}"`).join(', ');
+        const noun = issue.keys.length === 1 ? 'filter' : 'filters';
+        return `Unknown ${noun} ${keys}. Allowed filters: ${allowed}.`;
+      }
+      if (issue.code === 'invalid_type') {
+        return `Filters must be given by name, e.g. filters[${names[0] ?? 'name'}]=value. Allowed filters: ${allowed}.`;
+      }
+      return undefined;
+    },
+  });
+  // prefault, not default: an absent `filters` is parsed as {}, so filter defaults still apply.
+  return strict.prefault({} as z.input<typeof strict>);
+}
+
+function assertConfig(config: ListQueryConfig<string, FilterMap, string>): void {
+  const { perPage, sorts, defaultOrder } = config;
+  const whole = (n: number) => Number.isInteger(n) && n >= 1;
+  if (!whole(perPage.default) || !whole(perPage.max) || perPage.default > perPage.max) {
+    throw new Error(
+      `perPage limits must be whole numbers with 1 ≤ default ≤ max (got ${perPage.default}/${perPage.max}).`,
+    );
+  }
+  if (defaultOrder[0] !== 'id' && !(sorts as readonly string[]).includes(defaultOrder[0])) {
+    throw new Error(`defaultOrder field "${defaultOrder[0]}" is not one of the sorts.`);
+  }
+}
+
+/**
+ * Declares a resource's list query once: search fields, filters, sorts, order and page limits.
+ * `input` validates the raw query (SPEC §5) and yields {@link ListQuery}; the declared parts are
+ * kept as data so the server's engine and the SPA's table read the same lists.
+ */
+export function defineListQuery<const S extends string, const F extends FilterMap, const Q extends string>(
+  config: ListQueryConfig<S, F, Q>,
+): ListQueryDefinition<S, F, Q> {
+  assertConfig(config);
+  const { sorts, defaultOrder, perPage } = config;
+  const pageMessage = 'Page must be a whole number of 1 or more.';
+  const perPageMessage = `Per page must be a whole number of 1 or more (at most ${perPage.max} are shown).`;
+
+  const base = z.object(
+    {
+      q: z
+        .string({ error: 'Search must be a single piece of text.' })
+        .max(MAX_SEARCH_LENGTH, `Search can be at most ${MAX_SEARCH_LENGTH} characters long.`)
+        .optional(),
+      page: numeric(integer(pageMessage, { min: 1 }).default(1)),
+      perPage: numeric(integer(perPageMessage, { min: 1 }).optional()),
+      sort: z.enum(sorts, { error: `Sort must be one of: ${sorts.join(', ')}.` }).optional(),
+      dir: lowerCased(z.enum(DIRECTIONS, { error: 'Direction must be asc or desc.' }).optional()),
+      filters: filtersSchema(config.filters),
+    },
+    { error: 'The list query must be a set of named parameters.' },
+  );
+
+  const toListQuery = (value: z.output<typeof base>): ListQuery<S, F> => {
+    const sort = value.sort ?? null;
+    // SPEC §5: with no sort the order is the default one, whatever `dir` says.
+    const dir: Direction = sort === null ? defaultOrder[1] : (value.dir ?? 'asc');
+    const field = sort ?? defaultOrder[0];
+    const order: Array<[S | 'id', Direction]> =
+      field === 'id'
+        ? [['id', dir]]
+        : [
+            [field, dir],
+            ['id', dir],
+          ];
+    const filters = Object.fromEntries(
+      Object.entries(value.filters).filter(([, filter]) => filter !== undefined),
+    ) as FiltersOf<F>;
+    return {
+      q: value.q ?? null,
+      page: value.page,
+      perPage: Math.min(value.perPage ?? perPage.default, perPage.max),
+      sort,
+      dir,
+      order,
+      filters,
+    };
+  };
+
+  const prepare = (raw: unknown): unknown => normaliseRaw(raw) ?? {};
+
+  const input = z.preprocess((raw: ListQueryInput<S, F>) => prepare(raw), base.transform(toListQuery)) as z.ZodType<
+    ListQuery<S, F>,
+    ListQueryInput<S, F>
+  >;
+
+  function extend<E extends z.ZodRawShape>(
+    shape: E,
+  ): z.ZodType<ListQuery<S, F> & z.output<z.ZodObject<E>>, ListQueryInput<S, F> & z.input<z.ZodObject<E>>> {
+    const keys = Object.keys(shape);
+    const schema = z.preprocess(
+      prepare,
+      base.extend(shape).transform((value) => {
+        const record: Record<string, unknown> = value;
+        const extras = Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+        // The base keys are all there (extend() only adds keys); TS cannot see it through generic E.
+        return { ...toListQuery(value as unknown as z.output<typeof base>), ...extras };
+      }),
+    );
+    // The transform assembles exactly this shape; zod cannot infer it through generic E.
+    return schema as unknown as z.ZodType<
+      ListQuery<S, F> & z.output<z.ZodObject<E>>,
+      ListQueryInput<S, F> & z.input<z.ZodObject<E>>
+    >;
+  }
+
+  return {
+    input,
+    extend,
+    withPerPage: (limits) => defineListQuery({ ...config, perPage: limits }),
+    search: config.search,
+    sorts,
+    filters: config.filters,
+    filterNames: Object.keys(config.filters) as Array<keyof F & string>,
+    defaultOrder,
+    perPage,
+  };
+}

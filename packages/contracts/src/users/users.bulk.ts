@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { IdSchema } from '../common';
+import type { ErrorCode } from '../errors';
+import { isPlainObject } from '../query/normalise';
+import type { Permission } from '../permissions';
+import { MAX_IDS } from './users.query';
+
+export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive'] as const;
+export type BulkOperation = (typeof BULK_OPERATIONS)[number];
+
+/** The permission each bulk operation needs (SPEC §3). */
+export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
+  delete: 'users.delete',
+  restore: 'users.restore',
+  forceDelete: 'users.forceDelete',
+  setActive: 'users.setActive',
+};
+
+/** Codes the users business rules (SPEC §7) can refuse a change with. */
+export const USERS_RULE_CODES = [
+  'SELF_DEACTIVATION',
+  'LAST_ADMIN',
+  'NOT_INACTIVE',
+  'SELF_DELETE',
+] as const satisfies readonly ErrorCode[];
+export type UsersRuleCode = (typeof USERS_RULE_CODES)[number];
+
+/** Why a bulk entry was skipped: a rule, a missing user, a wrong state, or the record policy. */
+export const BULK_SKIP_CODES = [
+  ...USERS_RULE_CODES,
+  'NOT_FOUND',
+  'NOT_DELETED',
+  'FORBIDDEN',
+] as const satisfies readonly ErrorCode[];
+export type BulkSkipCode = (typeof BULK_SKIP_CODES)[number];
+
+const idMessage = 'Each id must be a whole number of 1 or more.';
+
+const ids = z
+  .array(z.number({ error: idMessage }).int(idMessage).positive(idMessage), {
+    error: 'Give the ids as a list of numbers.',
+  })
+  .min(1, 'Select at least one user.')
+  .max(MAX_IDS, `Give at most ${MAX_IDS} ids.`)
+  .superRefine((list, ctx) => {
+    const seen = new Set<number>();
+    list.forEach((id, index) => {
+      if (seen.has(id)) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `Id ${id} is listed more than once.`, input: id });
+      }
+      seen.add(id);
+    });
+  });
+
+export const BulkInputSchema = z
+  .object({
+    operation: z.enum(BULK_OPERATIONS, { error: `Operation must be one of: ${BULK_OPERATIONS.join(', ')}.` }),
+    ids,
+    active: z.boolean({ error: 'Active must be true or false.' }).optional(),
+    dryRun: z.boolean({ error: 'dryRun must be true or false.' }).default(false),
+  })
+  .superRefine(
+    (value, ctx) => {
+      if (value.operation === 'setActive' && value.active === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['active'],
+          message: 'Say whether to activate or deactivate: active must be true or false.',
+          input: undefined,
+        });
+      }
+    },
+    // Checked even when `ids` failed, so every mistake is reported at once.
+    { when: (payload) => isPlainObject(payload.value) },
+  );
+export type BulkInput = z.output<typeof BulkInputSchema>;
+
+export const BulkReportSchema = z.object({
+  operation: z.enum(BULK_OPERATIONS),
+  dryRun: z.boolean(),
+  requested: z.number().int().nonnegative(),
+  affected: z.array(IdSchema),
+  skipped: z.array(z.object({ id: z.number().int(), code: z.enum(BULK_SKIP_CODES), message: z.string() })),
+});
+export type BulkReport = z.infer<typeof BulkReportSchema>;

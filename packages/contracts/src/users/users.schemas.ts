@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
+import { ShowMetaSchema } from '../query/define-show-query';
+import type { UserColumnKey } from './users.columns';
+
+/** A row of the users table and of every export: the column set plus `deleted_at`. */
+export const UserRowSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  email: z.string(),
+  roles_count: z.number().int().nonnegative(),
+  is_active: z.boolean(),
+  created_at: IsoDateTimeSchema,
+  deleted_at: IsoDateTimeSchema.nullable(),
+});
+export type UserRow = z.infer<typeof UserRowSchema>;
+
+// Compile-time guard: the row and the column set cannot drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const rowMatchesColumns: Same<keyof UserRow, UserColumnKey | 'deleted_at'> = true;
+void rowMatchesColumns;
+
+export const UserItemSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  email: z.string(),
+  is_active: z.boolean(),
+  created_at: IsoDateTimeSchema,
+  updated_at: IsoDateTimeSchema,
+  deleted_at: IsoDateTimeSchema.nullable(),
+  roles: z.array(NamedRefSchema).optional(),
+  roles_count: z.number().int().nonnegative().optional(),
+  is_admin: z.boolean().optional(),
+  permission_names: z.array(z.string()).optional(),
+});
+export type UserItem = z.infer<typeof UserItemSchema>;
+
+export const UserShowResultSchema = z.object({ item: UserItemSchema, meta: ShowMetaSchema });
+export type UserShowResult = z.infer<typeof UserShowResultSchema>;
+
+/** GET /users/{id}/edit: the item with its role ids and the optimistic-lock token. */
+export const UserEditItemSchema = UserItemSchema.extend({
+  roles_ids: z.array(IdSchema),
+  version: z.string(),
+});
+export type UserEditItem = z.infer<typeof UserEditItemSchema>;
+
+export const UsersStatsSchema = z.object({
+  total: z.number().int().nonnegative(),
+  active: z.number().int().nonnegative(),
+  inactive: z.number().int().nonnegative(),
+  /** Present only when the caller may see the trash. */
+  trashed: z.number().int().nonnegative().optional(),
+});
+export type UsersStats = z.infer<typeof UsersStatsSchema>;
+
+export const UsersSelectedResultSchema = z.object({
+  ids: z.array(IdSchema),
+  total: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+});
+export type UsersSelectedResult = z.infer<typeof UsersSelectedResultSchema>;
