@@ -1,0 +1,71 @@
+import { openConfiguredDatabase } from '../bootstrap.js';
+import { type AppConfig, ConfigError, loadConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { CliError, type CliIO } from './cli-error.js';
+import { dbMigrate, dbSeed } from './commands/db.commands.js';
+import { roleCreate } from './commands/role.commands.js';
+import { userCreate, userSetPassword } from './commands/user.commands.js';
+
+type Command = (db: Database, config: AppConfig, args: string[], io: CliIO) => Promise<void>;
+
+const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  'db:migrate': { run: dbMigrate, usage: 'db:migrate                       apply pending migrations' },
+  'db:seed': {
+    run: dbSeed,
+    usage: 'db:seed [--demo N]               permissions, roles, administrator (+ N demo users)',
+  },
+  'user:create': {
+    run: userCreate,
+    usage: 'user:create --email E --name N --password P [--role R]... [--permission P]... [--inactive]',
+  },
+  'user:set-password': { run: userSetPassword, usage: 'user:set-password --email E --password P' },
+  'role:create': { run: roleCreate, usage: 'role:create --name N [--permission P]...' },
+};
+
+function usage(): string {
+  return [
+    'Usage: npm run cli -- <command> [options]',
+    '',
+    'Commands:',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
+
+/** Runs one command; returns the process exit code. Never throws for an operator's mistake. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.out(usage());
+    return name ? 0 : 1;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`Unknown command "${name}".\n\n${usage()}`);
+    return 1;
+  }
+  let config: AppConfig;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.err(err.message);
+      return 1;
+    }
+    throw err;
+  }
+  let db: Database | undefined;
+  try {
+    db = await openConfiguredDatabase(config);
+    await command.run(db, config, args, io);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`Error: ${err.message}`);
+      return 1;
+    }
+    io.err(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  } finally {
+    await db?.close();
+  }
+}

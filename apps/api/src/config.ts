@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { envBoolean, envOptional } from './config-helpers.js';
+import { type UsersConfig, usersConfigEnvSchema } from './modules/users/users.config.js';
+
+/** The repository root: `./data/` and the built SPA are found from here whatever the cwd. */
+export const ROOT_DIR = path.resolve(fileURLToPath(import.meta.url), '../../../..');
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(v), {
+    message: 'must look like mysql://user:password@host:3306/database',
+  });
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().trim().min(1).default('localhost'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: envOptional(databaseUrl),
+  DATABASE_READ_URLS: envOptional(z.string()).transform((v, ctx) => {
+    const urls = (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const url of urls) {
+      if (!databaseUrl.safeParse(url).success) {
+        ctx.addIssue({ code: 'custom', message: `"${url}" must look like mysql://user:password@host:3306/database` });
+      }
+    }
+    return urls;
+  }),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'data')),
+  MIGRATE_ON_START: envBoolean(false),
+  ADMIN_EMAIL: z.string().trim().toLowerCase().email().default('admin@example.com'),
+  ADMIN_PASSWORD: envOptional(z.string().min(8, 'must be at least 8 characters').max(128)),
+  DEMO_USERS: z.coerce.number().int().min(0).max(1_000_000).default(250),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  COOKIE_SECURE: envBoolean(false),
+  TRUST_PROXY: envBoolean(false),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 30)
+    .default(120),
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24),
+  WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
+});
+
+export type AppConfig = Omit<z.output<typeof EnvSchema>, never> & { users: UsersConfig };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the environment once, validates all of it, and reports every bad value at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const base = EnvSchema.safeParse(env);
+  const users = usersConfigEnvSchema.safeParse(env);
+  const problems: string[] = [];
+  for (const result of [base, users]) {
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        problems.push(`${issue.path.join('.') || 'environment'}: ${issue.message}`);
+      }
+    }
+  }
+  if (!base.success || !users.success) throw new ConfigError(problems);
+  return { ...base.data, users: users.data };
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import mysql2 from 'mysql2';
+import { type Options, QueryTypes, Sequelize } from 'sequelize';
+import sqlite3 from 'sqlite3';
+import { defineModels, type Models } from './models/index.js';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface DatabaseOptions {
+  /** mysql://… or mariadb://…; absent → embedded SQLite at `sqlitePath`. */
+  url?: string | undefined;
+  readUrls?: string[];
+  sqlitePath?: string;
+  poolMax?: number;
+  logSql?: (sql: string) => void;
+}
+
+export interface Database {
+  sequelize: Sequelize;
+  dialect: Dialect;
+  models: Models;
+  /** Human-readable target for logs, without credentials. */
+  describe: string;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+interface ConnectionParts {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  database: string;
+}
+
+export function parseMysqlUrl(url: string): ConnectionParts {
+  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  return {
+    host: u.hostname,
+    port: u.port ? Number(u.port) : 3306,
+    username: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: decodeURIComponent(u.pathname.replace(/^\//, '')),
+  };
+}
+
+function mysqlOptions(opts: DatabaseOptions): Options {
+  const write = parseMysqlUrl(opts.url as string);
+  const base: Options = {
+    dialect: 'mysql',
+    dialectModule: mysql2,
+    database: write.database,
+    // Timestamps are stored and read as UTC whatever the server's time zone.
+    timezone: '+00:00',
+    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false },
+    define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
+    pool: { max: opts.poolMax ?? 10, min: 0, acquire: 10_000, idle: 10_000 },
+    logging: opts.logSql ?? false,
+  };
+  const readUrls = opts.readUrls ?? [];
+  if (readUrls.length === 0) return { ...base, ...write };
+  return {
+    ...base,
+    replication: {
+      write,
+      read: readUrls.map((r) => {
+        const { database: _db, ...rest } = parseMysqlUrl(r);
+        return rest;
+      }),
+    },
+  };
+}
+
+function sqliteOptions(opts: DatabaseOptions): Options {
+  const storage = opts.sqlitePath ?? ':memory:';
+  if (storage !== ':memory:') fs.mkdirSync(path.dirname(storage), { recursive: true });
+  return {
+    dialect: 'sqlite',
+    dialectModule: sqlite3,
+    storage,
+    logging: opts.logSql ?? false,
+    hooks: {
+      // Sequelize opens one SQLite connection per transaction: each must wait for the write
+      // lock instead of failing at once with SQLITE_BUSY.
+      afterConnect: async (connection: unknown) => {
+        const db = connection as sqlite3.Database;
+        db.configure('busyTimeout', 10_000);
+      },
+    },
+  };
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  const dialect: Dialect = opts.url ? 'mysql' : 'sqlite';
+  const sequelize = new Sequelize(dialect === 'mysql' ? mysqlOptions(opts) : sqliteOptions(opts));
+  if (dialect === 'sqlite') {
+    // WAL lets readers proceed while a writer holds the lock; it is a property of the file.
+    await sequelize.query('PRAGMA journal_mode = WAL');
+    await sequelize.query('PRAGMA synchronous = NORMAL');
+  }
+  const models = defineModels(sequelize, dialect);
+  const describe =
+    dialect === 'mysql'
+      ? (() => {
+          const p = parseMysqlUrl(opts.url as string);
+          return `mysql://${p.host}:${p.port}/${p.database}`;
+        })()
+      : `sqlite:${opts.sqlitePath ?? ':memory:'}`;
+  return {
+    sequelize,
+    dialect,
+    models,
+    describe,
+    async ping() {
+      try {
+        await sequelize.query('SELECT 1 AS ok', { type: QueryTypes.SELECT });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => sequelize.close(),
+  };
+}

@@ -1,0 +1,5 @@
+import { initialSchema } from './0001-initial-schema.js';
+import type { Migration } from './migrator.js';
+
+/** Every migration, in the order it runs. Append only. */
+export const MIGRATIONS: readonly Migration[] = [initialSchema];

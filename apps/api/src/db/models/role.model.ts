@@ -1,0 +1,89 @@
+import {
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  Model,
+  type Sequelize,
+  DataTypes,
+} from 'sequelize';
+import type { Dialect } from '../database.js';
+import { columnTypes } from './columns.js';
+
+export class Role extends Model<InferAttributes<Role>, InferCreationAttributes<Role>> {
+  declare id: CreationOptional<number>;
+  declare name: string;
+  declare guard_name: CreationOptional<string>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+}
+
+export class Permission extends Model<InferAttributes<Permission>, InferCreationAttributes<Permission>> {
+  declare id: CreationOptional<number>;
+  declare name: string;
+  declare guard_name: CreationOptional<string>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+}
+
+export class RolePermission extends Model<InferAttributes<RolePermission>, InferCreationAttributes<RolePermission>> {
+  declare role_id: number;
+  declare permission_id: number;
+}
+
+export class UserRole extends Model<InferAttributes<UserRole>, InferCreationAttributes<UserRole>> {
+  declare user_id: number;
+  declare role_id: number;
+}
+
+export class UserPermission extends Model<InferAttributes<UserPermission>, InferCreationAttributes<UserPermission>> {
+  declare user_id: number;
+  declare permission_id: number;
+}
+
+export function initRoles(sequelize: Sequelize, dialect: Dialect) {
+  const t = columnTypes(dialect);
+  // One subclass per database, as for users.
+  const named = {
+    id: { type: t.id, autoIncrement: true, primaryKey: true },
+    name: { type: DataTypes.STRING(100), allowNull: false },
+    guard_name: { type: DataTypes.STRING(50), allowNull: false, defaultValue: 'web' },
+    created_at: { type: t.date, allowNull: false },
+    updated_at: { type: t.date, allowNull: false },
+  };
+  const stamps = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+  const RoleBound = class extends Role {};
+  RoleBound.init(named, { sequelize, tableName: 'roles', ...stamps });
+  const PermissionBound = class extends Permission {};
+  PermissionBound.init(named, { sequelize, tableName: 'permissions', ...stamps });
+  const RolePermissionBound = class extends RolePermission {};
+  RolePermissionBound.init(
+    {
+      role_id: { type: t.fk, primaryKey: true },
+      permission_id: { type: t.fk, primaryKey: true },
+    },
+    { sequelize, tableName: 'role_permissions', timestamps: false },
+  );
+  const UserRoleBound = class extends UserRole {};
+  UserRoleBound.init(
+    {
+      user_id: { type: t.fk, primaryKey: true },
+      role_id: { type: t.fk, primaryKey: true },
+    },
+    { sequelize, tableName: 'user_roles', timestamps: false },
+  );
+  const UserPermissionBound = class extends UserPermission {};
+  UserPermissionBound.init(
+    {
+      user_id: { type: t.fk, primaryKey: true },
+      permission_id: { type: t.fk, primaryKey: true },
+    },
+    { sequelize, tableName: 'user_permissions', timestamps: false },
+  );
+  return {
+    Role: RoleBound,
+    Permission: PermissionBound,
+    RolePermission: RolePermissionBound,
+    UserRole: UserRoleBound,
+    UserPermission: UserPermissionBound,
+  };
+}

@@ -1,0 +1,63 @@
+import {
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  Model,
+  type Sequelize,
+  DataTypes,
+} from 'sequelize';
+import type { Dialect } from '../database.js';
+import { columnTypes } from './columns.js';
+
+/** A browser session. The primary key is the SHA-256 of the cookie value, never the value itself. */
+export class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {
+  declare id: string;
+  declare user_id: number;
+  declare ip: string | null;
+  declare user_agent: string | null;
+  declare created_at: Date;
+  declare last_seen_at: Date;
+  declare expires_at: Date;
+}
+
+/** A personal API token for external callers; only its SHA-256 is stored. */
+export class ApiToken extends Model<InferAttributes<ApiToken>, InferCreationAttributes<ApiToken>> {
+  declare id: CreationOptional<number>;
+  declare user_id: number;
+  declare name: string;
+  declare token_hash: string;
+  declare expires_at: Date | null;
+  declare last_used_at: Date | null;
+  declare created_at: CreationOptional<Date>;
+}
+
+export function initSessions(sequelize: Sequelize, dialect: Dialect) {
+  const t = columnTypes(dialect);
+  const SessionBound = class extends Session {};
+  SessionBound.init(
+    {
+      id: { type: DataTypes.CHAR(64), primaryKey: true },
+      user_id: { type: t.fk, allowNull: false },
+      ip: { type: DataTypes.STRING(45), allowNull: true },
+      user_agent: { type: DataTypes.STRING(255), allowNull: true },
+      created_at: { type: t.date, allowNull: false },
+      last_seen_at: { type: t.date, allowNull: false },
+      expires_at: { type: t.date, allowNull: false },
+    },
+    { sequelize, tableName: 'sessions', timestamps: false },
+  );
+  const ApiTokenBound = class extends ApiToken {};
+  ApiTokenBound.init(
+    {
+      id: { type: t.id, autoIncrement: true, primaryKey: true },
+      user_id: { type: t.fk, allowNull: false },
+      name: { type: DataTypes.STRING(100), allowNull: false },
+      token_hash: { type: DataTypes.CHAR(64), allowNull: false },
+      expires_at: { type: t.date, allowNull: true },
+      last_used_at: { type: t.date, allowNull: true },
+      created_at: { type: t.date, allowNull: false },
+    },
+    { sequelize, tableName: 'api_tokens', timestamps: true, createdAt: 'created_at', updatedAt: false },
+  );
+  return { Session: SessionBound, ApiToken: ApiTokenBound };
+}

@@ -1,0 +1,58 @@
+import {
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  Model,
+  type Sequelize,
+  DataTypes,
+} from 'sequelize';
+import type { Dialect } from '../database.js';
+import { columnTypes } from './columns.js';
+
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: CreationOptional<number>;
+  declare name: string;
+  declare email: string;
+  declare password_hash: string;
+  declare is_active: CreationOptional<boolean>;
+  /** Optimistic-lock counter behind the edit form's opaque `version`. */
+  declare lock_version: CreationOptional<number>;
+  declare created_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+  declare deleted_at: CreationOptional<Date | null>;
+}
+
+export function initUser(sequelize: Sequelize, dialect: Dialect) {
+  const t = columnTypes(dialect);
+  // A subclass per database: Sequelize binds a model class to one instance, and tests, the CLI
+  // and a server may hold several databases in one process.
+  const Bound = class extends User {};
+  Bound.init(
+    {
+      id: { type: t.id, autoIncrement: true, primaryKey: true },
+      name: { type: t.ciText(100), allowNull: false },
+      email: { type: t.ciText(255), allowNull: false },
+      password_hash: { type: DataTypes.STRING(255), allowNull: false },
+      is_active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      lock_version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      created_at: { type: t.date, allowNull: false },
+      updated_at: { type: t.date, allowNull: false },
+      deleted_at: { type: t.date, allowNull: true },
+    },
+    {
+      sequelize,
+      tableName: 'users',
+      underscored: true,
+      timestamps: true,
+      paranoid: true,
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+      deletedAt: 'deleted_at',
+      // The hash never leaves the repository unless a query asks for it by name.
+      defaultScope: { attributes: { exclude: ['password_hash'] } },
+      // The named scope drops the default exclusion, for the few places that verify or set passwords.
+      scopes: { withPassword: {} },
+    },
+  );
+  return Bound;
+}

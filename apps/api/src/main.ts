@@ -1,0 +1,62 @@
+import { openConfiguredDatabase, prepareDatabase } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { buildApp } from './server.js';
+
+const SHUTDOWN_GRACE_MS = 30_000;
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const db = await openConfiguredDatabase(config);
+  try {
+    await prepareDatabase(db, config, logger);
+  } catch (err) {
+    logger.fatal({ err }, 'database preparation failed');
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    await db.close();
+    process.exit(1);
+  }
+
+  const app = await buildApp({ config, db, logger });
+  await app.listen({ host: config.HOST, port: config.PORT });
+  logger.info({ database: db.describe }, `User administration is running at http://${config.HOST}:${config.PORT}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    // In-flight requests and streams finish; new connections are refused; then the pool closes.
+    const force = setTimeout(() => {
+      logger.error('shutdown grace period over; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

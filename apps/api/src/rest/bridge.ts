@@ -1,0 +1,89 @@
+import { parseQueryString, QueryStringError } from '@app/contracts';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { Context } from '../trpc/context.js';
+import { createCallerFactory, type ProcedureMeta, type RestMeta } from '../trpc/init.js';
+
+export interface RestRoute {
+  procedurePath: string;
+  rest: RestMeta;
+  meta: ProcedureMeta;
+  procedure: AnyProcedure;
+}
+
+/** Every procedure that declares a REST door, read from the router itself (never a second list). */
+export function restRoutes(router: AnyRouter): RestRoute[] {
+  const procedures = router._def.procedures as Record<string, AnyProcedure>;
+  return Object.entries(procedures).flatMap(([procedurePath, procedure]) => {
+    const meta = procedure._def.meta as ProcedureMeta | undefined;
+    return meta?.rest ? [{ procedurePath, rest: meta.rest, meta, procedure }] : [];
+  });
+}
+
+/** `/users/{id}/active` → `/users/:id/active` (Fastify's syntax). */
+export const toFastifyPath = (path: string) => `/api${path.replace(/\{(\w+)\}/g, ':$1')}`;
+
+function rawQuery(req: FastifyRequest): string {
+  const url = req.raw.url ?? '';
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
+}
+
+function readInput(req: FastifyRequest, rest: RestMeta): Record<string, unknown> {
+  let source: Record<string, unknown>;
+  if (rest.method === 'GET' || rest.method === 'DELETE') {
+    try {
+      source = parseQueryString(rawQuery(req));
+    } catch (err) {
+      if (err instanceof QueryStringError) {
+        throw new AppError('VALIDATION_FAILED', err.message, { errors: { query: [err.message] } });
+      }
+      throw err;
+    }
+  } else {
+    const body = req.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      throw new AppError('VALIDATION_FAILED', 'The request body must be a JSON object.', {
+        errors: { body: ['The request body must be a JSON object.'] },
+      });
+    }
+    source = body as Record<string, unknown>;
+  }
+  // Path parameters win over anything of the same name in the query or body.
+  return { ...source, ...(req.params as Record<string, string>) };
+}
+
+type CallerFn = (input: unknown) => Promise<unknown>;
+
+/**
+ * The REST door: each route builds the same context as tRPC and calls the same procedure
+ * through a server-side caller, so guards, validation and handlers are shared by construction.
+ * Errors propagate to the app's single error handler, which writes problem+json.
+ */
+export function registerRestBridge(
+  app: FastifyInstance,
+  router: AnyRouter,
+  createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>,
+) {
+  const createCaller = createCallerFactory(router);
+  for (const route of restRoutes(router)) {
+    const hasInput = route.procedure._def.inputs.length > 0;
+    app.route({
+      method: route.rest.method,
+      url: toFastifyPath(route.rest.path),
+      handler: async (req, reply) => {
+        const input = readInput(req, route.rest);
+        const ctx = await createContext(req, reply);
+        const caller = createCaller(ctx) as unknown as Record<string, unknown>;
+        const fn = route.procedurePath
+          .split('.')
+          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as CallerFn;
+        const result = await fn(hasInput ? input : undefined);
+        const status = route.rest.status ?? 200;
+        if (status === 204) return reply.code(204).send();
+        return reply.code(status).send(result);
+      },
+    });
+  }
+}

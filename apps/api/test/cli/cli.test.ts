@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../src/auth/password.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import type { Database } from '../../src/db/database.js';
+import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
+
+let target: TestDatabaseTarget;
+let db: Database;
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(
+    argv,
+    { ...target.env, ADMIN_PASSWORD: 'admin-password', LOG_LEVEL: 'silent' },
+    {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    },
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+beforeAll(async () => {
+  target = await createTestDatabaseTarget();
+});
+afterAll(async () => {
+  await db?.close();
+  await target.drop();
+});
+
+describe('the operator CLI', () => {
+  it('migrates an empty database, then reports it up to date', async () => {
+    expect(await cli('db:migrate')).toMatchObject({ code: 0, out: expect.stringContaining('Applied 1 migration(s)') });
+    expect(await cli('db:migrate')).toMatchObject({ code: 0, out: 'The database is up to date.' });
+    db = await openTestDatabase(target, { migrated: false });
+  });
+
+  it('seeds roles, the administrator and demo users', async () => {
+    const res = await cli('db:seed', '--demo', '25');
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('Created the administrator admin@example.com.');
+    expect(res.out).toContain('Added 25 demo users');
+    expect(await db.models.User.count({ paranoid: false })).toBe(26);
+    const again = await cli('db:seed');
+    expect(again.out).toContain('already exists; left unchanged');
+  });
+
+  it('creates a user with roles, direct permissions and a hashed password', async () => {
+    const res = await cli(
+      'user:create',
+      '--email',
+      'Ops@Example.com',
+      '--name',
+      'Ops Person',
+      '--password',
+      'long-enough-pw',
+      '--role',
+      'manager',
+      '--role',
+      'viewer',
+      '--permission',
+      'users.delete',
+      '--inactive',
+    );
+    expect(res).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/Created user #\d+ Ops@Example.com \(inactive\)\./),
+    });
+    const user = await db.models.User.scope('withPassword').findOne({
+      where: { email: 'Ops@Example.com' },
+      include: [{ association: 'roles' }, { association: 'directPermissions' }],
+    });
+    expect(user?.is_active).toBe(false);
+    expect(((user?.get('roles') as { name: string }[]) ?? []).map((r) => r.name).sort()).toEqual(['manager', 'viewer']);
+    expect(((user?.get('directPermissions') as { name: string }[]) ?? []).map((p) => p.name)).toEqual(['users.delete']);
+    expect(await verifyPassword('long-enough-pw', user?.password_hash)).toBe(true);
+    expect(await db.models.AuditLog.count({ where: { action: 'user.create' } })).toBe(1);
+  });
+
+  it('refuses a duplicate e-mail, whatever its case', async () => {
+    const res = await cli(
+      'user:create',
+      '--email',
+      'ops@example.COM',
+      '--name',
+      'Twin',
+      '--password',
+      'long-enough-pw',
+    );
+    expect(res).toMatchObject({ code: 1, err: 'Error: The e-mail ops@example.COM is already taken.' });
+  });
+
+  it('refuses an unknown role and lists the known ones', async () => {
+    const res = await cli(
+      'user:create',
+      '--email',
+      'x@example.com',
+      '--name',
+      'X',
+      '--password',
+      'long-enough-pw',
+      '--role',
+      'wizard',
+    );
+    expect(res.code).toBe(1);
+    expect(res.err).toBe('Error: Unknown role: wizard. Known: admin, manager, viewer.');
+    expect(await db.models.User.count({ where: { email: 'x@example.com' } })).toBe(0);
+  });
+
+  it('refuses a weak password and a bad e-mail with the field named', async () => {
+    const weak = await cli('user:create', '--email', 'y@example.com', '--name', 'Y', '--password', 'short');
+    expect(weak.code).toBe(1);
+    expect(weak.err).toMatch(/^Error: --password: .*8/);
+    const bad = await cli('user:create', '--email', 'not-an-email', '--name', 'Y', '--password', 'long-enough-pw');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^Error: --email: /);
+  });
+
+  it('refuses an unknown permission and a missing option', async () => {
+    const perm = await cli(
+      'user:create',
+      '--email',
+      'z@example.com',
+      '--name',
+      'Z',
+      '--password',
+      'long-enough-pw',
+      '--permission',
+      'users.fly',
+    );
+    expect(perm.code).toBe(1);
+    expect(perm.err).toMatch(/--permission/);
+    const missing = await cli('user:create', '--email', 'z@example.com', '--password', 'long-enough-pw');
+    expect(missing).toMatchObject({ code: 1, err: 'Error: --name: is required' });
+  });
+
+  it('sets a password and signs the user out everywhere', async () => {
+    const res = await cli('user:set-password', '--email', 'ops@example.com', '--password', 'brand-new-password');
+    expect(res.code).toBe(0);
+    const user = await db.models.User.scope('withPassword').findOne({ where: { email: 'ops@example.com' } });
+    expect(await verifyPassword('brand-new-password', user?.password_hash)).toBe(true);
+    expect(
+      (await cli('user:set-password', '--email', 'nobody@example.com', '--password', 'brand-new-password')).code,
+    ).toBe(1);
+  });
+
+  it('creates a role with permissions and refuses a duplicate', async () => {
+    const res = await cli(
+      'role:create',
+      '--name',
+      'auditor',
+      '--permission',
+      'users.view',
+      '--permission',
+      'users.export',
+    );
+    expect(res.code).toBe(0);
+    const role = await db.models.Role.findOne({
+      where: { name: 'auditor' },
+      include: [{ association: 'permissions' }],
+    });
+    expect(((role?.get('permissions') as { name: string }[]) ?? []).map((p) => p.name).sort()).toEqual([
+      'users.export',
+      'users.view',
+    ]);
+    expect((await cli('role:create', '--name', 'auditor')).code).toBe(1);
+  });
+
+  it('explains unknown commands and flags with a non-zero exit', async () => {
+    const unknown = await cli('users:explode');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('Unknown command "users:explode"');
+    const flag = await cli('db:migrate', '--force');
+    expect(flag.code).toBe(1);
+    expect(flag.err).toMatch(/Unknown option '--force'/);
+  });
+});

@@ -1,0 +1,124 @@
+import { QueryTypes } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { migrate, pendingMigrations } from '../../src/db/migrations/migrator.js';
+import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
+
+let target: TestDatabaseTarget;
+let db: Database;
+
+beforeAll(async () => {
+  target = await createTestDatabaseTarget();
+  db = await openTestDatabase(target, { migrated: false });
+});
+afterAll(async () => {
+  await db.close();
+  await target.drop();
+});
+
+async function tables(): Promise<string[]> {
+  if (db.dialect === 'sqlite') {
+    const rows = await db.sequelize.query<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      { type: QueryTypes.SELECT },
+    );
+    return rows.map((r) => r.name).sort();
+  }
+  const rows = await db.sequelize.query<{ name: string }>(
+    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
+    { type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.name).sort();
+}
+
+async function userIndexes(): Promise<string[]> {
+  if (db.dialect === 'sqlite') {
+    const rows = await db.sequelize.query<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'users'",
+      {
+        type: QueryTypes.SELECT,
+      },
+    );
+    return rows.map((r) => r.name);
+  }
+  const rows = await db.sequelize.query<{ name: string }>(
+    "SELECT DISTINCT index_name AS name FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = 'users'",
+    { type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.name);
+}
+
+describe('migrations', () => {
+  it('create every table of the product on an empty database', async () => {
+    expect(await pendingMigrations(db)).toEqual(['0001-initial-schema']);
+    await migrate(db);
+    expect(await tables()).toEqual(
+      [
+        'api_tokens',
+        'audit_logs',
+        'permissions',
+        'role_permissions',
+        'roles',
+        'schema_migrations',
+        'sessions',
+        'user_permissions',
+        'user_roles',
+        'users',
+      ].sort(),
+    );
+  });
+
+  it('are idempotent: a second run applies nothing', async () => {
+    expect(await migrate(db)).toEqual([]);
+    expect(await pendingMigrations(db)).toEqual([]);
+  });
+
+  it('create the indexes the list queries rely on', async () => {
+    expect(await userIndexes()).toEqual(
+      expect.arrayContaining([
+        'users_email_unique',
+        'users_deleted_id',
+        'users_deleted_name',
+        'users_deleted_email',
+        'users_deleted_active',
+        'users_deleted_created',
+      ]),
+    );
+  });
+
+  it('refuses a second e-mail that differs only in case', async () => {
+    const { User } = db.models;
+    await User.create({ name: 'First', email: 'Case@Example.com', password_hash: '!' });
+    await expect(User.create({ name: 'Second', email: 'case@example.COM', password_hash: '!' })).rejects.toThrow();
+  });
+
+  it('stores timestamps in UTC with milliseconds', async () => {
+    const { User } = db.models;
+    const at = new Date('2024-02-29T23:59:59.123Z');
+    const user = await User.create({ name: 'Leap', email: 'leap@example.com', password_hash: '!', created_at: at });
+    const again = await User.findByPk(user.id);
+    expect(again?.created_at.toISOString()).toBe('2024-02-29T23:59:59.123Z');
+  });
+
+  it('stores names and e-mails in full Unicode (utf8mb4)', async () => {
+    const { User } = db.models;
+    const user = await User.create({ name: 'Zoë 🚀 Müller', email: 'zoe@example.com', password_hash: '!' });
+    expect((await User.findByPk(user.id))?.name).toBe('Zoë 🚀 Müller');
+  });
+
+  it('keeps soft-deleted users out of default queries', async () => {
+    const { User } = db.models;
+    const user = await User.create({ name: 'Gone', email: 'gone@example.com', password_hash: '!', is_active: false });
+    await user.destroy();
+    expect(await User.findByPk(user.id)).toBeNull();
+    expect(await User.findByPk(user.id, { paranoid: false })).not.toBeNull();
+  });
+
+  it('never selects the password hash unless asked by name', async () => {
+    const { User } = db.models;
+    const user = await User.findOne({ where: { email: 'leap@example.com' } });
+    expect(user?.get()).not.toHaveProperty('password_hash');
+    const withHash = await User.scope('withPassword').findOne({ where: { email: 'leap@example.com' } });
+    expect(withHash?.password_hash).toBe('!');
+  });
+});

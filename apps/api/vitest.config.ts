@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+// API tests run once per database engine. Engine-independent tests (test/unit) run once.
+const mysqlUrl = process.env.TEST_MYSQL_URL;
+if (!mysqlUrl) {
+  const line =
+    'SKIPPED: API tests against MySQL/MariaDB — TEST_MYSQL_URL is not set (e.g. mysql://root@127.0.0.1:3306/test).';
+  if (process.env.CI === 'true') throw new Error(`${line} With CI=true this is a failure.`);
+  process.stderr.write(`\n\x1b[33m*** ${line} ***\x1b[0m\n\n`);
+}
+
+const engineTests = ['test/db/**/*.test.ts', 'test/http/**/*.test.ts', 'test/cli/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/unit/**/*.test.ts', ...engineTests],
+          env: { TEST_DB: 'sqlite' },
+        },
+      },
+      ...(mysqlUrl
+        ? [
+            {
+              extends: true as const,
+              test: { name: 'mysql', include: engineTests, env: { TEST_DB: 'mysql', TEST_MYSQL_URL: mysqlUrl } },
+            },
+          ]
+        : []),
+    ],
+  },
+});
