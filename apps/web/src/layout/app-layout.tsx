@@ -1,0 +1,43 @@
+import { ShieldCheck } from 'lucide-react';
+import { Link, Outlet } from 'react-router';
+import { ThemeSwitch } from '../features/theme/theme-switch';
+import { useMessages } from '../i18n/messages';
+import { MainNav } from './main-nav';
+
+export const MAIN_CONTENT_ID = 'main-content';
+
+export function AppLayout() {
+  const m = useMessages();
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href={`#${MAIN_CONTENT_ID}`}
+        className="fixed top-3 left-3 z-50 -translate-y-20 rounded-md border border-border bg-surface px-3 py-2 text-sm font-medium shadow-md transition-transform focus:translate-y-0"
+      >
+        {m.app.skipToContent}
+      </a>
+      <header className="sticky top-0 z-40 border-b border-border bg-background/85 backdrop-blur-md">
+        <div className="mx-auto flex h-14 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+          <Link to="/" className="flex min-w-0 items-center gap-2.5 rounded-md text-sm font-semibold tracking-tight">
+            <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-foreground text-background">
+              <ShieldCheck aria-hidden="true" className="size-4" />
+            </span>
+            <span className="truncate">{m.app.name}</span>
+          </Link>
+          <ThemeSwitch />
+        </div>
+        <div className="mx-auto max-w-6xl px-2 sm:px-4">
+          <MainNav />
+        </div>
+      </header>
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 outline-none sm:px-6 sm:py-10"
+      >
+        <Outlet />
+      </main>
+    </div>
+  );
+}

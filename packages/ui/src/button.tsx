@@ -1,0 +1,57 @@
+import type { ComponentPropsWithRef } from 'react';
+import { cn } from './cn';
+import { Spinner } from './spinner';
+
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
+export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
+
+const base =
+  'inline-flex select-none items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-colors ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring ' +
+  'disabled:cursor-not-allowed disabled:opacity-60 [&_svg]:shrink-0';
+
+const variants: Record<ButtonVariant, string> = {
+  primary: 'bg-primary text-primary-foreground shadow-xs hover:bg-primary/90',
+  secondary: 'border border-border bg-surface text-foreground shadow-xs hover:bg-surface-muted',
+  ghost: 'text-muted-foreground hover:bg-surface-muted hover:text-foreground',
+  danger: 'bg-danger text-danger-foreground shadow-xs hover:bg-danger/90',
+};
+
+const sizes: Record<ButtonSize, string> = {
+  sm: 'h-8 px-3 text-xs [&_svg]:size-3.5',
+  md: 'h-9 px-4 text-sm [&_svg]:size-4',
+  lg: 'h-10 px-5 text-sm [&_svg]:size-4',
+  icon: 'size-9 text-sm [&_svg]:size-4',
+};
+
+export interface ButtonProps extends ComponentPropsWithRef<'button'> {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  /** Shows a spinner, disables the button and marks it busy; the label stays so width is stable. */
+  loading?: boolean;
+}
+
+/** React 19 passes `ref` as a prop, so the ref reaches the <button> without forwardRef. */
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  loading = false,
+  disabled,
+  type = 'button',
+  className,
+  children,
+  ...rest
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={cn(base, variants[variant], sizes[size], className)}
+      {...rest}
+    >
+      {loading ? <Spinner /> : null}
+      {children}
+    </button>
+  );
+}
