@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Runs every test suite of the product, one after another, and ends with one line
+// "N passed, N failed" totalling all of them. Exit code 1 if anything failed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(fileURLToPath(import.meta.url), '../..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-results-'));
+const only = process.argv.slice(2);
+
+/** Steps that are not test runners: a failure counts as one failed check. */
+const checks = [
+  { name: 'typecheck', cmd: ['npx', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'] },
+  { name: 'lint', cmd: ['npx', 'biome', 'check', '.'] },
+];
+
+/** vitest suites, by workspace; each writes a JSON report we total. */
+const suites = [
+  { name: 'contracts', dir: 'packages/contracts' },
+  { name: 'api', dir: 'apps/api' },
+  { name: 'web', dir: 'apps/web' },
+];
+
+const results = [];
+const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
+
+for (const check of checks) {
+  if (only.length && !only.includes(check.name)) continue;
+  console.log(`\n=== ${check.name} ===`);
+  const res = run(check.cmd, root);
+  results.push({
+    name: check.name,
+    passed: 0,
+    failed: res.status === 0 ? 0 : 1,
+    skipped: 0,
+    crashed: res.status !== 0,
+  });
+}
+
+for (const suite of suites) {
+  if (only.length && !only.includes(suite.name)) continue;
+  console.log(`\n=== ${suite.name} (${suite.dir}) ===`);
+  const report = path.join(tmp, `${suite.name}.json`);
+  const res = run(
+    ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`],
+    path.join(root, suite.dir),
+  );
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (fs.existsSync(report)) {
+    const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+    passed = json.numPassedTests ?? 0;
+    failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+    skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  }
+  // A runner that died (config error, missing database with CI=true) is a failure even with no report.
+  const crashed = res.status !== 0 && failed === 0;
+  results.push({ name: suite.name, passed, failed: failed + (crashed ? 1 : 0), skipped, crashed });
+}
+
+console.log('\nSummary');
+for (const r of results) {
+  console.log(
+    `  ${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed${r.skipped ? `  ${r.skipped} skipped` : ''}${r.crashed ? '  (runner failed)' : ''}`,
+  );
+}
+const total = results.reduce(
+  (a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }),
+  {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  },
+);
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+process.exit(total.failed > 0 ? 1 : 0);
