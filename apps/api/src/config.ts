@@ -52,6 +52,14 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 365)
     .default(24),
+  LOGIN_MAX_ATTEMPTS_PER_EMAIL: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(50),
+  LOGIN_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
 });
 

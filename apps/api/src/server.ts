@@ -5,7 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
@@ -13,8 +13,10 @@ import { registerRestBridge } from './rest/bridge.js';
 import { logError, registerErrorHandler } from './rest/error-handler.js';
 import { problem, sendProblem } from './rest/problem.js';
 import { type AppRouter, appRouter } from './trpc/app-router.js';
-import type { Context } from './trpc/context.js';
-import { describeError } from './trpc/error-formatter.js';
+import { describeError, trpcStatusFor } from './trpc/error-formatter.js';
+import { contextFactory } from './request-context.js';
+import { assertEveryProcedureGuarded } from './trpc/guard-check.js';
+import { registerSameOriginCheck } from './auth/same-origin.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -25,6 +27,7 @@ export interface AppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export async function buildApp({ config, db, logger }: AppDeps): Promise<FastifyInstance> {
+  assertEveryProcedureGuarded(appRouter);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
@@ -61,15 +64,13 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   });
   await app.register(fastifyCookie);
 
-  const createContext = async (req: FastifyRequest, _reply: FastifyReply): Promise<Context> => ({
-    db,
-    config,
-    log: req.log,
-    requestId: String(req.id),
-    ip: req.ip,
-    actor: null,
-  });
+  const createContext = contextFactory(db, config);
 
+  // API answers are per-user and must never be stored by a shared cache.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+  registerSameOriginCheck(app);
   registerErrorHandler(app);
 
   await app.register(fastifyTRPCPlugin, {
@@ -77,6 +78,10 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
     trpcOptions: {
       router: appRouter,
       createContext: ({ req, res }) => createContext(req, res),
+      responseMeta: ({ errors }) => {
+        const status = trpcStatusFor(errors);
+        return status ? { status } : {};
+      },
       onError: ({ error, ctx }) => {
         const { code } = describeError(error);
         const status = code === 'INTERNAL' ? 500 : 400;

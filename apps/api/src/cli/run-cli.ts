@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import { CliError, type CliIO } from './cli-error.js';
 import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate } from './commands/role.commands.js';
+import { tokenCreate } from './commands/token.commands.js';
 import { userCreate, userSetPassword } from './commands/user.commands.js';
 
 type Command = (db: Database, config: AppConfig, args: string[], io: CliIO) => Promise<void>;
@@ -20,6 +21,10 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   },
   'user:set-password': { run: userSetPassword, usage: 'user:set-password --email E --password P' },
   'role:create': { run: roleCreate, usage: 'role:create --name N [--permission P]...' },
+  'token:create': {
+    run: tokenCreate,
+    usage: 'token:create --email E [--name N] [--expires-days D]   personal API token, shown once',
+  },
 };
 
 function usage(): string {

@@ -21,10 +21,10 @@ function fastifyRefusal(error: FastifyError): string | null {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const refusal = fastifyRefusal(error);
-    const { code, detail, errors, headers } = refusal
-      ? { code: 'BAD_REQUEST' as const, detail: refusal, errors: undefined, headers: undefined }
+    const { code, detail, errors, headers, extra } = refusal
+      ? { code: 'BAD_REQUEST' as const, detail: refusal, errors: undefined, headers: undefined, extra: undefined }
       : describeError(error);
-    const body = problem(code, detail, errors, String(req.id));
+    const body = problem(code, detail, errors, String(req.id), extra);
     logError(req.log, error, body.status);
     return sendProblem(reply, body, headers);
   });

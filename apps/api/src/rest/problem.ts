@@ -6,8 +6,19 @@ export interface ProblemBody extends Problem {
 }
 
 /** The contract's problem shape plus the request id, so a caller can quote it to support. */
-export function problem(code: ErrorCode, detail: string, errors?: FieldErrors, requestId?: string): ProblemBody {
-  const body: ProblemBody = makeProblem(code, { detail, ...(errors && Object.keys(errors).length ? { errors } : {}) });
+export function problem(
+  code: ErrorCode,
+  detail: string,
+  errors?: FieldErrors,
+  requestId?: string,
+  extra?: Record<string, string | number>,
+): ProblemBody {
+  const permission = typeof extra?.permission === 'string' ? extra.permission : undefined;
+  const body: ProblemBody = makeProblem(code, {
+    detail,
+    ...(errors && Object.keys(errors).length ? { errors } : {}),
+    ...(permission ? { permission } : {}),
+  });
   if (requestId) body.requestId = requestId;
   return body;
 }

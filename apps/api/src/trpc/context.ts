@@ -10,13 +10,24 @@ export interface Actor {
   permissions: ReadonlySet<string>;
 }
 
+/** How the caller proved who they are; a session is what login rotates and logout ends. */
+export type AuthMethod = { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number };
+
+export interface CookieJar {
+  set(name: string, value: string, opts: { maxAgeSeconds: number }): void;
+  clear(name: string): void;
+}
+
 export interface Context {
   db: Database;
   config: AppConfig;
   log: FastifyBaseLogger;
   requestId: string;
   ip: string;
+  userAgent: string | null;
   actor: Actor | null;
+  auth: AuthMethod | null;
+  cookies: CookieJar;
 }
 
 /** Pure: tests build contexts directly with the actor they need. */

@@ -1,4 +1,4 @@
-import { type ErrorCode, type FieldErrors, codeFromZod, ERRORS, fieldErrorsFromZod } from '@app/contracts';
+import { codeFromZod, ERRORS, type ErrorCode, type FieldErrors, fieldErrorsFromZod } from '@app/contracts';
 import { TRPCError } from '@trpc/server';
 import type { DefaultErrorShape } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
@@ -8,19 +8,29 @@ export interface ErrorData {
   code: ErrorCode;
   httpStatus: number;
   errors?: FieldErrors;
+  permission?: string;
   path?: string;
 }
 
-/** Resolves any thrown value to the contract's error code, detail and field errors. */
-export function describeError(error: unknown): {
+export interface DescribedError {
   code: ErrorCode;
   detail: string;
-  errors?: FieldErrors;
-  headers?: Record<string, string>;
-} {
-  const cause = error instanceof TRPCError && error.cause ? error.cause : error;
+  errors?: FieldErrors | undefined;
+  headers?: Record<string, string> | undefined;
+  extra?: Record<string, string | number> | undefined;
+}
+
+/** Resolves any thrown value to the contract's error code, detail and field errors. */
+export function describeError(error: unknown): DescribedError {
+  const cause = error instanceof TRPCError && !(error instanceof AppError) && error.cause ? error.cause : error;
   if (cause instanceof AppError) {
-    return { code: cause.code, detail: cause.detail, errors: cause.errors, headers: cause.headers };
+    return {
+      code: cause.appCode,
+      detail: cause.detail,
+      errors: cause.errors,
+      headers: cause.headers,
+      extra: cause.extra,
+    };
   }
   if (cause instanceof ZodError) {
     const code = codeFromZod(cause);
@@ -50,12 +60,21 @@ export function describeError(error: unknown): {
 
 /** tRPC door: same code and field errors as problem+json, never a stack trace. */
 export function formatTrpcError({ shape, error, path }: { shape: DefaultErrorShape; error: TRPCError; path?: string }) {
-  const { code, detail, errors } = describeError(error);
+  const { code, detail, errors, extra } = describeError(error);
+  const permission = typeof extra?.permission === 'string' ? extra.permission : undefined;
   const data: ErrorData = {
     code,
     httpStatus: ERRORS[code].status,
     ...(errors ? { errors } : {}),
+    ...(permission ? { permission } : {}),
     ...(path ? { path } : {}),
   };
   return { message: detail, code: shape.code, data };
+}
+
+/** tRPC answers input validation failures with 400; the contract says 422, as on REST. */
+export function trpcStatusFor(errors: readonly TRPCError[]): number | undefined {
+  const first = errors[0];
+  if (!first) return undefined;
+  return ERRORS[describeError(first).code].status;
 }

@@ -1,3 +1,4 @@
+import type { Permission } from '@app/contracts';
 import { initTRPC } from '@trpc/server';
 import type { Context } from './context.js';
 import { formatTrpcError } from './error-formatter.js';
@@ -15,12 +16,17 @@ export interface ProcedureMeta {
   rest?: RestMeta;
   /** Answers without a session (login, health, ready). Everything else needs one. */
   public?: boolean;
+  /** Set by `protectedProcedure`: the caller must be signed in. */
+  authenticated?: boolean;
+  /** Set by `can(permission)`: the permission the caller must hold. */
+  permission?: Permission;
 }
 
 const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({ errorFormatter: formatTrpcError });
 
 export const router = t.router;
 export const middleware = t.middleware;
+/** Only for procedures marked `public: true`; everything else starts from `protectedProcedure` or `can()`. */
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 

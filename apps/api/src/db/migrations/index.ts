@@ -1,5 +1,6 @@
 import { initialSchema } from './0001-initial-schema.js';
+import { rateLimits } from './0002-rate-limits.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [initialSchema];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, rateLimits];

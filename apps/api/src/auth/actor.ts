@@ -1,0 +1,32 @@
+import { QueryTypes } from 'sequelize';
+import type { Database } from '../db/database.js';
+import type { Actor } from '../trpc/context.js';
+
+/**
+ * The caller as the database sees them now: active, not deleted, with the union of their roles'
+ * permissions and their direct grants. Read on every request, never cached, so a deactivation
+ * or a role change made by any instance applies to the very next request everywhere.
+ */
+export async function loadActor(db: Database, userId: number): Promise<Actor | null> {
+  const user = await db.models.User.findOne({
+    attributes: ['id', 'name', 'email', 'is_active'],
+    where: { id: userId, is_active: true },
+  });
+  if (!user) return null;
+  return { id: user.id, name: user.name, email: user.email, permissions: await permissionNames(db, user.id) };
+}
+
+export async function permissionNames(db: Database, userId: number): Promise<ReadonlySet<string>> {
+  const rows = await db.sequelize.query<{ name: string }>(
+    `SELECT p.name FROM permissions p
+       JOIN role_permissions rp ON rp.permission_id = p.id
+       JOIN user_roles ur ON ur.role_id = rp.role_id
+      WHERE ur.user_id = :userId
+     UNION
+     SELECT p.name FROM permissions p
+       JOIN user_permissions up ON up.permission_id = p.id
+      WHERE up.user_id = :userId`,
+    { replacements: { userId }, type: QueryTypes.SELECT },
+  );
+  return new Set(rows.map((r) => r.name));
+}

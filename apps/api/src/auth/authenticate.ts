@@ -1,0 +1,48 @@
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { Actor, AuthMethod } from '../trpc/context.js';
+import { loadActor } from './actor.js';
+import { resolveApiToken } from './api-tokens.js';
+import { deleteSession, resolveSession, sessionLimits } from './sessions.js';
+
+export interface Credentials {
+  authorization?: string | undefined;
+  sessionCookie?: string | undefined;
+}
+
+export interface Authenticated {
+  actor: Actor | null;
+  auth: AuthMethod | null;
+}
+
+const ANONYMOUS: Authenticated = { actor: null, auth: null };
+
+/** `Authorization: Bearer <token>` → the token; anything else in that header → undefined. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/**
+ * Resolves the caller of one request. A bearer token, when sent, is the only credential looked
+ * at (a bad token never falls back to a cookie). A session whose user is no longer active is
+ * deleted, so reactivating the account does not revive it.
+ */
+export async function authenticate(db: Database, config: AppConfig, creds: Credentials): Promise<Authenticated> {
+  if (creds.authorization !== undefined) {
+    const token = bearerToken(creds.authorization);
+    const resolved = token ? await resolveApiToken(db, token) : null;
+    if (!resolved) return ANONYMOUS;
+    const actor = await loadActor(db, resolved.userId);
+    return actor ? { actor, auth: { via: 'token', tokenId: resolved.tokenId } } : ANONYMOUS;
+  }
+  if (!creds.sessionCookie) return ANONYMOUS;
+  const session = await resolveSession(db, creds.sessionCookie, sessionLimits(config));
+  if (!session) return ANONYMOUS;
+  const actor = await loadActor(db, session.userId);
+  if (!actor) {
+    await deleteSession(db, session.sessionId);
+    return ANONYMOUS;
+  }
+  return { actor, auth: { via: 'session', sessionId: session.sessionId } };
+}

@@ -1,0 +1,58 @@
+import { QueryTypes } from 'sequelize';
+import type { Database } from '../db/database.js';
+import { hashSecret } from './secrets.js';
+
+export interface RateWindow {
+  hits: number;
+  /** Seconds until the window resets, for Retry-After. */
+  retryAfterSeconds: number;
+}
+
+/** Buckets name a scope and a hashed subject, so no e-mail or IP is stored in clear. */
+export const bucketKey = (scope: string, subject: string) => `${scope}:${hashSecret(subject.toLowerCase())}`;
+
+function windowOf(startMs: number, hits: number, windowMs: number, now: number): RateWindow {
+  return { hits, retryAfterSeconds: Math.max(1, Math.ceil((startMs + windowMs - now) / 1000)) };
+}
+
+/**
+ * Counts one hit in a fixed window, atomically on both engines (a single upsert: concurrent
+ * requests on several instances cannot lose increments), and returns the window's state.
+ */
+export async function hit(db: Database, bucket: string, windowMs: number, now = Date.now()): Promise<RateWindow> {
+  const expiredBefore = now - windowMs;
+  const sql =
+    db.dialect === 'mysql'
+      ? `INSERT INTO rate_limits (bucket, window_start_ms, hits) VALUES (:bucket, :now, 1)
+         ON DUPLICATE KEY UPDATE
+           hits = IF(window_start_ms <= :expiredBefore, 1, hits + 1),
+           window_start_ms = IF(window_start_ms <= :expiredBefore, :now, window_start_ms)`
+      : `INSERT INTO rate_limits (bucket, window_start_ms, hits) VALUES (:bucket, :now, 1)
+         ON CONFLICT(bucket) DO UPDATE SET
+           hits = CASE WHEN window_start_ms <= :expiredBefore THEN 1 ELSE hits + 1 END,
+           window_start_ms = CASE WHEN window_start_ms <= :expiredBefore THEN :now ELSE window_start_ms END`;
+  await db.sequelize.query(sql, { replacements: { bucket, now, expiredBefore } });
+  const state = await peek(db, bucket, windowMs, now);
+  return state ?? windowOf(now, 1, windowMs, now);
+}
+
+/** The current window without counting a hit; null when there is none or it has expired. */
+export async function peek(
+  db: Database,
+  bucket: string,
+  windowMs: number,
+  now = Date.now(),
+): Promise<RateWindow | null> {
+  const [row] = await db.sequelize.query<{ window_start_ms: number | string; hits: number }>(
+    'SELECT window_start_ms, hits FROM rate_limits WHERE bucket = :bucket',
+    { replacements: { bucket }, type: QueryTypes.SELECT },
+  );
+  if (!row) return null;
+  const start = Number(row.window_start_ms);
+  if (start <= now - windowMs) return null;
+  return windowOf(start, Number(row.hits), windowMs, now);
+}
+
+export async function reset(db: Database, bucket: string): Promise<void> {
+  await db.sequelize.query('DELETE FROM rate_limits WHERE bucket = :bucket', { replacements: { bucket } });
+}

@@ -1,0 +1,81 @@
+import { Op } from 'sequelize';
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { hashSecret, newSecret } from './secrets.js';
+
+export const SESSION_COOKIE = 'sid';
+
+/** last_seen_at is written at most this often: a busy admin doesn't cost a write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionLimits {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export const sessionLimits = (config: AppConfig): SessionLimits => ({
+  idleMs: config.SESSION_IDLE_MINUTES * 60_000,
+  absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
+});
+
+/** Starts a session; returns the cookie value (the only time it exists outside the browser). */
+export async function createSession(
+  db: Database,
+  userId: number,
+  limits: SessionLimits,
+  client: { ip: string | null; userAgent: string | null },
+  now = new Date(),
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newSecret();
+  const expiresAt = new Date(now.getTime() + limits.absoluteMs);
+  await db.models.Session.create({
+    id: hashSecret(token),
+    user_id: userId,
+    ip: client.ip,
+    user_agent: client.userAgent?.slice(0, 255) ?? null,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * The user id behind a cookie value, or null when the session is unknown, past its absolute
+ * lifetime or idle too long. Expired sessions are deleted on sight.
+ */
+export async function resolveSession(
+  db: Database,
+  token: string,
+  limits: SessionLimits,
+  now = new Date(),
+): Promise<{ sessionId: string; userId: number } | null> {
+  const id = hashSecret(token);
+  const session = await db.models.Session.findByPk(id);
+  if (!session) return null;
+  const idleFor = now.getTime() - session.last_seen_at.getTime();
+  if (session.expires_at.getTime() <= now.getTime() || idleFor >= limits.idleMs) {
+    await db.models.Session.destroy({ where: { id } });
+    return null;
+  }
+  if (idleFor >= TOUCH_INTERVAL_MS) {
+    await db.models.Session.update({ last_seen_at: now }, { where: { id } });
+  }
+  return { sessionId: id, userId: session.user_id };
+}
+
+export async function deleteSession(db: Database, sessionId: string): Promise<void> {
+  await db.models.Session.destroy({ where: { id: sessionId } });
+}
+
+/** Housekeeping: removes sessions no request can use any more. */
+export async function purgeExpiredSessions(db: Database, limits: SessionLimits, now = new Date()): Promise<number> {
+  return db.models.Session.destroy({
+    where: {
+      [Op.or]: [
+        { expires_at: { [Op.lte]: now } },
+        { last_seen_at: { [Op.lte]: new Date(now.getTime() - limits.idleMs) } },
+      ],
+    },
+  });
+}

@@ -1,0 +1,7 @@
+import { type AuthSession, capabilityMap } from '@app/contracts';
+import type { Actor } from '../../trpc/context.js';
+
+/** The answer of login and `GET /auth/me`: who is signed in and the full capability map. */
+export function toAuthSession(actor: Actor): AuthSession {
+  return { user: { id: actor.id, name: actor.name, email: actor.email }, can: capabilityMap(actor.permissions) };
+}

@@ -1,0 +1,70 @@
+import type { AuthSession, LoginInput } from '@app/contracts';
+import { recordAudit } from '../../audit/audit.js';
+import { loadActor } from '../../auth/actor.js';
+import { verifyPassword } from '../../auth/password.js';
+import { bucketKey, hit, peek, type RateWindow, reset } from '../../auth/rate-limit.js';
+import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
+import { AppError } from '../../errors.js';
+import type { Context } from '../../trpc/context.js';
+import { toAuthSession } from './auth.session.js';
+
+/** One message for every failure, so a response never tells which part was wrong. */
+const BAD_CREDENTIALS = 'The e-mail or password is incorrect, or the account is not active.';
+
+function tooManyAttempts(window: RateWindow): AppError {
+  const minutes = Math.ceil(window.retryAfterSeconds / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { headers: { 'retry-after': String(window.retryAfterSeconds) } },
+  );
+}
+
+/**
+ * Signs in with e-mail and password. Every attempt counts against the client's IP; failures
+ * count against the e-mail (success clears that count). Unknown e-mail, wrong password,
+ * inactive and deleted accounts all cost one full password hash and get the same 401.
+ */
+export async function login({ ctx, input }: { ctx: Context; input: LoginInput }): Promise<AuthSession> {
+  const { db, config } = ctx;
+  const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
+  const ipWindow = await hit(db, bucketKey('login-ip', ctx.ip), windowMs);
+  if (ipWindow.hits > config.LOGIN_MAX_ATTEMPTS_PER_IP) throw tooManyAttempts(ipWindow);
+  const emailBucket = bucketKey('login-email', input.email);
+  const emailWindow = await peek(db, emailBucket, windowMs);
+  if (emailWindow && emailWindow.hits >= config.LOGIN_MAX_ATTEMPTS_PER_EMAIL) throw tooManyAttempts(emailWindow);
+
+  // The default scope hides deleted users, so a deleted account looks exactly like an unknown one.
+  const user = await db.models.User.scope('withPassword').findOne({ where: { email: input.email } });
+  const passwordOk = await verifyPassword(input.password, user?.password_hash);
+  const actor = user && passwordOk ? await loadActor(db, user.id) : null;
+  if (!actor) {
+    await hit(db, emailBucket, windowMs);
+    await recordAudit(db, null, {
+      actorId: null,
+      action: 'auth.loginFailed',
+      targetType: user ? 'user' : undefined,
+      targetIds: user ? [user.id] : [],
+      context: { email: input.email },
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    });
+    throw new AppError('UNAUTHENTICATED', BAD_CREDENTIALS);
+  }
+
+  await reset(db, emailBucket);
+  // A fresh session id at every login: a session fixed before login is never promoted.
+  if (ctx.auth?.via === 'session') await deleteSession(db, ctx.auth.sessionId);
+  const limits = sessionLimits(config);
+  const { token } = await createSession(db, actor.id, limits, { ip: ctx.ip, userAgent: ctx.userAgent });
+  ctx.cookies.set(SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(limits.absoluteMs / 1000) });
+  await recordAudit(db, null, {
+    actorId: actor.id,
+    action: 'auth.login',
+    targetType: 'user',
+    targetIds: [actor.id],
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+  });
+  return toAuthSession(actor);
+}

@@ -1,0 +1,17 @@
+import { recordAudit } from '../../audit/audit.js';
+import { deleteSession, SESSION_COOKIE } from '../../auth/sessions.js';
+import type { Actor, Context } from '../../trpc/context.js';
+
+/** Ends the current session server side and clears the cookie. A bearer token is not a session: it stays valid. */
+export async function logout({ ctx }: { ctx: Context & { actor: Actor } }): Promise<void> {
+  if (ctx.auth?.via === 'session') await deleteSession(ctx.db, ctx.auth.sessionId);
+  ctx.cookies.clear(SESSION_COOKIE);
+  await recordAudit(ctx.db, null, {
+    actorId: ctx.actor.id,
+    action: 'auth.logout',
+    targetType: 'user',
+    targetIds: [ctx.actor.id],
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+  });
+}

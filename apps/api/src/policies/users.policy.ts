@@ -1,0 +1,32 @@
+import type { Permission } from '@app/contracts';
+import type { Actor } from '../trpc/context.js';
+
+/** What a record policy needs to know about a user record. */
+export interface UserRecord {
+  id: number;
+  deleted_at: Date | string | null;
+}
+
+const has = (actor: Actor, permission: Permission) => actor.permissions.has(permission);
+
+/** Seeing the trash (or a trashed record) is for those who can do something with it. */
+export const canSeeTrash = (actor: Actor) => has(actor, 'users.restore') || has(actor, 'users.forceDelete');
+
+/**
+ * The users record policy: the same permission names as the route guards, plus what the record's
+ * state allows. Route guards answer "may this caller use this route at all"; these answer "may
+ * they do it to this record". Handlers ask both, in that order.
+ */
+export const usersPolicy = {
+  viewAny: (actor: Actor) => has(actor, 'users.view'),
+  view: (actor: Actor, user: UserRecord) => has(actor, 'users.view') && (!user.deleted_at || canSeeTrash(actor)),
+  create: (actor: Actor) => has(actor, 'users.create'),
+  update: (actor: Actor, user: UserRecord) => has(actor, 'users.update') && !user.deleted_at,
+  setActive: (actor: Actor, user: UserRecord) => has(actor, 'users.setActive') && !user.deleted_at,
+  delete: (actor: Actor, user: UserRecord) => has(actor, 'users.delete') && !user.deleted_at,
+  restore: (actor: Actor, user: UserRecord) => has(actor, 'users.restore') && !!user.deleted_at,
+  forceDelete: (actor: Actor, user: UserRecord) => has(actor, 'users.forceDelete') && !!user.deleted_at,
+  export: (actor: Actor) => has(actor, 'users.export'),
+} as const;
+
+export type UsersPolicyAction = keyof typeof usersPolicy;
