@@ -31,7 +31,10 @@ afterAll(async () => {
 
 describe('the operator CLI', () => {
   it('migrates an empty database, then reports it up to date', async () => {
-    expect(await cli('db:migrate')).toMatchObject({ code: 0, out: expect.stringContaining('Applied 1 migration(s)') });
+    expect(await cli('db:migrate')).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^Applied \d+ migration\(s\): 0001-initial-schema, /),
+    });
     expect(await cli('db:migrate')).toMatchObject({ code: 0, out: 'The database is up to date.' });
     db = await openTestDatabase(target, { migrated: false });
   });
@@ -165,6 +168,22 @@ describe('the operator CLI', () => {
       'users.view',
     ]);
     expect((await cli('role:create', '--name', 'auditor')).code).toBe(1);
+  });
+
+  it('creates an API token shown once, stored hashed, with an optional expiry', async () => {
+    const res = await cli('token:create', '--email', 'admin@example.com', '--name', 'ci', '--expires-days', '30');
+    expect(res.code).toBe(0);
+    const token = /\n {2}(uat_[\w-]+)\n/.exec(res.out)?.[1] as string;
+    expect(token).toMatch(/^uat_[\w-]{43}$/);
+    const row = await db.models.ApiToken.findOne({ where: { name: 'ci' } });
+    expect(row?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.token_hash).not.toBe(token);
+    const days = ((row?.expires_at?.getTime() ?? 0) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect((await cli('token:create', '--email', 'nobody@example.com')).code).toBe(1);
+    expect((await cli('token:create', '--email', 'admin@example.com', '--expires-days', 'soon')).err).toMatch(
+      /--expires-days/,
+    );
   });
 
   it('explains unknown commands and flags with a non-zero exit', async () => {

@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { migrate, pendingMigrations } from '../../src/db/migrations/migrator.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
@@ -50,13 +51,14 @@ async function userIndexes(): Promise<string[]> {
 
 describe('migrations', () => {
   it('create every table of the product on an empty database', async () => {
-    expect(await pendingMigrations(db)).toEqual(['0001-initial-schema']);
+    expect(await pendingMigrations(db)).toEqual(MIGRATIONS.map((m) => m.name));
     await migrate(db);
     expect(await tables()).toEqual(
       [
         'api_tokens',
         'audit_logs',
         'permissions',
+        'rate_limits',
         'role_permissions',
         'roles',
         'schema_migrations',
