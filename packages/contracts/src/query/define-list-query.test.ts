@@ -13,11 +13,17 @@ const posts = defineListQuery({
 });
 
 describe('defineListQuery', () => {
+  it('keeps the page size as asked, before the default and cap, for servers with other limits', () => {
+    expect(accept(posts.input, { perPage: '500' })).toMatchObject({ perPage: 50, perPageRequested: 500 });
+    expect(accept(posts.input, {})).toMatchObject({ perPageRequested: null });
+  });
+
   it('fills every default for an absent query', () => {
     expect(accept(posts.input, undefined)).toEqual({
       q: null,
       page: 1,
       perPage: 20,
+      perPageRequested: null,
       sort: null,
       dir: 'desc',
       order: [

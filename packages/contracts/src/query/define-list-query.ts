@@ -30,6 +30,11 @@ export interface ListQuery<S extends string, F extends FilterMap> {
   q: string | null;
   page: number;
   perPage: number;
+  /**
+   * The page size as asked (null when absent), before the default and cap: a server whose
+   * configuration overrides the limits applies its own to this.
+   */
+  perPageRequested: number | null;
   sort: S | null;
   dir: Direction;
   /** Always ends with `id`, so paging is stable whatever the sort. */
@@ -150,6 +155,7 @@ export function defineListQuery<const S extends string, const F extends FilterMa
       q: value.q ?? null,
       page: value.page,
       perPage: Math.min(value.perPage ?? perPage.default, perPage.max),
+      perPageRequested: value.perPage ?? null,
       sort,
       dir,
       order,

@@ -12,19 +12,21 @@ export interface ShowQueryConfig<W extends string, C extends string, A extends s
   readonly append: readonly A[];
 }
 
-export interface ShowQuery<W extends string, C extends string, A extends string> {
+// Type aliases, not interfaces: tRPC merges chained `.input()` parsers only when each one's
+// type is assignable to a plain record, which interfaces (no index signature) are not.
+export type ShowQuery<W extends string, C extends string, A extends string> = {
   with: W[];
   withCount: C[];
   append: A[];
   withTrashed: boolean;
-}
+};
 
-export interface ShowQueryInput<W extends string, C extends string, A extends string> {
+export type ShowQueryInput<W extends string, C extends string, A extends string> = {
   with?: W | W[];
   withCount?: C | C[];
   append?: A | A[];
   withTrashed?: boolean | string | number;
-}
+};
 
 export interface ShowQueryDefinition<W extends string, C extends string, A extends string>
   extends ShowQueryConfig<W, C, A> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
+import { IdSchema, IsoDateTimeSchema, ListMetaSchema, NamedRefSchema } from '../common';
 import { ShowMetaSchema } from '../query/define-show-query';
 import type { UserColumnKey } from './users.columns';
 
@@ -60,3 +60,27 @@ export const UsersSelectedResultSchema = z.object({
   truncated: z.boolean(),
 });
 export type UsersSelectedResult = z.infer<typeof UsersSelectedResultSchema>;
+
+/** GET /users: a page of rows, its meta, the summary counters, the role options, the filters as understood. */
+export const UsersListResultSchema = z.object({
+  rows: z.array(UserRowSchema),
+  meta: ListMetaSchema,
+  stats: UsersStatsSchema,
+  availableRoles: z.array(NamedRefSchema),
+  filters: z.record(z.string(), z.unknown()),
+});
+export type UsersListResult = z.infer<typeof UsersListResultSchema>;
+
+/** GET /users/{id}/edit: the form's data, the role options (with whether the caller may grant each) and record capabilities. */
+export const UserEditResultSchema = z.object({
+  item: UserEditItemSchema,
+  options: z.object({ roles: z.array(NamedRefSchema.extend({ assignable: z.boolean() })) }),
+  can: z.object({
+    update: z.boolean(),
+    setActive: z.boolean(),
+    delete: z.boolean(),
+    restore: z.boolean(),
+    forceDelete: z.boolean(),
+  }),
+});
+export type UserEditResult = z.infer<typeof UserEditResultSchema>;
