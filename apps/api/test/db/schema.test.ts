@@ -65,6 +65,7 @@ describe('migrations', () => {
         'sessions',
         'user_permissions',
         'user_roles',
+        'user_stats',
         'users',
       ].sort(),
     );

@@ -1,6 +1,7 @@
 import { initialSchema } from './0001-initial-schema.js';
 import { rateLimits } from './0002-rate-limits.js';
+import { userStats } from './0003-user-stats.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [initialSchema, rateLimits];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, rateLimits, userStats];

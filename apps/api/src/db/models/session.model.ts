@@ -44,7 +44,9 @@ export function initSessions(sequelize: Sequelize, dialect: Dialect) {
       last_seen_at: { type: t.date, allowNull: false },
       expires_at: { type: t.date, allowNull: false },
     },
-    { sequelize, tableName: 'sessions', timestamps: false },
+    { sequelize,
+      modelName: 'Session',
+      tableName: 'sessions', timestamps: false },
   );
   const ApiTokenBound = class extends ApiToken {};
   ApiTokenBound.init(
@@ -57,7 +59,9 @@ export function initSessions(sequelize: Sequelize, dialect: Dialect) {
       last_used_at: { type: t.date, allowNull: true },
       created_at: { type: t.date, allowNull: false },
     },
-    { sequelize, tableName: 'api_tokens', timestamps: true, createdAt: 'created_at', updatedAt: false },
+    { sequelize,
+      modelName: 'ApiToken',
+      tableName: 'api_tokens', timestamps: true, createdAt: 'created_at', updatedAt: false },
   );
   return { Session: SessionBound, ApiToken: ApiTokenBound };
 }

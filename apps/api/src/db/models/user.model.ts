@@ -41,6 +41,7 @@ export function initUser(sequelize: Sequelize, dialect: Dialect) {
     },
     {
       sequelize,
+      modelName: 'User',
       tableName: 'users',
       underscored: true,
       timestamps: true,

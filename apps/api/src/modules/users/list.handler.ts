@@ -1,0 +1,36 @@
+import type { UserRow, UsersListQuery, UsersStats } from '@app/contracts';
+import { plainFilters } from '../../query/list-query-engine.js';
+import { canSeeTrash } from '../../policies/users.policy.js';
+import type { Actor, Context } from '../../trpc/context.js';
+import { availableRoles, pageIds, readStats, rowsByIds } from './users.read-repository.js';
+import { assertTrashAllowed, countUsers, effectivePerPage, usersOrder, usersWhere } from './users.list-query.js';
+
+export interface UsersListResult {
+  rows: UserRow[];
+  meta: { page: number; perPage: number; total: number; pageCount: number };
+  stats: UsersStats;
+  availableRoles: Array<{ id: number; name: string }>;
+  filters: Record<string, unknown>;
+}
+
+/** GET /users: one page, its meta, the summary counters, the role options and the filters as understood. */
+export async function listUsers({ ctx, input }: { ctx: Context & { actor: Actor }; input: UsersListQuery }): Promise<UsersListResult> {
+  assertTrashAllowed(ctx.actor, input);
+  const { db } = ctx;
+  const perPage = effectivePerPage(input, ctx.config.users);
+  const where = usersWhere(db, input);
+  const stats = await readStats(db);
+  const [ids, total, roles] = await Promise.all([
+    pageIds(db, where, usersOrder(input), perPage, (input.page - 1) * perPage),
+    countUsers(db, input, where, stats),
+    availableRoles(db),
+  ]);
+  const { trashed, ...visible } = stats;
+  return {
+    rows: await rowsByIds(db, ids),
+    meta: { page: input.page, perPage, total, pageCount: Math.ceil(total / perPage) },
+    stats: canSeeTrash(ctx.actor) ? stats : visible,
+    availableRoles: roles,
+    filters: plainFilters(input.filters),
+  };
+}

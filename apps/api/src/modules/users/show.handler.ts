@@ -1,0 +1,40 @@
+import type { IdInput, UserShowQuery, UserShowResult } from '@app/contracts';
+import { AppError, notFound } from '../../errors.js';
+import { usersPolicy } from '../../policies/users.policy.js';
+import type { Actor, Context } from '../../trpc/context.js';
+import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
+
+/** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
+export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {
+  const user = await ctx.db.models.User.findByPk(id, { paranoid: false });
+  if (!user || (user.deleted_at && !withTrashed)) throw notFound('The user');
+  if (!usersPolicy.view(ctx.actor, user)) {
+    throw new AppError('FORBIDDEN', 'You need the users.restore or users.forceDelete permission to see deleted users.', {
+      extra: { permission: 'users.restore' },
+    });
+  }
+  return user;
+}
+
+/** GET /users/{id}: the item plus what was asked for (`with`, `withCount`, `append`), and what was loaded. */
+export async function showUser({ ctx, input }: { ctx: Context & { actor: Actor }; input: IdInput & UserShowQuery }): Promise<UserShowResult> {
+  const user = await findUserForView(ctx, input.id, input.withTrashed);
+  const item = toUserItem(user);
+  const needRoles = input.with.includes('roles') || input.append.includes('is_admin');
+  const roles = needRoles ? await rolesOf(ctx.db, user.id) : [];
+  if (input.with.includes('roles')) item.roles = roles;
+  if (input.withCount.includes('roles')) item.roles_count = await rolesCountOf(ctx.db, user.id);
+  if (input.append.includes('is_admin')) {
+    const adminRole = ctx.config.users.activation.adminRoleName;
+    item.is_admin = roles.some((r) => r.name === adminRole);
+  }
+  if (input.append.includes('permission_names')) item.permission_names = await sortedPermissionNames(ctx.db, user.id);
+  return {
+    item,
+    meta: {
+      loaded_relations: [...input.with],
+      loaded_counts: input.withCount.map((relation) => `${relation}_count`),
+      loaded_appends: [...input.append],
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { UserRow, UsersStats } from '@app/contracts';
+import { Op, QueryTypes, type OrderItem, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { rolesCountColumn } from './users.mapping.js';
+
+export const toIso = (v: Date | string | null | undefined): string | null => {
+  if (v === null || v === undefined) return null;
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+};
+
+interface RawUserRow {
+  id: number;
+  name: string;
+  email: string;
+  roles_count: number | string;
+  is_active: boolean | number;
+  created_at: Date | string;
+  deleted_at: Date | string | null;
+}
+
+export function toUserRow(raw: RawUserRow): UserRow {
+  return {
+    id: Number(raw.id),
+    name: raw.name,
+    email: raw.email,
+    roles_count: Number(raw.roles_count),
+    is_active: Boolean(raw.is_active),
+    created_at: toIso(raw.created_at) as string,
+    deleted_at: toIso(raw.deleted_at),
+  };
+}
+
+export const ROW_ATTRIBUTES = ['id', 'name', 'email', [rolesCountColumn, 'roles_count'], 'is_active', 'created_at', 'deleted_at'] as const;
+
+/**
+ * One page of ids, then the rows for those ids: the first query walks only the index of the
+ * sort (a deep OFFSET skips index entries, not table rows), the second reads ten rows by key.
+ */
+export async function pageIds(
+  db: Database,
+  where: WhereOptions,
+  order: OrderItem[],
+  limit: number,
+  offset = 0,
+): Promise<number[]> {
+  const rows = await db.models.User.findAll({ attributes: ['id'], where, order, limit, offset, paranoid: false, raw: true });
+  return rows.map((r) => Number(r.id));
+}
+
+/** Rows for `ids`, returned in the order of `ids`. */
+export async function rowsByIds(db: Database, ids: readonly number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  const rows = (await db.models.User.findAll({
+    attributes: [...ROW_ATTRIBUTES] as never,
+    where: { id: { [Op.in]: [...ids] } },
+    paranoid: false,
+    raw: true,
+  })) as unknown as RawUserRow[];
+  const byId = new Map(rows.map((r) => [Number(r.id), toUserRow(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function countWhere(db: Database, where: WhereOptions): Promise<number> {
+  return db.models.User.count({ where, paranoid: false });
+}
+
+/** The trigger-maintained counters (migration 0003): exact, and one row read. */
+export async function readStats(db: Database): Promise<Required<UsersStats>> {
+  const [row] = await db.sequelize.query<{ total: number | string; active: number | string; trashed: number | string }>(
+    'SELECT total, active, trashed FROM user_stats WHERE id = 1',
+    { type: QueryTypes.SELECT },
+  );
+  const total = Number(row?.total ?? 0);
+  const active = Number(row?.active ?? 0);
+  return { total, active, inactive: total - active, trashed: Number(row?.trashed ?? 0) };
+}
+
+export async function availableRoles(db: Database): Promise<Array<{ id: number; name: string }>> {
+  const roles = await db.models.Role.findAll({ attributes: ['id', 'name'], order: [['name', 'ASC']], raw: true });
+  return roles.map((r) => ({ id: Number(r.id), name: r.name }));
+}
