@@ -1,4 +1,4 @@
-import { LoginInputSchema } from '@app/contracts';
+import { AuthSessionSchema, LoginInputSchema } from '@app/contracts';
 import { publicProcedure, rest, router } from '../../trpc/init.js';
 import { protectedProcedure } from '../../trpc/procedures.js';
 import { toAuthSession } from './auth.session.js';

@@ -1,4 +1,6 @@
+import type { AnyRouter } from '@trpc/server';
 import { unavailable } from '../../errors.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../rest/openapi.js';
 import type { Context } from '../../trpc/context.js';
 import { APP_VERSION } from '../../version.js';
 
@@ -24,4 +26,22 @@ export async function ready({ ctx }: { ctx: Context }): Promise<ReadyReport> {
   const ok = await ctx.db.ping();
   if (!ok) throw unavailable();
   return { status: 'ok', version: APP_VERSION, checks: { database: 'ok' } };
+}
+
+// The document describes the app router, which contains this very handler: importing the router
+// here would be circular. app-router.ts hands it over once built; the document is generated on
+// first request and kept, since routes cannot change while the process runs.
+let documented: AnyRouter | undefined;
+let openApiCache: OpenApiDocument | undefined;
+
+/** Called once by app-router.ts with the router `GET /api/openapi.json` describes. */
+export function documentRouter(router: AnyRouter): void {
+  documented = router;
+  openApiCache = undefined;
+}
+
+export async function openApi(): Promise<OpenApiDocument> {
+  if (!documented) throw new Error('No router to document: app-router.ts must call documentRouter().');
+  openApiCache ??= buildOpenApiDocument(documented, { version: APP_VERSION });
+  return openApiCache;
 }
