@@ -31,6 +31,8 @@ export function contextFactory(db: Database, config: AppConfig) {
       actor,
       auth,
       cookies: cookieJar(reply, config),
+      // The REST bridge says 'rest'; any other caller is treated as tRPC, which cannot carry a file.
+      transport: 'trpc',
     };
   };
 }

@@ -1,9 +1,38 @@
+import type { Readable } from 'node:stream';
 import { parseQueryString, QueryStringError } from '@app/contracts';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Context } from '../trpc/context.js';
 import { createCallerFactory, type ProcedureMeta, type RestMeta } from '../trpc/init.js';
+
+/**
+ * A procedure's answer that is a file, not data: the REST door streams `body` as a download.
+ * A class, so no JSON answer can be mistaken for one.
+ */
+export class FileDownload {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string,
+    readonly body: Readable,
+  ) {}
+}
+
+/**
+ * Streams a file answer. A client that goes away mid-download destroys the body, which is what
+ * stops the producer's database work (the writer stops asking for batches).
+ */
+function sendFile(reply: FastifyReply, status: number, file: FileDownload) {
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) file.body.destroy();
+  });
+  return reply
+    .code(status)
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('cache-control', 'no-store')
+    .send(file.body);
+}
 
 export interface RestRoute {
   procedurePath: string;
@@ -74,13 +103,14 @@ export function registerRestBridge(
       url: toFastifyPath(route.rest.path),
       handler: async (req, reply) => {
         const input = readInput(req, route.rest);
-        const ctx = await createContext(req, reply);
+        const ctx: Context = { ...(await createContext(req, reply)), transport: 'rest' };
         const caller = createCaller(ctx) as unknown as Record<string, unknown>;
         const fn = route.procedurePath
           .split('.')
           .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as CallerFn;
         const result = await fn(hasInput ? input : undefined);
         const status = route.rest.status ?? 200;
+        if (result instanceof FileDownload) return sendFile(reply, status, result);
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(result);
       },

@@ -18,6 +18,9 @@ export interface CookieJar {
   clear(name: string): void;
 }
 
+/** Which door the call came through: only the REST door can deliver a file download. */
+export type Transport = 'trpc' | 'rest';
+
 export interface Context {
   db: Database;
   config: AppConfig;
@@ -28,6 +31,7 @@ export interface Context {
   actor: Actor | null;
   auth: AuthMethod | null;
   cookies: CookieJar;
+  transport: Transport;
 }
 
 /** Pure: tests build contexts directly with the actor they need. */

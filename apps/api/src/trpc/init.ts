@@ -1,4 +1,4 @@
-import type { Permission } from '@app/contracts';
+import type { ErrorCode, Permission } from '@app/contracts';
 import { initTRPC } from '@trpc/server';
 import type { Context } from './context.js';
 import { formatTrpcError } from './error-formatter.js';
@@ -10,6 +10,10 @@ export interface RestMeta {
   /** Status on success; 204 sends no body. */
   status?: number;
   summary?: string;
+  /** Media types of a file answer (the export: CSV, XLSX, JSON); the OpenAPI document lists them instead of JSON. */
+  produces?: string[];
+  /** Refusals beyond those its guard, path and input imply (login: RATE_LIMITED), for the OpenAPI document. */
+  problems?: ErrorCode[];
 }
 
 export interface ProcedureMeta {
@@ -20,6 +24,8 @@ export interface ProcedureMeta {
   authenticated?: boolean;
   /** Set by `can(permission)`: the permission the caller must hold. */
   permission?: Permission;
+  /** When the permission depends on the input (bulk): which field picks it, and the permission per value. */
+  permissionOf?: { field: string; permissions: Readonly<Record<string, Permission>> };
 }
 
 const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({ errorFormatter: formatTrpcError });

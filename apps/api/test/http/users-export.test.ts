@@ -1,0 +1,224 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given } from '../support/given.js';
+import { request } from '../support/http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const BOM = '\uFEFF';
+
+/** A fresh caller per test: the export rate limit counts per user. */
+async function exporter(spec: { roles?: string[]; permissions?: string[] } = { roles: ['manager'] }) {
+  const g = given(t.db);
+  const user = await g.user({ ...spec, name: 'Zz Exporter' });
+  return { id: user.id, http: request(t.app, { token: await g.token(user.id) }) };
+}
+
+const csvLines = (body: string) => body.replace(BOM, '').split('\r\n');
+/** The "Users" sheet of a downloaded workbook, read back with exceljs. */
+async function usersSheet(payload: Buffer): Promise<ExcelJS.Worksheet> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(payload as unknown as ArrayBuffer);
+  const sheet = book.getWorksheet('Users');
+  if (!sheet) throw new Error('the workbook has no "Users" sheet');
+  return sheet;
+}
+
+describe('GET /api/users/export', () => {
+  it('downloads CSV: BOM, labelled header, CRLF, RFC 4180 quoting, true/false, ISO timestamps', async () => {
+    const g = given(t.db);
+    const quoted = await g.user({ name: 'csvmark Smith, "Jo"', roles: ['viewer'] });
+    const plain = await g.user({ name: 'csvmark Plain', active: false });
+    const { http } = await exporter();
+    const res = await http.get('/api/users/export?format=csv&q=csvmark&sort=name&dir=asc');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const [, stamp] =
+      String(res.headers['content-disposition']).match(/^attachment; filename="users-(\d{8}-\d{6})\.csv"$/) ?? [];
+    expect(stamp).toBeDefined();
+    const [, y, mo, d, h, mi, s] = (stamp as string).match(/(\d{4})(\d\d)(\d\d)-(\d\d)(\d\d)(\d\d)/)?.map(Number) ?? [];
+    const stampMs = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s);
+    expect(Math.abs(Date.now() - stampMs)).toBeLessThan(60_000);
+    expect(res.body.startsWith(BOM)).toBe(true);
+    expect(res.body.endsWith('\r\n')).toBe(true);
+    const lines = csvLines(res.body);
+    expect(lines[0]).toBe('ID,Name,E-mail,Roles,Active,Created');
+    expect(lines[1]).toMatch(
+      new RegExp(`^${plain.id},csvmark Plain,${plain.email},0,false,\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
+    );
+    expect(lines[2]).toMatch(new RegExp(`^${quoted.id},"csvmark Smith, ""Jo""",${quoted.email},1,true,`));
+    expect(lines.slice(3)).toEqual(['']);
+  });
+
+  it('downloads JSON: an array of objects keyed by field name, with native types', async () => {
+    const g = given(t.db);
+    const ann = await g.user({ name: 'jsonmark Ann', roles: ['viewer', 'manager'] });
+    const { http } = await exporter();
+    const res = await http.get('/api/users/export?format=json&q=jsonmark');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="users-\d{8}-\d{6}\.json"$/);
+    const [row] = res.json();
+    expect(row).toEqual({
+      id: ann.id,
+      name: 'jsonmark Ann',
+      email: ann.email,
+      roles_count: 2,
+      is_active: true,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+  });
+
+  it('downloads XLSX: one "Users" sheet, typed cells, a bold and frozen header', async () => {
+    const g = given(t.db);
+    const bea = await g.user({ name: 'xlsxmark Bea', roles: ['viewer'], active: false });
+    const { http } = await exporter();
+    const res = await http.get('/api/users/export?format=xlsx&q=xlsxmark');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="users-\d{8}-\d{6}\.xlsx"$/);
+    const sheet = await usersSheet(res.rawPayload);
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'ID', 'Name', 'E-mail', 'Roles', 'Active', 'Created']);
+    expect(sheet.getCell('A1').font?.bold).toBe(true);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    const row = sheet.getRow(2);
+    expect(row.getCell(1).value).toBe(bea.id);
+    expect(row.getCell(2).value).toBe('xlsxmark Bea');
+    expect(row.getCell(4).value).toBe(1);
+    expect(row.getCell(5).value).toBe(false);
+    const created = row.getCell(6);
+    expect(created.value).toBeInstanceOf(Date);
+    expect(created.numFmt).toMatch(/yyyy-mm-dd hh:mm/);
+    const stored = await t.db.models.User.findByPk(bea.id);
+    expect((created.value as Date).getTime()).toBe(stored?.created_at.getTime());
+  });
+
+  it('is a valid file when nothing matches: CSV header only, JSON [], XLSX header row only', async () => {
+    const { http } = await exporter();
+    const none = 'q=no-such-user-anywhere';
+    const csv = await http.get(`/api/users/export?format=csv&${none}`);
+    expect(csv.body).toBe(`${BOM}ID,Name,E-mail,Roles,Active,Created\r\n`);
+    const json = await http.get(`/api/users/export?format=json&${none}`);
+    expect(json.json()).toEqual([]);
+    const book = await http.get(`/api/users/export?format=xlsx&${none}`);
+    expect((await usersSheet(book.rawPayload)).rowCount).toBe(1);
+  });
+
+  it('neutralises formulas in CSV and XLSX text cells, and leaves JSON as stored', async () => {
+    const name = '=HYPERLINK("http://evil.example","click")';
+    const user = await given(t.db).user({ name });
+    const { http } = await exporter();
+    const query = `ids[]=${user.id}&columns[]=name`;
+    const csv = await http.get(`/api/users/export?format=csv&${query}`);
+    expect(csvLines(csv.body)[1]).toBe(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    const sheet = await usersSheet((await http.get(`/api/users/export?format=xlsx&${query}`)).rawPayload);
+    expect(sheet.getCell('A2').value).toBe(`'${name}`);
+    expect((await http.get(`/api/users/export?format=json&${query}`)).json()).toEqual([{ name }]);
+  });
+
+  it('picks and orders columns as asked', async () => {
+    const user = await given(t.db).user({ name: 'colmark Cy' });
+    const { http } = await exporter();
+    const query = 'q=colmark&columns[]=email&columns[]=is_active&columns[]=id';
+    const csv = await http.get(`/api/users/export?${query}`);
+    expect(csvLines(csv.body).slice(0, 2)).toEqual(['E-mail,Active,ID', `${user.email},true,${user.id}`]);
+    const [row] = (await http.get(`/api/users/export?format=json&${query}`)).json();
+    expect(Object.keys(row)).toEqual(['email', 'is_active', 'id']);
+  });
+
+  it('narrows to ids[] within the query, in the list order', async () => {
+    const g = given(t.db);
+    const [a, b, c] = [
+      await g.user({ name: 'idsmark A' }),
+      await g.user({ name: 'idsmark B' }),
+      await g.user({ name: 'idsmark C' }),
+    ];
+    const { http } = await exporter();
+    const res = await http.get(
+      `/api/users/export?format=json&q=idsmark&sort=name&dir=desc&ids[]=${a?.id}&ids[]=${c?.id}&ids[]=999999`,
+    );
+    expect(res.json().map((r: { id: number }) => r.id)).toEqual([c?.id, a?.id]);
+    expect(b).toBeDefined();
+  });
+
+  it('writes one audit row per export, before streaming, with what was asked', async () => {
+    const { id, http } = await exporter();
+    const res = await http.get(
+      '/api/users/export?format=json&q=auditmark&sort=email&dir=desc&filters[is_active]=active&ids[]=1&ids[]=2&columns[]=id',
+    );
+    expect(res.statusCode).toBe(200);
+    const rows = await t.db.models.AuditLog.findAll({ where: { action: 'users.export', actor_id: id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.context).toEqual({
+      format: 'json',
+      columns: ['id'],
+      filters: { is_active: true, trashed: 'without' },
+      q: 'auditmark',
+      sort: 'email',
+      dir: 'desc',
+      ids: 2,
+    });
+  });
+
+  it('allows 10 exports a minute per user; the 11th is refused with Retry-After', async () => {
+    const { http } = await exporter();
+    for (let i = 0; i < 10; i += 1) {
+      expect((await http.get('/api/users/export?format=json&q=ratemark')).statusCode).toBe(200);
+    }
+    const refused = await http.get('/api/users/export?format=json&q=ratemark');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Another user's allowance is their own.
+    expect((await (await exporter()).http.get('/api/users/export?format=json&q=ratemark')).statusCode).toBe(200);
+  });
+
+  it('refuses callers without users.export (403) and anonymous ones (401)', async () => {
+    const viewer = await exporter({ roles: ['viewer'] });
+    const res = await viewer.http.get('/api/users/export');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'FORBIDDEN', permission: 'users.export' });
+    expect((await request(t.app).get('/api/users/export')).statusCode).toBe(401);
+  });
+
+  it('refuses an unknown format with 422', async () => {
+    const { http } = await exporter();
+    const res = await http.get('/api/users/export?format=pdf');
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: { format: [expect.stringContaining('csv')] },
+    });
+  });
+
+  it('exports the trash view only for callers who may see deleted users', async () => {
+    const gone = await given(t.db).user({ name: 'trashmark Gone', active: false, deleted: true });
+    const manager = await exporter();
+    const refused = await manager.http.get('/api/users/export?filters[trashed]=only');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'FORBIDDEN', permission: 'users.restore' });
+    const restorer = await exporter({ roles: ['manager'], permissions: ['users.restore'] });
+    const res = await restorer.http.get('/api/users/export?format=json&filters[trashed]=only&q=trashmark');
+    expect(res.json().map((r: { id: number }) => r.id)).toEqual([gone.id]);
+  });
+
+  it('is refused on the tRPC door, which cannot carry a file, without counting or auditing', async () => {
+    const { id, http } = await exporter();
+    const input = encodeURIComponent(JSON.stringify({ format: 'csv' }));
+    const res = await http.get(`/api/trpc/users.export?input=${input}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      message: 'Export is a file download: use GET /api/users/export.',
+      data: { code: 'BAD_REQUEST' },
+    });
+    expect(await t.db.models.AuditLog.count({ where: { action: 'users.export', actor_id: id } })).toBe(0);
+  });
+});
