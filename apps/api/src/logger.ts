@@ -4,8 +4,8 @@ import pino, { type Logger } from 'pino';
  * Structured JSON logs. Credentials never reach a log line: cookies, authorization headers
  * and anything named like a password are redacted wherever they appear.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'user-admin' },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -21,5 +21,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

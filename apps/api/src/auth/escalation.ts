@@ -1,4 +1,4 @@
-import { Op } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import type { Actor } from '../trpc/context.js';
 
@@ -28,12 +28,13 @@ export function rolesBeyondActor(
 }
 
 /** Loads roles with their permission names, for the check above. */
-export async function loadRoleGrants(db: Database, roleIds: readonly number[]): Promise<RoleGrant[]> {
+export async function loadRoleGrants(db: Database, roleIds: readonly number[], tx?: Transaction): Promise<RoleGrant[]> {
   if (roleIds.length === 0) return [];
   const roles = await db.models.Role.findAll({
     where: { id: { [Op.in]: [...roleIds] } },
     include: [{ association: 'permissions', attributes: ['name'], through: { attributes: [] } }],
     order: [['id', 'ASC']],
+    transaction: tx,
   });
   return roles.map((r) => ({
     id: r.id,

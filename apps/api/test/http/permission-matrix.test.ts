@@ -43,7 +43,7 @@ afterAll(() => t.close());
 
 const samplePath = (path: string) => path.replace(/\{\w+\}/g, '1');
 
-function callRest(route: (typeof rest)[number], token?: string) {
+function callRest(route: (typeof rest)[number], token?: string, body: Record<string, unknown> = {}) {
   const r = request(t.app, token ? { token } : {});
   const url = `/api${samplePath(route.rest.path)}`;
   switch (route.rest.method) {
@@ -52,19 +52,30 @@ function callRest(route: (typeof rest)[number], token?: string) {
     case 'DELETE':
       return r.delete(url);
     case 'POST':
-      return r.post(url, {});
+      return r.post(url, body);
     case 'PUT':
-      return r.put(url, {});
+      return r.put(url, body);
     case 'PATCH':
-      return r.patch(url, {});
+      return r.patch(url, body);
   }
 }
 
-function callTrpc(proc: (typeof procedures)[number], token?: string) {
+function callTrpc(proc: (typeof procedures)[number], token?: string, body: Record<string, unknown> = {}) {
   const r = request(t.app, token ? { token } : {});
-  return proc.type === 'query'
-    ? r.get(`/api/trpc/${proc.path}?input=${encodeURIComponent('{}')}`)
-    : r.post(`/api/trpc/${proc.path}`, {});
+  const input = encodeURIComponent(JSON.stringify(body));
+  return proc.type === 'query' ? r.get(`/api/trpc/${proc.path}?input=${input}`) : r.post(`/api/trpc/${proc.path}`, body);
+}
+
+/**
+ * The permission cases of a procedure: one with an empty input when it has a fixed permission
+ * (or none), one per input value when its permission depends on the input (bulk operations).
+ */
+function permissionCases(meta: ProcedureMeta): Array<{ permission?: Permission; body: Record<string, unknown> }> {
+  if (meta.permissionOf) {
+    const { field, permissions } = meta.permissionOf;
+    return Object.entries(permissions).map(([value, permission]) => ({ permission, body: { [field]: value } }));
+  }
+  return [{ ...(meta.permission ? { permission: meta.permission } : {}), body: {} }];
 }
 
 describe('the permission matrix', () => {
@@ -84,21 +95,23 @@ describe('the permission matrix', () => {
     });
 
     it('answers 403 naming the permission to a caller lacking it (or allows any signed-in caller)', async () => {
-      const permission = route.meta.permission;
-      const res = await callRest(route, permission ? lacker.get(permission) : nobody);
-      if (permission) {
-        expect(res.statusCode).toBe(403);
-        expect(res.json()).toMatchObject({ code: 'FORBIDDEN', permission });
-        expect(res.json().detail).toContain(permission);
-      } else {
-        expect([401, 403]).not.toContain(res.statusCode);
+      for (const { permission, body } of permissionCases(route.meta)) {
+        const res = await callRest(route, permission ? lacker.get(permission) : nobody, body);
+        if (permission) {
+          expect(res.statusCode, JSON.stringify(body)).toBe(403);
+          expect(res.json()).toMatchObject({ code: 'FORBIDDEN', permission });
+          expect(res.json().detail).toContain(permission);
+        } else {
+          expect([401, 403]).not.toContain(res.statusCode);
+        }
       }
     });
 
     it('lets a caller holding the permission past the guard', async () => {
-      const permission = route.meta.permission;
-      const res = await callRest(route, permission ? holder.get(permission) : nobody);
-      expect([401, 403]).not.toContain(res.statusCode);
+      for (const { permission, body } of permissionCases(route.meta)) {
+        const res = await callRest(route, permission ? holder.get(permission) : nobody, body);
+        expect([401, 403], JSON.stringify(body)).not.toContain(res.statusCode);
+      }
     });
   });
 
@@ -110,20 +123,22 @@ describe('the permission matrix', () => {
     });
 
     it('answers FORBIDDEN naming the permission to a caller lacking it', async () => {
-      const permission = proc.meta.permission;
-      const res = await callTrpc(proc, permission ? lacker.get(permission) : nobody);
-      if (permission) {
-        expect(res.statusCode).toBe(403);
-        expect(res.json().error.data).toMatchObject({ code: 'FORBIDDEN', permission });
-      } else {
-        expect([401, 403]).not.toContain(res.statusCode);
+      for (const { permission, body } of permissionCases(proc.meta)) {
+        const res = await callTrpc(proc, permission ? lacker.get(permission) : nobody, body);
+        if (permission) {
+          expect(res.statusCode).toBe(403);
+          expect(res.json().error.data).toMatchObject({ code: 'FORBIDDEN', permission });
+        } else {
+          expect([401, 403]).not.toContain(res.statusCode);
+        }
       }
     });
 
     it('lets a caller holding the permission past the guard', async () => {
-      const permission = proc.meta.permission;
-      const res = await callTrpc(proc, permission ? holder.get(permission) : nobody);
-      expect([401, 403]).not.toContain(res.statusCode);
+      for (const { permission, body } of permissionCases(proc.meta)) {
+        const res = await callTrpc(proc, permission ? holder.get(permission) : nobody, body);
+        expect([401, 403]).not.toContain(res.statusCode);
+      }
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { type AppConfig, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { seedPermissionsAndRoles } from '../../src/db/seeders/base.seeder.js';
@@ -19,12 +19,12 @@ export function testConfig(target: TestDatabaseTarget, env: Record<string, strin
 }
 
 /** A fully wired app on a fresh, migrated database with permissions and roles seeded. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestApp> {
   const target = await createTestDatabaseTarget();
   const db = await openTestDatabase(target);
   await seedPermissionsAndRoles(db);
   const config = testConfig(target, env);
-  const app = await buildApp({ config, db, logger: pino({ level: 'silent' }) });
+  const app = await buildApp({ config, db, logger });
   await app.ready();
   return {
     app,

@@ -1,0 +1,119 @@
+import type { BulkInput, BulkReport } from '@app/contracts';
+import type { Transaction } from 'sequelize';
+import { recordAudit } from '../../audit/audit.js';
+import type { AuditChanges } from '../../db/models/audit.model.js';
+import type { User } from '../../db/models/index.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { toIso } from './users.read-repository.js';
+import { type Change, judge } from './users.rules.js';
+import { auditOrigin, toTarget, type WriteContext } from './users.write-support.js';
+import { destroyMany, lockActiveAdmins, lockUsers, revokeCredentials, roleIdByName, updateMany } from './users.write-repository.js';
+
+type Skip = BulkReport['skipped'][number];
+
+/** Thrown to roll a dry run back after it computed its report with the real code path. */
+class DryRun extends Error {
+  constructor(readonly report: BulkReport) {
+    super('dry run');
+  }
+}
+
+/** Why `user` cannot take part in `operation` whatever the rules say (state, existence). */
+function stateSkip(operation: BulkInput['operation'], id: number, user: User | undefined): Skip | null {
+  if (!user) return { id, code: 'NOT_FOUND', message: `There is no user with id ${id}.` };
+  const deleted = user.deleted_at !== null;
+  if ((operation === 'restore' || operation === 'forceDelete') && !deleted) {
+    return { id, code: 'NOT_DELETED', message: `${user.name} is not deleted.` };
+  }
+  if ((operation === 'delete' || operation === 'setActive') && deleted) {
+    return { id, code: 'NOT_FOUND', message: `${user.name} is deleted: restore the account first.` };
+  }
+  return null;
+}
+
+function toChange(input: BulkInput, user: User): Change | null {
+  if (input.operation === 'setActive') return { kind: 'setActive', target: toTarget(user), active: input.active as boolean };
+  if (input.operation === 'delete') return { kind: 'delete', target: toTarget(user) };
+  return null;
+}
+
+async function apply(ctx: WriteContext, input: BulkInput, users: Map<number, User>, ids: number[], tx: Transaction) {
+  const { db } = ctx;
+  const now = new Date();
+  let changes: AuditChanges = {};
+  switch (input.operation) {
+    case 'setActive': {
+      const active = input.active as boolean;
+      const changing = ids.filter((id) => Boolean(users.get(id)?.is_active) !== active);
+      await updateMany(db, tx, changing, { is_active: active });
+      if (!active) await revokeCredentials(db, tx, changing);
+      changes = { is_active: { before: !active, after: active } };
+      break;
+    }
+    case 'delete':
+      await updateMany(db, tx, ids, { deleted_at: now });
+      await revokeCredentials(db, tx, ids);
+      changes = { deleted_at: { before: null, after: toIso(now) } };
+      break;
+    case 'restore':
+      await updateMany(db, tx, ids, { deleted_at: null });
+      changes = { deleted_at: { before: 'deleted', after: null } };
+      break;
+    case 'forceDelete':
+      await destroyMany(db, tx, ids);
+      changes = { record: { before: 'deleted', after: 'erased' } };
+      break;
+  }
+  return changes;
+}
+
+/**
+ * POST /users/bulk: each id meets the rules of its single-record route, judged against the
+ * state the whole batch would leave; failing and missing ids are skipped with a reason and the
+ * rest are applied in one transaction (all or none). A dry run runs the same code and rolls back.
+ */
+export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkInput }): Promise<BulkReport> {
+  const { db, config } = ctx;
+  try {
+    return await writeTransaction(db, async (tx) => {
+      const removesAdmins = input.operation === 'delete' || (input.operation === 'setActive' && input.active === false);
+      const admins = removesAdmins
+        ? await lockActiveAdmins(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName))
+        : new Set<number>();
+      const users = await lockUsers(db, tx, input.ids);
+      const skipped: Skip[] = [];
+      const candidates: number[] = [];
+      for (const id of input.ids) {
+        const skip = stateSkip(input.operation, id, users.get(id));
+        if (skip) skipped.push(skip);
+        else candidates.push(id);
+      }
+      // Rules judge in id order, so the same batch always keeps the same administrator.
+      const ordered = [...candidates].sort((a, b) => a - b);
+      const changes = ordered.flatMap((id) => toChange(input, users.get(id) as User) ?? []);
+      const violations = judge(ctx.actor, changes, admins, config.users);
+      for (const id of candidates) {
+        const v = violations.get(id);
+        if (v) skipped.push({ id, code: v.code, message: v.message });
+      }
+      const affected = candidates.filter((id) => !violations.has(id));
+      const report: BulkReport = { operation: input.operation, dryRun: input.dryRun, requested: input.ids.length, affected, skipped };
+      if (input.dryRun) throw new DryRun(report);
+      if (affected.length) {
+        const auditChanges = await apply(ctx, input, users, affected, tx);
+        await recordAudit(db, tx, {
+          ...auditOrigin(ctx),
+          action: `users.bulk.${input.operation}`,
+          targetType: 'user',
+          targetIds: affected,
+          changes: auditChanges,
+          context: { requested: input.ids.length, skipped: skipped.map((s) => ({ id: s.id, code: s.code })) },
+        });
+      }
+      return report;
+    });
+  } catch (err) {
+    if (err instanceof DryRun) return err.report;
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+import type { IdInput, UserItem, UserUpdateInput } from '@app/contracts';
+import { UniqueConstraintError } from 'sequelize';
+import { diff, recordAudit } from '../../audit/audit.js';
+import { hashPassword } from '../../auth/password.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { AppError, forbidden } from '../../errors.js';
+import { emailTakenError } from './create.handler.js';
+import { rolesOf, toUserItem, versionOf } from './users.item.js';
+import { emailTaken } from './users.repository.js';
+import { checkRoleChange } from './users.roles-change.js';
+import { type Change, judge } from './users.rules.js';
+import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
+import {
+  lockActiveAdmins,
+  lockUsers,
+  replaceRoles,
+  revokeCredentials,
+  roleIdByName,
+  roleIdsOf,
+} from './users.write-repository.js';
+
+const staleVersion = () =>
+  new AppError('VERSION_CONFLICT', 'Someone else changed this user after you opened it. Reload to see their changes, then edit again.');
+
+/**
+ * PUT /users/{id}: optimistic lock first (409 when `version` is stale, nothing written), then the
+ * e-mail, the status (needs users.setActive, rules 1–2) and the roles (anti-escalation, rule 2
+ * when the admin role is removed), all judged and applied in one transaction.
+ */
+export async function updateUser({ ctx, input }: { ctx: WriteContext; input: IdInput & UserUpdateInput }): Promise<{ item: UserItem }> {
+  const { db, config } = ctx;
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  try {
+    return await writeTransaction(db, async (tx) => {
+      const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
+      const admins = await lockActiveAdmins(db, tx, adminRoleId);
+      const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
+      if (versionOf(user) !== input.version) throw staleVersion();
+      if (await emailTaken(db, tx, input.email, user.id)) throw emailTakenError();
+
+      const target = toTarget(user);
+      const changes: Change[] = [];
+      const statusChanges = input.is_active !== undefined && input.is_active !== target.is_active;
+      if (statusChanges) {
+        if (!ctx.actor.permissions.has('users.setActive')) throw forbidden('users.setActive');
+        changes.push({ kind: 'setActive', target, active: input.is_active as boolean });
+      }
+      const currentRoles = await roleIdsOf(db, tx, user.id);
+      const delta = input.roles_ids ? await checkRoleChange(ctx, tx, currentRoles, input.roles_ids) : { added: [], removed: [] };
+      if (adminRoleId !== null && delta.removed.includes(adminRoleId)) changes.push({ kind: 'removeAdminRole', target });
+      const violation = judge(ctx.actor, changes, admins, config.users).get(user.id);
+      if (violation) refuse(violation);
+
+      const beforeRoles = (await rolesOf(db, user.id, tx)).map((r) => r.name);
+      const before = { name: user.name, email: user.email, is_active: target.is_active };
+      user.set({ name: input.name, email: input.email, lock_version: user.lock_version + 1 });
+      if (statusChanges) user.set('is_active', input.is_active as boolean);
+      if (passwordHash) user.set('password_hash', passwordHash);
+      await user.save({ transaction: tx });
+      await replaceRoles(db, tx, user.id, delta.added, delta.removed);
+      if (statusChanges && !input.is_active) await revokeCredentials(db, tx, [user.id]);
+      const roles = await rolesOf(db, user.id, tx);
+      await recordAudit(db, tx, {
+        ...auditOrigin(ctx),
+        action: 'user.update',
+        targetType: 'user',
+        targetIds: [user.id],
+        changes: diff(
+          { ...before, roles: beforeRoles },
+          { name: user.name, email: user.email, is_active: Boolean(user.is_active), roles: roles.map((r) => r.name) },
+        ),
+        ...(passwordHash ? { context: { passwordChanged: true } } : {}),
+      });
+      return { item: { ...toUserItem(user), roles } };
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintError) throw emailTakenError();
+    throw err;
+  }
+}

@@ -1,0 +1,55 @@
+import {
+  IdInputSchema,
+  UserEditResultSchema,
+  UserShowResultSchema,
+  UsersListResultSchema,
+  UsersExportInputSchema,
+  UsersSelectedInputSchema,
+  UsersSelectedResultSchema,
+  usersListQuery,
+  userShowQuery,
+} from '@app/contracts';
+import { rest, router } from '../../trpc/init.js';
+import { can } from '../../trpc/procedures.js';
+import { editUser } from './edit.handler.js';
+import { EXPORT_MEDIA_TYPES } from './export.formats.js';
+import { exportUsers } from './export.handler.js';
+import { listUsers } from './list.handler.js';
+import { selectedUsers } from './selected.handler.js';
+import { showUser } from './show.handler.js';
+import { usersWriteProcedures } from './users.write-procedures.js';
+
+export const usersRouter = router({
+  ...usersWriteProcedures,
+  list: can('users.view')
+    .meta(rest('GET', '/users', { summary: 'List users: search, filter, sort, page' }))
+    .input(usersListQuery.input)
+    .output(UsersListResultSchema)
+    .query(listUsers),
+  selected: can('users.view')
+    .meta(rest('GET', '/users/selected', { summary: 'Every id matching a list query, for "select all"' }))
+    .input(UsersSelectedInputSchema)
+    .output(UsersSelectedResultSchema)
+    .query(selectedUsers),
+  export: can('users.export')
+    .meta(
+      rest('GET', '/users/export', {
+        summary: 'Download the users matching a list query as CSV, XLSX or JSON (streamed)',
+        produces: EXPORT_MEDIA_TYPES,
+        problems: ['RATE_LIMITED'],
+      }),
+    )
+    .input(UsersExportInputSchema)
+    .query(exportUsers),
+  show: can('users.view')
+    .meta(rest('GET', '/users/{id}', { summary: 'Show a user, optionally with roles, counts and computed fields' }))
+    .input(IdInputSchema)
+    .input(userShowQuery.input)
+    .output(UserShowResultSchema)
+    .query(showUser),
+  edit: can('users.update')
+    .meta(rest('GET', '/users/{id}/edit', { summary: 'Data for the edit form' }))
+    .input(IdInputSchema)
+    .output(UserEditResultSchema)
+    .query(editUser),
+});

@@ -1,0 +1,89 @@
+import type { UsersRuleCode } from '@app/contracts';
+import type { Actor } from '../../trpc/context.js';
+import type { UsersConfig } from './users.config.js';
+
+/** What the rules need to know about a user a change targets (read under lock). */
+export interface Target {
+  id: number;
+  name: string;
+  is_active: boolean;
+  deleted: boolean;
+}
+
+/** A change that could break a rule. A PUT may produce two for one target (status and roles). */
+export type Change =
+  | { kind: 'setActive'; target: Target; active: boolean }
+  | { kind: 'delete'; target: Target }
+  | { kind: 'removeAdminRole'; target: Target };
+
+export interface Violation {
+  id: number;
+  code: UsersRuleCode;
+  message: string;
+}
+
+const violation = (target: Target, code: UsersRuleCode, message: string): Violation => ({ id: target.id, code, message });
+
+/** Rule 1: nobody deactivates their own account. */
+export function selfDeactivation(actor: Actor, change: Change, cfg: UsersConfig): Violation | null {
+  if (!cfg.activation.blockSelfDeactivate) return null;
+  return change.kind === 'setActive' && !change.active && change.target.id === actor.id
+    ? violation(change.target, 'SELF_DEACTIVATION', 'You cannot deactivate your own account.')
+    : null;
+}
+
+/** Nobody deletes their own account (not configurable: it would end the very session asking). */
+export function selfDelete(actor: Actor, change: Change): Violation | null {
+  return change.kind === 'delete' && change.target.id === actor.id
+    ? violation(change.target, 'SELF_DELETE', 'You cannot delete your own account.')
+    : null;
+}
+
+/** Rule 3: only an inactive user may be deleted. */
+export function notInactive(change: Change, cfg: UsersConfig): Violation | null {
+  if (!cfg.deletion.requireInactive) return null;
+  return change.kind === 'delete' && change.target.is_active
+    ? violation(change.target, 'NOT_INACTIVE', `${change.target.name} is active: deactivate the account before deleting it.`)
+    : null;
+}
+
+/** Whether a change takes its target out of the active administrators. */
+const takesAdminAway = (change: Change) => change.kind !== 'setActive' || !change.active;
+
+/** Whether the last-administrator rule guarding this kind of change is switched on. */
+const lastAdminRuleOn = (change: Change, cfg: UsersConfig) =>
+  change.kind === 'delete' ? cfg.deletion.blockIfLastAdmin : cfg.activation.blockDeactivateIfLastAdmin;
+
+/**
+ * Judges a batch of changes against the state it would leave, in order: each change first meets
+ * its own rules (self-deactivation, self-delete, not inactive), then rules 2 and 4 — it may
+ * take an active administrator away only while another one would remain. `activeAdmins` are the
+ * active, non-deleted holders of the admin role, read under lock by the caller.
+ * Returns the violations by target id; changes without one may be applied together.
+ */
+export function judge(actor: Actor, changes: readonly Change[], activeAdmins: ReadonlySet<number>, cfg: UsersConfig) {
+  const remaining = new Set(activeAdmins);
+  const refused = new Map<number, Violation>();
+  for (const change of changes) {
+    if (refused.has(change.target.id)) continue;
+    const own = selfDelete(actor, change) ?? selfDeactivation(actor, change, cfg) ?? notInactive(change, cfg);
+    if (own) {
+      refused.set(change.target.id, own);
+      continue;
+    }
+    if (!remaining.has(change.target.id) || !takesAdminAway(change)) continue;
+    if (remaining.size === 1 && lastAdminRuleOn(change, cfg)) {
+      refused.set(
+        change.target.id,
+        violation(
+          change.target,
+          'LAST_ADMIN',
+          `${change.target.name} is the last active administrator: make another user an administrator first.`,
+        ),
+      );
+      continue;
+    }
+    remaining.delete(change.target.id);
+  }
+  return refused;
+}

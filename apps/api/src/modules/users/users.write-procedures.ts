@@ -1,0 +1,67 @@
+import {
+  BULK_PERMISSIONS,
+  type BulkOperation,
+  BulkInputSchema,
+  BulkReportSchema,
+  IdInputSchema,
+  SetActiveInputSchema,
+  UserCreateInputSchema,
+  UserItemSchema,
+  UserUpdateInputSchema,
+} from '@app/contracts';
+import { z } from 'zod';
+import { forbidden } from '../../errors.js';
+import { rest } from '../../trpc/init.js';
+import { can, protectedProcedure } from '../../trpc/procedures.js';
+import { runBulk } from './bulk.handler.js';
+import { createUser } from './create.handler.js';
+import { deleteUser } from './delete.handler.js';
+import { setUserActive } from './set-active.handler.js';
+import { updateUser } from './update.handler.js';
+
+const ItemResultSchema = z.object({ item: UserItemSchema });
+
+/** The users write routes; merged into the users router beside the read routes. */
+export const usersWriteProcedures = {
+  create: can('users.create')
+    .meta(rest('POST', '/users', { status: 201, summary: 'Create a user' }))
+    .input(UserCreateInputSchema)
+    .output(ItemResultSchema)
+    .mutation(createUser),
+  update: can('users.update')
+    .meta(rest('PUT', '/users/{id}', { summary: 'Update a user (optimistic lock: send the version from /edit)' }))
+    .input(IdInputSchema)
+    .input(UserUpdateInputSchema)
+    .output(ItemResultSchema)
+    .mutation(updateUser),
+  setActive: can('users.setActive')
+    .meta(rest('PATCH', '/users/{id}/active', { summary: 'Activate or deactivate a user' }))
+    .input(IdInputSchema)
+    .input(SetActiveInputSchema)
+    .output(ItemResultSchema)
+    .mutation(setUserActive),
+  delete: can('users.delete')
+    .meta(rest('DELETE', '/users/{id}', { status: 204, summary: 'Soft-delete an inactive user' }))
+    .input(IdInputSchema)
+    .mutation(deleteUser),
+  // The permission depends on the operation: read from the raw body so it is still checked
+  // before validation (an unrecognised operation is left to validation's 422).
+  bulk: protectedProcedure
+    .meta({
+      ...rest('POST', '/users/bulk', { summary: 'Delete, restore, purge or (de)activate many users; dryRun previews' }),
+      permissionOf: { field: 'operation', permissions: BULK_PERMISSIONS },
+    })
+    .use(async ({ ctx, getRawInput, next }) => {
+      const raw = await getRawInput();
+      const operation = raw && typeof raw === 'object' ? (raw as { operation?: unknown }).operation : undefined;
+      const permission =
+        typeof operation === 'string' && Object.hasOwn(BULK_PERMISSIONS, operation)
+          ? BULK_PERMISSIONS[operation as BulkOperation]
+          : undefined;
+      if (permission && !ctx.actor.permissions.has(permission)) throw forbidden(permission);
+      return next();
+    })
+    .input(BulkInputSchema)
+    .output(BulkReportSchema)
+    .mutation(runBulk),
+};

@@ -1,0 +1,28 @@
+import { AppError, notFound } from '../../errors.js';
+import type { User } from '../../db/models/index.js';
+import type { Actor, Context } from '../../trpc/context.js';
+import type { Target, Violation } from './users.rules.js';
+
+export type WriteContext = Context & { actor: Actor };
+
+export const toTarget = (user: User): Target => ({
+  id: user.id,
+  name: user.name,
+  is_active: Boolean(user.is_active),
+  deleted: user.deleted_at !== null,
+});
+
+/** A single-record route refuses with the rule's own code (422). */
+export function refuse(violation: Violation): never {
+  throw new AppError(violation.code, violation.message);
+}
+
+/** The locked, live user a single-record write acts on: 404 when absent or in the trash. */
+export function liveUser(users: Map<number, User>, id: number): User {
+  const user = users.get(id);
+  if (!user || user.deleted_at) throw notFound('The user');
+  return user;
+}
+
+/** Who did it, from where: the audit context of a request. */
+export const auditOrigin = (ctx: WriteContext) => ({ actorId: ctx.actor.id, ip: ctx.ip, requestId: ctx.requestId });
