@@ -22,6 +22,8 @@ const suites = [
   { name: 'contracts', dir: 'packages/contracts' },
   { name: 'api', dir: 'apps/api' },
   { name: 'web', dir: 'apps/web' },
+  // Browser tests: Chromium against the real API on a fresh seeded database (apps/web/e2e).
+  { name: 'e2e', dir: 'apps/web', args: ['--config', 'e2e/vitest.config.ts'] },
 ];
 
 const results = [];
@@ -45,7 +47,7 @@ for (const suite of suites) {
   console.log(`\n=== ${suite.name} (${suite.dir}) ===`);
   const report = path.join(tmp, `${suite.name}.json`);
   const res = run(
-    ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`],
+    ['npx', 'vitest', 'run', ...(suite.args ?? []), '--reporter=default', '--reporter=json', `--outputFile=${report}`],
     path.join(root, suite.dir),
   );
   let passed = 0;

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { CHROMIUM, RESULTS_DIR } from './env';
+
+export const baseUrl = () => inject('baseUrl');
+/** True when global-setup found no Chromium (outside CI): the browser suites skip themselves. */
+export const browserMissing = () => baseUrl() === '';
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+export interface ViewOptions {
+  width?: number;
+  height?: number;
+  theme?: 'light' | 'dark';
+}
+
+/** A fresh browser context (own cookies and storage) at a viewport and colour scheme. */
+export async function newPage(browser: Browser, opts: ViewOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    colorScheme: opts.theme ?? 'light',
+    acceptDownloads: true,
+  });
+  if (opts.theme) {
+    await context.addInitScript((theme) => window.localStorage.setItem('theme', theme), opts.theme);
+  }
+  return { context, page: await context.newPage() };
+}
+
+/** Saves `apps/web/test-results/<name>.png` (full page) and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: number;
+}
+
+/** Runs axe-core in the page; returns serious and critical violations. */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

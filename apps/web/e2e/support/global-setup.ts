@@ -1,0 +1,88 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ADMIN, CHROMIUM, VIEWER, webDir } from './env';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const apiDir = path.resolve(webDir, '../api');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForReady(url: string, server: ChildProcess, log: () => string) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`API exited early:\n${log()}`);
+    try {
+      if ((await fetch(`${url}/api/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`API not ready after 60 s:\n${log()}`);
+}
+
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync(CHROMIUM)) {
+    const line = `SKIPPED: browser tests — ${CHROMIUM} is missing (apt-get install -y chromium).`;
+    if (process.env.CI === 'true') throw new Error(`${line} With CI=true this is a failure.`);
+    process.stderr.write(`\n\x1b[33m*** ${line} ***\x1b[0m\n\n`);
+    project.provide('baseUrl', '');
+    return;
+  }
+  // Always test the current code: build the SPA the API will serve.
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-e2e-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    DEMO_USERS: '250',
+    LOG_LEVEL: 'warn',
+    WEB_DIST_DIR: path.join(webDir, 'dist'),
+    // The suite logs in many times from one address.
+    LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
+  };
+  let output = '';
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout?.on('data', (d) => {
+    output += String(d);
+  });
+  server.stderr?.on('data', (d) => {
+    output += String(d);
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForReady(baseUrl, server, () => output);
+  execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/index.ts', 'user:create', '--email', VIEWER.email, '--name', 'Vera Viewer', '--password', VIEWER.password, '--role', 'viewer'],
+    { cwd: apiDir, env, stdio: 'ignore' },
+  );
+  project.provide('baseUrl', baseUrl);
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
