@@ -152,7 +152,10 @@ export function plainFilters(filters: ListQueryShape['filters']): Record<string,
         out[name] = value.isNull ? 'null' : 'notnull';
         break;
       case 'range':
-        out[name] = { ...(value.from !== undefined ? { from: value.from } : {}), ...(value.to !== undefined ? { to: value.to } : {}) };
+        out[name] = {
+          ...(value.from !== undefined ? { from: value.from } : {}),
+          ...(value.to !== undefined ? { to: value.to } : {}),
+        };
         break;
     }
   }

@@ -100,6 +100,8 @@ export function registerRestBridge(
     const hasInput = route.procedure._def.inputs.length > 0;
     app.route({
       method: route.rest.method,
+      // A HEAD would run the procedure (an export: rate limit and audit) for nothing.
+      exposeHeadRoute: false,
       url: toFastifyPath(route.rest.path),
       handler: async (req, reply) => {
         const input = readInput(req, route.rest);

@@ -36,9 +36,22 @@ describe('secrets', () => {
     });
     responses.push(created.body);
     const id = created.json().item.id;
-    responses.push((await api.update(id, await editedBody(api, id, { password: 'second-Secret-5678', password_confirmation: 'second-Secret-5678' }))).body);
-    responses.push((await request(t.app).post('/api/auth/login', { email: 'secretive@example.com', password: 'second-Secret-5678' })).body);
-    responses.push((await request(t.app).post('/api/auth/login', { email: 'secretive@example.com', password: 'wrong-Secret-0000' })).body);
+    responses.push(
+      (
+        await api.update(
+          id,
+          await editedBody(api, id, { password: 'second-Secret-5678', password_confirmation: 'second-Secret-5678' }),
+        )
+      ).body,
+    );
+    responses.push(
+      (await request(t.app).post('/api/auth/login', { email: 'secretive@example.com', password: 'second-Secret-5678' }))
+        .body,
+    );
+    responses.push(
+      (await request(t.app).post('/api/auth/login', { email: 'secretive@example.com', password: 'wrong-Secret-0000' }))
+        .body,
+    );
     responses.push((await api.show(id, '?with[]=roles&append[]=permission_names')).body);
     responses.push((await api.list('?q=secretive')).body);
     responses.push((await api.edit(id)).body);

@@ -63,7 +63,9 @@ function callRest(route: (typeof rest)[number], token?: string, body: Record<str
 function callTrpc(proc: (typeof procedures)[number], token?: string, body: Record<string, unknown> = {}) {
   const r = request(t.app, token ? { token } : {});
   const input = encodeURIComponent(JSON.stringify(body));
-  return proc.type === 'query' ? r.get(`/api/trpc/${proc.path}?input=${input}`) : r.post(`/api/trpc/${proc.path}`, body);
+  return proc.type === 'query'
+    ? r.get(`/api/trpc/${proc.path}?input=${input}`)
+    : r.post(`/api/trpc/${proc.path}`, body);
 }
 
 /**

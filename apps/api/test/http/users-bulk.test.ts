@@ -48,7 +48,9 @@ describe('POST /users/bulk', () => {
     const [trashed1, trashed2] = await users(2, { active: false, deleted: true });
     const restore = (await admin.bulk({ operation: 'restore', ids: [trashed1, live] })).json();
     expect(restore.affected).toEqual([trashed1]);
-    expect(restore.skipped).toEqual([{ id: live, code: 'NOT_DELETED', message: expect.stringContaining('is not deleted') }]);
+    expect(restore.skipped).toEqual([
+      { id: live, code: 'NOT_DELETED', message: expect.stringContaining('is not deleted') },
+    ]);
     expect((await t.db.models.User.findByPk(trashed1))?.is_active).toBe(false);
     const purge = (await admin.bulk({ operation: 'forceDelete', ids: [trashed2, live] })).json();
     expect(purge.affected).toEqual([trashed2]);
@@ -62,10 +64,15 @@ describe('POST /users/bulk', () => {
     const admins = [];
     for (let i = 0; i < 3; i++) admins.push((await g.user({ roles: ['admin'] })).id);
     // A manager-like actor holding setActive and delete, but not an administrator itself.
-    const actor = usersApi(own.app, await g.token((await g.user({ permissions: ['users.setActive', 'users.delete', 'users.view'] })).id));
+    const actor = usersApi(
+      own.app,
+      await g.token((await g.user({ permissions: ['users.setActive', 'users.delete', 'users.view'] })).id),
+    );
     const report = (await actor.bulk({ operation: 'setActive', ids: admins, active: false })).json();
     expect(report.affected).toEqual(admins.slice(0, 2));
-    expect(report.skipped).toEqual([{ id: admins[2], code: 'LAST_ADMIN', message: expect.stringContaining('last active administrator') }]);
+    expect(report.skipped).toEqual([
+      { id: admins[2], code: 'LAST_ADMIN', message: expect.stringContaining('last active administrator') },
+    ]);
     expect(await own.db.models.User.count({ where: { id: admins, is_active: true } })).toBe(1);
     await own.close();
   });
@@ -77,7 +84,10 @@ describe('POST /users/bulk', () => {
     expect(report.affected).toEqual(ids);
     expect(await t.db.models.User.count({ where: { id: ids, is_active: false } })).toBe(5);
     expect(await t.db.models.ApiToken.count({ where: { user_id: ids } })).toBe(0);
-    const audit = await t.db.models.AuditLog.findOne({ where: { action: 'users.bulk.setActive' }, order: [['id', 'DESC']] });
+    const audit = await t.db.models.AuditLog.findOne({
+      where: { action: 'users.bulk.setActive' },
+      order: [['id', 'DESC']],
+    });
     expect(audit?.target_ids).toEqual(ids);
   });
 

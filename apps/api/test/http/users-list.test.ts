@@ -11,14 +11,71 @@ let viewerToken: string;
 const ids: Record<string, number> = {};
 
 const PEOPLE = [
-  { key: 'ada', name: 'Ada Lovelace', email: 'ada@analytical.example', is_active: true, created_at: '2024-01-10T08:00:00Z', roles: ['admin'] },
-  { key: 'alan', name: 'Alan Turing', email: 'alan@bletchley.example', is_active: false, created_at: '2024-02-01T00:00:00Z', roles: ['manager', 'viewer'] },
-  { key: 'grace', name: 'Grace Hopper', email: 'grace@navy.example', is_active: true, created_at: '2024-02-01T23:59:59.999Z', roles: ['viewer'] },
-  { key: 'linus', name: 'linus torvalds', email: 'linus@kernel.example', is_active: true, created_at: '2024-02-02T00:00:00Z', roles: [] },
-  { key: 'pct', name: '100% Sure', email: 'percent@odd.example', is_active: true, created_at: '2024-03-01T12:00:00Z', roles: ['viewer'] },
-  { key: 'under', name: 'Under_Score', email: 'under_score@odd.example', is_active: false, created_at: '2024-03-02T12:00:00Z', roles: [] },
-  { key: 'slash', name: 'Back\\Slash', email: 'backslash@odd.example', is_active: true, created_at: '2024-03-03T12:00:00Z', roles: [] },
-  { key: 'gone', name: 'Gone Away', email: 'gone@away.example', is_active: false, created_at: '2024-04-01T00:00:00Z', deleted_at: '2024-05-01T00:00:00Z', roles: ['viewer'] },
+  {
+    key: 'ada',
+    name: 'Ada Lovelace',
+    email: 'ada@analytical.example',
+    is_active: true,
+    created_at: '2024-01-10T08:00:00Z',
+    roles: ['admin'],
+  },
+  {
+    key: 'alan',
+    name: 'Alan Turing',
+    email: 'alan@bletchley.example',
+    is_active: false,
+    created_at: '2024-02-01T00:00:00Z',
+    roles: ['manager', 'viewer'],
+  },
+  {
+    key: 'grace',
+    name: 'Grace Hopper',
+    email: 'grace@navy.example',
+    is_active: true,
+    created_at: '2024-02-01T23:59:59.999Z',
+    roles: ['viewer'],
+  },
+  {
+    key: 'linus',
+    name: 'linus torvalds',
+    email: 'linus@kernel.example',
+    is_active: true,
+    created_at: '2024-02-02T00:00:00Z',
+    roles: [],
+  },
+  {
+    key: 'pct',
+    name: '100% Sure',
+    email: 'percent@odd.example',
+    is_active: true,
+    created_at: '2024-03-01T12:00:00Z',
+    roles: ['viewer'],
+  },
+  {
+    key: 'under',
+    name: 'Under_Score',
+    email: 'under_score@odd.example',
+    is_active: false,
+    created_at: '2024-03-02T12:00:00Z',
+    roles: [],
+  },
+  {
+    key: 'slash',
+    name: 'Back\\Slash',
+    email: 'backslash@odd.example',
+    is_active: true,
+    created_at: '2024-03-03T12:00:00Z',
+    roles: [],
+  },
+  {
+    key: 'gone',
+    name: 'Gone Away',
+    email: 'gone@away.example',
+    is_active: false,
+    created_at: '2024-04-01T00:00:00Z',
+    deleted_at: '2024-05-01T00:00:00Z',
+    roles: ['viewer'],
+  },
 ];
 
 beforeAll(async () => {
@@ -35,7 +92,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const list = (query: string, as = token) => request(t.app, { token: as }).get(`/api/users${query ? `?${query}` : ''}`);
-const fixtureIds = (rows: Array<{ id: number }>) => rows.map((r) => r.id).filter((id) => Object.values(ids).includes(id));
+const fixtureIds = (rows: Array<{ id: number }>) =>
+  rows.map((r) => r.id).filter((id) => Object.values(ids).includes(id));
 const names = (res: { json(): { rows: Array<{ name: string }> } }) => res.json().rows.map((r) => r.name);
 
 describe('GET /users', () => {
@@ -63,12 +121,21 @@ describe('GET /users', () => {
   it('counts roles per row and shows timestamps in UTC', async () => {
     const res = await list('filters[email]=alan@');
     expect(res.json().rows).toEqual([
-      expect.objectContaining({ id: ids.alan, roles_count: 2, is_active: false, created_at: '2024-02-01T00:00:00.000Z' }),
+      expect.objectContaining({
+        id: ids.alan,
+        roles_count: 2,
+        is_active: false,
+        created_at: '2024-02-01T00:00:00.000Z',
+      }),
     ]);
   });
 
   it('sorts by each allowed column, both ways, ties broken by id', async () => {
-    expect(names(await list('sort=name&filters[email]=.example&perPage=100')).slice(0, 3)).toEqual(['100% Sure', 'Ada Lovelace', 'Alan Turing']);
+    expect(names(await list('sort=name&filters[email]=.example&perPage=100')).slice(0, 3)).toEqual([
+      '100% Sure',
+      'Ada Lovelace',
+      'Alan Turing',
+    ]);
     const desc = names(await list('sort=name&dir=DESC&perPage=100'));
     expect(desc[0]).toBe('Zz Viewer');
     expect(desc).toContain('linus torvalds');
@@ -94,7 +161,11 @@ describe('GET /users', () => {
 
   it('filters by name and e-mail (contains, case-insensitive)', async () => {
     expect(fixtureIds((await list('filters[name]=HOPPER')).json().rows)).toEqual([ids.grace]);
-    expect(fixtureIds((await list('filters[email]=odd.EXAMPLE&sort=id')).json().rows)).toEqual([ids.pct, ids.under, ids.slash]);
+    expect(fixtureIds((await list('filters[email]=odd.EXAMPLE&sort=id')).json().rows)).toEqual([
+      ids.pct,
+      ids.under,
+      ids.slash,
+    ]);
   });
 
   it('filters by one role or any of several', async () => {
@@ -102,11 +173,14 @@ describe('GET /users', () => {
     const manager = await roleIdOf(t.db, 'manager');
     const admin = await roleIdOf(t.db, 'admin');
     expect(fixtureIds((await list(`filters[role_id]=${manager}`)).json().rows)).toEqual([ids.alan]);
-    expect(fixtureIds((await list(`filters[role_id][]=${admin}&filters[role_id][]=${manager}&sort=id`)).json().rows)).toEqual([
-      ids.ada,
+    expect(
+      fixtureIds((await list(`filters[role_id][]=${admin}&filters[role_id][]=${manager}&sort=id`)).json().rows),
+    ).toEqual([ids.ada, ids.alan]);
+    expect(fixtureIds((await list(`filters[role_id]=${viewer}&sort=id`)).json().rows)).toEqual([
       ids.alan,
+      ids.grace,
+      ids.pct,
     ]);
-    expect(fixtureIds((await list(`filters[role_id]=${viewer}&sort=id`)).json().rows)).toEqual([ids.alan, ids.grace, ids.pct]);
   });
 
   it('filters by status: all, active, inactive, true and 0', async () => {
@@ -123,21 +197,25 @@ describe('GET /users', () => {
     expect(await on('filters[created_between][from]=2024-03-01')).toEqual([ids.pct, ids.under, ids.slash]);
     expect(await on('filters[created_between][to]=2024-01-31')).toEqual([ids.ada]);
     // 2024-02-01 as a whole UTC day includes 00:00:00 and 23:59:59.999.
-    expect(await on('filters[created_between][from]=2024-02-01&filters[created_between][to]=2024-02-01')).toEqual([ids.alan, ids.grace]);
+    expect(await on('filters[created_between][from]=2024-02-01&filters[created_between][to]=2024-02-01')).toEqual([
+      ids.alan,
+      ids.grace,
+    ]);
     expect(await on('filters[created_between][from]=2024-02-02&filters[created_between][to]=2024-02-01')).toEqual([
       ids.alan,
       ids.grace,
       ids.linus,
     ]);
-    expect(await on('filters[created_between][from]=2024-02-01T12:00:00Z&filters[created_between][to]=2024-02-02T00:00:00Z')).toEqual([
-      ids.grace,
-      ids.linus,
-    ]);
+    expect(
+      await on('filters[created_between][from]=2024-02-01T12:00:00Z&filters[created_between][to]=2024-02-02T00:00:00Z'),
+    ).toEqual([ids.grace, ids.linus]);
   });
 
   it('combines search and filters', async () => {
     const viewer = await roleIdOf(t.db, 'viewer');
-    const res = await list(`q=example&filters[is_active]=active&filters[role_id]=${viewer}&filters[created_between][from]=2024-02-01`);
+    const res = await list(
+      `q=example&filters[is_active]=active&filters[role_id]=${viewer}&filters[created_between][from]=2024-02-01`,
+    );
     expect(fixtureIds(res.json().rows)).toEqual([ids.pct, ids.grace]);
     expect(res.json().filters).toEqual({
       is_active: true,
@@ -183,7 +261,11 @@ describe('GET /users', () => {
       { type: QueryTypes.SELECT },
     );
     const stats = (await list('')).json().stats;
-    expect([stats.total, stats.active, stats.trashed]).toEqual([Number(row?.total), Number(row?.active), Number(row?.trashed)]);
+    expect([stats.total, stats.active, stats.trashed]).toEqual([
+      Number(row?.total),
+      Number(row?.active),
+      Number(row?.trashed),
+    ]);
   });
 
   it('refuses bad input with 422 and the failing path', async () => {
@@ -220,7 +302,9 @@ describe('GET /users', () => {
     const input = encodeURIComponent(JSON.stringify({ q: 'lovelace' }));
     const res = await request(t.app, { token }).get(`/api/trpc/users.list?input=${input}`);
     expect(res.json().result.data.rows.map((r: { id: number }) => r.id)).toEqual([ids.ada]);
-    const bad = await request(t.app, { token }).get(`/api/trpc/users.list?input=${encodeURIComponent('{"sort":"password"}')}`);
+    const bad = await request(t.app, { token }).get(
+      `/api/trpc/users.list?input=${encodeURIComponent('{"sort":"password"}')}`,
+    );
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.data).toMatchObject({ code: 'VALIDATION_FAILED', errors: { sort: expect.any(Array) } });
   });

@@ -14,8 +14,20 @@ let gone: number;
 beforeAll(async () => {
   t = await startTestApp();
   [ada, gone] = (await insertUsers(t.db, [
-    { name: 'Ada Lovelace', email: 'ada@example.com', is_active: true, created_at: '2024-01-10T08:00:00Z', roles: ['admin', 'viewer'] },
-    { name: 'Gone Away', email: 'gone@example.com', is_active: false, created_at: '2024-04-01T00:00:00Z', deleted_at: '2024-05-01T00:00:00Z' },
+    {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      is_active: true,
+      created_at: '2024-01-10T08:00:00Z',
+      roles: ['admin', 'viewer'],
+    },
+    {
+      name: 'Gone Away',
+      email: 'gone@example.com',
+      is_active: false,
+      created_at: '2024-04-01T00:00:00Z',
+      deleted_at: '2024-05-01T00:00:00Z',
+    },
   ])) as [number, number];
   const g = given(t.db);
   admin = await g.token((await g.user({ roles: ['admin'] })).id);
@@ -46,7 +58,9 @@ describe('GET /users/{id}', () => {
   });
 
   it('loads roles, counts roles and appends computed fields when asked', async () => {
-    const res = await get(`/api/users/${ada}?with[]=roles&withCount[]=roles&append[]=is_admin&append[]=permission_names`);
+    const res = await get(
+      `/api/users/${ada}?with[]=roles&withCount[]=roles&append[]=is_admin&append[]=permission_names`,
+    );
     const { item, meta } = res.json();
     expect(item.roles).toEqual([
       { id: expect.any(Number), name: 'admin' },
@@ -55,13 +69,20 @@ describe('GET /users/{id}', () => {
     expect(item.roles_count).toBe(2);
     expect(item.is_admin).toBe(true);
     expect(item.permission_names).toHaveLength(9);
-    expect(meta).toEqual({ loaded_relations: ['roles'], loaded_counts: ['roles_count'], loaded_appends: ['is_admin', 'permission_names'] });
+    expect(meta).toEqual({
+      loaded_relations: ['roles'],
+      loaded_counts: ['roles_count'],
+      loaded_appends: ['is_admin', 'permission_names'],
+    });
   });
 
   it('refuses relations, counts and appends it does not allow, at their paths', async () => {
     const relation = await get(`/api/users/${ada}?with[]=password`);
     expect(relation.statusCode).toBe(422);
-    expect(relation.json()).toMatchObject({ code: 'RELATION_NOT_ALLOWED', errors: { 'with.0': [expect.stringContaining('roles')] } });
+    expect(relation.json()).toMatchObject({
+      code: 'RELATION_NOT_ALLOWED',
+      errors: { 'with.0': [expect.stringContaining('roles')] },
+    });
     const count = await get(`/api/users/${ada}?withCount[]=roles&withCount[]=sessions`);
     expect(count.json()).toMatchObject({ code: 'COUNT_NOT_ALLOWED', errors: { 'withCount.1': expect.any(Array) } });
     const append = await get(`/api/users/${ada}?append[]=password_hash`);
@@ -90,7 +111,11 @@ describe('GET /users/{id}/edit', () => {
     const res = await get(`/api/users/${ada}/edit`, manager);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.item).toMatchObject({ id: ada, name: 'Ada Lovelace', roles_ids: [expect.any(Number), expect.any(Number)] });
+    expect(body.item).toMatchObject({
+      id: ada,
+      name: 'Ada Lovelace',
+      roles_ids: [expect.any(Number), expect.any(Number)],
+    });
     expect(body.item.version).toMatch(/^[\w-]+$/);
     expect(body.options.roles.map((r: { name: string; assignable: boolean }) => [r.name, r.assignable])).toEqual([
       ['admin', false],
@@ -128,7 +153,11 @@ describe('GET /roles/{id}', () => {
       'users.view',
     ]);
     expect(full.json().item.permissions_count).toBe(5);
-    expect(full.json().meta).toEqual({ loaded_relations: ['permissions'], loaded_counts: ['permissions_count'], loaded_appends: [] });
+    expect(full.json().meta).toEqual({
+      loaded_relations: ['permissions'],
+      loaded_counts: ['permissions_count'],
+      loaded_appends: [],
+    });
   });
 
   it('refuses other relations and answers 404 for a missing role', async () => {

@@ -45,7 +45,10 @@ describe('the summary counters', () => {
     const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
     const ids: number[] = [];
     for (let step = 0; step < 80; step++) {
-      const action = ids.length < 5 ? 'create' : pick(['create', 'activate', 'deactivate', 'delete', 'restore', 'purge', 'bulk', 'rename']);
+      const action =
+        ids.length < 5
+          ? 'create'
+          : pick(['create', 'activate', 'deactivate', 'delete', 'restore', 'purge', 'bulk', 'rename']);
       const id = ids.length ? pick(ids) : 0;
       switch (action) {
         case 'create': {
@@ -75,11 +78,16 @@ describe('the summary counters', () => {
           break;
         }
         case 'bulk':
-          await api.bulk({ operation: 'setActive', ids: ids.slice(0, 1 + Math.floor(rand() * ids.length)), active: rand() < 0.5 });
+          await api.bulk({
+            operation: 'setActive',
+            ids: ids.slice(0, 1 + Math.floor(rand() * ids.length)),
+            active: rand() < 0.5,
+          });
           break;
         case 'rename':
           // Only live users can be edited; a trashed one answers 404 and changes nothing.
-          if ((await api.edit(id)).statusCode === 200) await api.update(id, await editedBody(api, id, { name: `Renamed ${step}` }));
+          if ((await api.edit(id)).statusCode === 200)
+            await api.update(id, await editedBody(api, id, { name: `Renamed ${step}` }));
           break;
       }
       const stats = (await api.list('?filters[trashed]=with')).json().stats;

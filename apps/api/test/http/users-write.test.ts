@@ -40,7 +40,12 @@ describe('POST /users', () => {
     const res = await admin.create(body);
     expect(res.statusCode).toBe(201);
     const { item } = res.json();
-    expect(item).toMatchObject({ name: 'Trimmed Name', email: body.email, is_active: true, roles: [{ id: role.viewer, name: 'viewer' }] });
+    expect(item).toMatchObject({
+      name: 'Trimmed Name',
+      email: body.email,
+      is_active: true,
+      roles: [{ id: role.viewer, name: 'viewer' }],
+    });
     expect(res.body).not.toMatch(/password|scrypt/);
     const row = await t.db.models.User.scope('withPassword').findByPk(item.id);
     expect(await verifyPassword('a-strong-password', row?.password_hash)).toBe(true);
@@ -54,7 +59,10 @@ describe('POST /users', () => {
     expect(gone.id).toBeGreaterThan(0);
     const res = await admin.create(newUser({ email: 'taken@example.COM' }));
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', errors: { email: ['This e-mail address is already used by another account.'] } });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: { email: ['This e-mail address is already used by another account.'] },
+    });
   });
 
   it('validates every field at once with messages an administrator can act on', async () => {
@@ -75,7 +83,10 @@ describe('POST /users', () => {
 
   it('refuses granting a role with permissions the caller lacks', async () => {
     const g = given(t.db);
-    const creator = usersApi(t.app, await g.token((await g.user({ roles: ['manager'], permissions: ['users.create'] })).id));
+    const creator = usersApi(
+      t.app,
+      await g.token((await g.user({ roles: ['manager'], permissions: ['users.create'] })).id),
+    );
     const res = await creator.create(newUser({ roles_ids: [role.admin] }));
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toMatch(/^You cannot grant or remove the role admin/);
@@ -94,19 +105,32 @@ describe('PUT /users/{id}', () => {
   it('updates name, e-mail and roles; an absent password stays unchanged; the version moves on', async () => {
     const id = (await admin.create(newUser({ roles_ids: [role.viewer] }))).json().item.id;
     const before = (await admin.edit(id)).json().item.version;
-    const res = await admin.update(id, await editedBody(admin, id, { name: 'Renamed', email: 'renamed@example.com', roles_ids: [role.manager] }));
+    const res = await admin.update(
+      id,
+      await editedBody(admin, id, { name: 'Renamed', email: 'renamed@example.com', roles_ids: [role.manager] }),
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json().item).toMatchObject({ name: 'Renamed', email: 'renamed@example.com', roles: [{ name: 'manager' }] });
+    expect(res.json().item).toMatchObject({
+      name: 'Renamed',
+      email: 'renamed@example.com',
+      roles: [{ name: 'manager' }],
+    });
     const row = await t.db.models.User.scope('withPassword').findByPk(id);
     expect(await verifyPassword('a-strong-password', row?.password_hash)).toBe(true);
     expect((await admin.edit(id)).json().item.version).not.toBe(before);
     const audit = await t.db.models.AuditLog.findOne({ where: { action: 'user.update' }, order: [['id', 'DESC']] });
-    expect(audit?.changes).toMatchObject({ name: { before: 'New Person', after: 'Renamed' }, roles: { before: ['viewer'], after: ['manager'] } });
+    expect(audit?.changes).toMatchObject({
+      name: { before: 'New Person', after: 'Renamed' },
+      roles: { before: ['viewer'], after: ['manager'] },
+    });
   });
 
   it('changes the password when one is given, and never reports it', async () => {
     const id = (await admin.create(newUser())).json().item.id;
-    const res = await admin.update(id, await editedBody(admin, id, { password: 'another-password', password_confirmation: 'another-password' }));
+    const res = await admin.update(
+      id,
+      await editedBody(admin, id, { password: 'another-password', password_confirmation: 'another-password' }),
+    );
     expect(res.statusCode).toBe(200);
     const row = await t.db.models.User.scope('withPassword').findByPk(id);
     expect(await verifyPassword('another-password', row?.password_hash)).toBe(true);
@@ -147,7 +171,7 @@ describe('PUT /users/{id}', () => {
     const id = (await admin.create(newUser({ roles_ids: [role.admin] }))).json().item.id;
     const res = await manager.update(id, await editedBody(admin, id, { roles_ids: [] }));
     expect(res.statusCode).toBe(403);
-    expect((await t.db.models.UserRole.count({ where: { user_id: id, role_id: role.admin } }))).toBe(1);
+    expect(await t.db.models.UserRole.count({ where: { user_id: id, role_id: role.admin } })).toBe(1);
   });
 
   it('answers 404 for a deleted user', async () => {
@@ -172,7 +196,10 @@ describe('PATCH /users/{id}/active', () => {
     expect(await t.db.models.ApiToken.count({ where: { user_id: ann.id } })).toBe(0);
     const on = await admin.setActive(ann.id, true);
     expect(on.json().item.is_active).toBe(true);
-    const audit = await t.db.models.AuditLog.findAll({ where: { action: ['user.deactivate', 'user.activate'] }, order: [['id', 'ASC']] });
+    const audit = await t.db.models.AuditLog.findAll({
+      where: { action: ['user.deactivate', 'user.activate'] },
+      order: [['id', 'ASC']],
+    });
     const mine = audit.filter((a) => a.target_ids.includes(ann.id));
     expect(mine.map((a) => [a.action, a.changes])).toEqual([
       ['user.deactivate', { is_active: { before: true, after: false } }],
@@ -196,7 +223,9 @@ describe('PATCH /users/{id}/active', () => {
 
   it('validates the body', async () => {
     const bob = await given(t.db).user();
-    const res = await request(t.app, { token: await given(t.db).token(adminId) }).patch(`/api/users/${bob.id}/active`, { active: 'yes' });
+    const res = await request(t.app, { token: await given(t.db).token(adminId) }).patch(`/api/users/${bob.id}/active`, {
+      active: 'yes',
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.active).toBeDefined();
   });
@@ -208,13 +237,18 @@ describe('DELETE /users/{id}', () => {
     const cid = await given(t.db).user({ name: 'Cid Deletable' });
     const active = await admin.remove(cid.id);
     expect(active.statusCode).toBe(422);
-    expect(active.json()).toMatchObject({ code: 'NOT_INACTIVE', detail: 'Cid Deletable is active: deactivate the account before deleting it.' });
+    expect(active.json()).toMatchObject({
+      code: 'NOT_INACTIVE',
+      detail: 'Cid Deletable is active: deactivate the account before deleting it.',
+    });
     await admin.setActive(cid.id, false);
     const res = await admin.remove(cid.id);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect((await admin.list(`?filters[email]=${encodeURIComponent(cid.email)}`)).json().rows).toEqual([]);
-    expect((await admin.list(`?filters[email]=${encodeURIComponent(cid.email)}&filters[trashed]=only`)).json().rows).toHaveLength(1);
+    expect(
+      (await admin.list(`?filters[email]=${encodeURIComponent(cid.email)}&filters[trashed]=only`)).json().rows,
+    ).toHaveLength(1);
     expect((await admin.show(cid.id)).statusCode).toBe(404);
     expect((await admin.remove(cid.id)).statusCode).toBe(404);
   });

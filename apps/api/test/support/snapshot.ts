@@ -7,7 +7,8 @@ const TABLES = ['users', 'user_roles', 'user_permissions', 'sessions', 'api_toke
 export async function snapshot(db: Database): Promise<string> {
   const parts: Record<string, unknown> = {};
   for (const table of TABLES) {
-    const order = table === 'user_roles' ? 'user_id, role_id' : table === 'user_permissions' ? 'user_id, permission_id' : 'id';
+    const order =
+      table === 'user_roles' ? 'user_id, role_id' : table === 'user_permissions' ? 'user_id, permission_id' : 'id';
     parts[table] = await db.sequelize.query(`SELECT * FROM ${table} ORDER BY ${order}`, { type: QueryTypes.SELECT });
   }
   return JSON.stringify(parts);

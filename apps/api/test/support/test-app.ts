@@ -19,7 +19,10 @@ export function testConfig(target: TestDatabaseTarget, env: Record<string, strin
 }
 
 /** A fully wired app on a fresh, migrated database with permissions and roles seeded. */
-export async function startTestApp(env: Record<string, string> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  logger: Logger = pino({ level: 'silent' }),
+): Promise<TestApp> {
   const target = await createTestDatabaseTarget();
   const db = await openTestDatabase(target);
   await seedPermissionsAndRoles(db);

@@ -20,7 +20,14 @@ describe('the users rules', () => {
   it('refuse deactivating oneself, unless switched off', () => {
     const change: Change = { kind: 'setActive', target: user(1), active: false };
     expect(judge(me, [change], new Set(), ON).get(1)?.code).toBe('SELF_DEACTIVATION');
-    expect(judge(me, [change], new Set(), off((c) => (c.activation.blockSelfDeactivate = false))).size).toBe(0);
+    expect(
+      judge(
+        me,
+        [change],
+        new Set(),
+        off((c) => (c.activation.blockSelfDeactivate = false)),
+      ).size,
+    ).toBe(0);
   });
 
   it('refuse deleting oneself whatever the configuration', () => {
@@ -35,7 +42,14 @@ describe('the users rules', () => {
   it('refuse deleting an active user, unless switched off', () => {
     const change: Change = { kind: 'delete', target: user(2, true) };
     expect(judge(me, [change], new Set(), ON).get(2)?.code).toBe('NOT_INACTIVE');
-    expect(judge(me, [change], new Set(), off((c) => (c.deletion.requireInactive = false))).size).toBe(0);
+    expect(
+      judge(
+        me,
+        [change],
+        new Set(),
+        off((c) => (c.deletion.requireInactive = false)),
+      ).size,
+    ).toBe(0);
   });
 
   it('refuse removing the last active administrator by deactivation, deletion or role removal', () => {
@@ -46,15 +60,31 @@ describe('the users rules', () => {
     ] as Change[]) {
       expect(judge(me, [change], new Set([2]), ON).get(2)?.code, change.kind).toBe('LAST_ADMIN');
     }
-    expect(judge(me, [{ kind: 'setActive', target: user(2), active: false }], new Set([2]), off((c) => (c.activation.blockDeactivateIfLastAdmin = false))).size).toBe(0);
-    expect(judge(me, [{ kind: 'delete', target: user(2, false) }], new Set([2]), off((c) => (c.deletion.blockIfLastAdmin = false))).size).toBe(0);
+    expect(
+      judge(
+        me,
+        [{ kind: 'setActive', target: user(2), active: false }],
+        new Set([2]),
+        off((c) => (c.activation.blockDeactivateIfLastAdmin = false)),
+      ).size,
+    ).toBe(0);
+    expect(
+      judge(
+        me,
+        [{ kind: 'delete', target: user(2, false) }],
+        new Set([2]),
+        off((c) => (c.deletion.blockIfLastAdmin = false)),
+      ).size,
+    ).toBe(0);
   });
 
   it('judge a batch against the state it would leave: one administrator always remains', () => {
     const changes: Change[] = [2, 3, 4].map((id) => ({ kind: 'setActive', target: user(id), active: false }));
     const refused = judge(me, changes, new Set([2, 3, 4]), ON);
     expect([...refused.keys()]).toEqual([4]);
-    expect(refused.get(4)?.message).toBe('User 4 is the last active administrator: make another user an administrator first.');
+    expect(refused.get(4)?.message).toBe(
+      'User 4 is the last active administrator: make another user an administrator first.',
+    );
   });
 
   it('let administrators go while another remains, and ignore activations', () => {

@@ -40,9 +40,14 @@ export function initAudit(sequelize: Sequelize, dialect: Dialect) {
       request_id: { type: DataTypes.STRING(64), allowNull: true },
       created_at: { type: t.date, allowNull: false },
     },
-    { sequelize,
+    {
+      sequelize,
       modelName: 'AuditLog',
-      tableName: 'audit_logs', timestamps: true, createdAt: 'created_at', updatedAt: false },
+      tableName: 'audit_logs',
+      timestamps: true,
+      createdAt: 'created_at',
+      updatedAt: false,
+    },
   );
   return AuditLogBound;
 }

@@ -52,22 +52,16 @@ export function initRoles(sequelize: Sequelize, dialect: Dialect) {
   };
   const stamps = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
   const RoleBound = class extends Role {};
-  RoleBound.init(named, { sequelize,
-      modelName: 'Role',
-      tableName: 'roles', ...stamps });
+  RoleBound.init(named, { sequelize, modelName: 'Role', tableName: 'roles', ...stamps });
   const PermissionBound = class extends Permission {};
-  PermissionBound.init(named, { sequelize,
-      modelName: 'Permission',
-      tableName: 'permissions', ...stamps });
+  PermissionBound.init(named, { sequelize, modelName: 'Permission', tableName: 'permissions', ...stamps });
   const RolePermissionBound = class extends RolePermission {};
   RolePermissionBound.init(
     {
       role_id: { type: t.fk, primaryKey: true },
       permission_id: { type: t.fk, primaryKey: true },
     },
-    { sequelize,
-      modelName: 'RolePermission',
-      tableName: 'role_permissions', timestamps: false },
+    { sequelize, modelName: 'RolePermission', tableName: 'role_permissions', timestamps: false },
   );
   const UserRoleBound = class extends UserRole {};
   UserRoleBound.init(
@@ -75,9 +69,7 @@ export function initRoles(sequelize: Sequelize, dialect: Dialect) {
       user_id: { type: t.fk, primaryKey: true },
       role_id: { type: t.fk, primaryKey: true },
     },
-    { sequelize,
-      modelName: 'UserRole',
-      tableName: 'user_roles', timestamps: false },
+    { sequelize, modelName: 'UserRole', tableName: 'user_roles', timestamps: false },
   );
   const UserPermissionBound = class extends UserPermission {};
   UserPermissionBound.init(
@@ -85,9 +77,7 @@ export function initRoles(sequelize: Sequelize, dialect: Dialect) {
       user_id: { type: t.fk, primaryKey: true },
       permission_id: { type: t.fk, primaryKey: true },
     },
-    { sequelize,
-      modelName: 'UserPermission',
-      tableName: 'user_permissions', timestamps: false },
+    { sequelize, modelName: 'UserPermission', tableName: 'user_permissions', timestamps: false },
   );
   return {
     Role: RoleBound,

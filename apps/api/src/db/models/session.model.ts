@@ -44,9 +44,7 @@ export function initSessions(sequelize: Sequelize, dialect: Dialect) {
       last_seen_at: { type: t.date, allowNull: false },
       expires_at: { type: t.date, allowNull: false },
     },
-    { sequelize,
-      modelName: 'Session',
-      tableName: 'sessions', timestamps: false },
+    { sequelize, modelName: 'Session', tableName: 'sessions', timestamps: false },
   );
   const ApiTokenBound = class extends ApiToken {};
   ApiTokenBound.init(
@@ -59,9 +57,14 @@ export function initSessions(sequelize: Sequelize, dialect: Dialect) {
       last_used_at: { type: t.date, allowNull: true },
       created_at: { type: t.date, allowNull: false },
     },
-    { sequelize,
+    {
+      sequelize,
       modelName: 'ApiToken',
-      tableName: 'api_tokens', timestamps: true, createdAt: 'created_at', updatedAt: false },
+      tableName: 'api_tokens',
+      timestamps: true,
+      createdAt: 'created_at',
+      updatedAt: false,
+    },
   );
   return { Session: SessionBound, ApiToken: ApiTokenBound };
 }

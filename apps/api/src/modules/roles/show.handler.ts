@@ -4,14 +4,25 @@ import { notFound } from '../../errors.js';
 import type { Actor, Context } from '../../trpc/context.js';
 
 /** GET /roles/{id}: the role, its permissions and their count (by subselect) when asked. */
-export async function showRole({ ctx, input }: { ctx: Context & { actor: Actor }; input: IdInput & RoleShowQuery }): Promise<RoleShowResult> {
+export async function showRole({
+  ctx,
+  input,
+}: {
+  ctx: Context & { actor: Actor };
+  input: IdInput & RoleShowQuery;
+}): Promise<RoleShowResult> {
   const countColumn = input.withCount.includes('permissions')
     ? ', (SELECT COUNT(*) FROM role_permissions rp WHERE rp.role_id = r.id) AS permissions_count'
     : '';
-  const [role] = await ctx.db.sequelize.query<{ id: number; name: string; guard_name: string; permissions_count?: number | string }>(
-    `SELECT r.id, r.name, r.guard_name${countColumn} FROM roles r WHERE r.id = :id`,
-    { replacements: { id: input.id }, type: QueryTypes.SELECT },
-  );
+  const [role] = await ctx.db.sequelize.query<{
+    id: number;
+    name: string;
+    guard_name: string;
+    permissions_count?: number | string;
+  }>(`SELECT r.id, r.name, r.guard_name${countColumn} FROM roles r WHERE r.id = :id`, {
+    replacements: { id: input.id },
+    type: QueryTypes.SELECT,
+  });
   if (!role) throw notFound('The role');
   const item: RoleShowResult['item'] = { id: Number(role.id), name: role.name, guard_name: role.guard_name };
   if (input.with.includes('permissions')) {

@@ -7,7 +7,14 @@ import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
 import { type Change, judge } from './users.rules.js';
 import { auditOrigin, toTarget, type WriteContext } from './users.write-support.js';
-import { destroyMany, lockActiveAdmins, lockUsers, revokeCredentials, roleIdByName, updateMany } from './users.write-repository.js';
+import {
+  destroyMany,
+  lockActiveAdmins,
+  lockUsers,
+  revokeCredentials,
+  roleIdByName,
+  updateMany,
+} from './users.write-repository.js';
 
 type Skip = BulkReport['skipped'][number];
 
@@ -32,7 +39,8 @@ function stateSkip(operation: BulkInput['operation'], id: number, user: User | u
 }
 
 function toChange(input: BulkInput, user: User): Change | null {
-  if (input.operation === 'setActive') return { kind: 'setActive', target: toTarget(user), active: input.active as boolean };
+  if (input.operation === 'setActive')
+    return { kind: 'setActive', target: toTarget(user), active: input.active as boolean };
   if (input.operation === 'delete') return { kind: 'delete', target: toTarget(user) };
   return null;
 }
@@ -97,7 +105,13 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
         if (v) skipped.push({ id, code: v.code, message: v.message });
       }
       const affected = candidates.filter((id) => !violations.has(id));
-      const report: BulkReport = { operation: input.operation, dryRun: input.dryRun, requested: input.ids.length, affected, skipped };
+      const report: BulkReport = {
+        operation: input.operation,
+        dryRun: input.dryRun,
+        requested: input.ids.length,
+        affected,
+        skipped,
+      };
       if (input.dryRun) throw new DryRun(report);
       if (affected.length) {
         const auditChanges = await apply(ctx, input, users, affected, tx);

@@ -15,7 +15,13 @@ export const emailTakenError = () =>
   });
 
 /** POST /users: 201 with the new user. Creating an inactive account needs users.setActive too. */
-export async function createUser({ ctx, input }: { ctx: WriteContext; input: UserCreateInput }): Promise<{ item: UserItem }> {
+export async function createUser({
+  ctx,
+  input,
+}: {
+  ctx: WriteContext;
+  input: UserCreateInput;
+}): Promise<{ item: UserItem }> {
   if (input.is_active === false && !ctx.actor.permissions.has('users.setActive')) throw forbidden('users.setActive');
   // Hash before the transaction: ~60 ms of CPU must not hold the write lock.
   const passwordHash = await hashPassword(input.password);
@@ -25,14 +31,24 @@ export async function createUser({ ctx, input }: { ctx: WriteContext; input: Use
       if (await emailTaken(ctx.db, tx, input.email)) throw emailTakenError();
       const roleIds = input.roles_ids ?? [];
       await checkRoleChange(ctx, tx, [], roleIds);
-      const user = await insertUser(ctx.db, tx, { name: input.name, email: input.email, passwordHash, isActive }, roleIds);
+      const user = await insertUser(
+        ctx.db,
+        tx,
+        { name: input.name, email: input.email, passwordHash, isActive },
+        roleIds,
+      );
       const roles = await rolesOf(ctx.db, user.id, tx);
       await recordAudit(ctx.db, tx, {
         ...auditOrigin(ctx),
         action: 'user.create',
         targetType: 'user',
         targetIds: [user.id],
-        changes: diff(null, { name: user.name, email: user.email, is_active: isActive, roles: roles.map((r) => r.name) }),
+        changes: diff(null, {
+          name: user.name,
+          email: user.email,
+          is_active: isActive,
+          roles: roles.map((r) => r.name),
+        }),
       });
       await user.reload({ transaction: tx });
       return { item: { ...toUserItem(user), roles } };

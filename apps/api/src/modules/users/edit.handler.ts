@@ -16,7 +16,13 @@ export interface UserEditData {
  * GET /users/{id}/edit: what the edit form needs. Each role option says whether the caller may
  * grant or remove it (anti-escalation), so the form can disable what the server would refuse.
  */
-export async function editUser({ ctx, input }: { ctx: Context & { actor: Actor }; input: IdInput }): Promise<UserEditData> {
+export async function editUser({
+  ctx,
+  input,
+}: {
+  ctx: Context & { actor: Actor };
+  input: IdInput;
+}): Promise<UserEditData> {
   // The route's guard (users.update) is the record policy here; a trashed user cannot be edited.
   const user = await ctx.db.models.User.findByPk(input.id);
   if (!user) throw notFound('The user');

@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { UserRow } from '@app/contracts';
 import ExcelJS from 'exceljs';
 import { type ExportColumn, sheetValue } from './export.columns.js';
@@ -8,18 +9,28 @@ const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 /** Widths in characters: wide enough for typical values without the user resizing every column. */
 const WIDTH: Record<ExportColumn['type'], number> = { number: 10, boolean: 9, datetime: 20, string: 32 };
 
-/** Resolves once `stream` can take more, or has closed (a closed download must not hang the writer). */
-function writable(stream: PassThrough): Promise<void> {
-  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
+/** Sheet XML waiting to be compressed beyond this, the writer waits before reading more rows. */
+const MAX_BACKLOG_BYTES = 1024 * 1024;
+
+/** The buffer counts every stream implementation keeps (archiver's readable-stream copy has no `writableLength`). */
+type Buffered = { _writableState?: { length: number }; _readableState?: { length: number } };
+
+/**
+ * Bytes of sheet XML written but not yet taken by the zip. exceljs's sheet buffer pipes into the
+ * zip without waiting for it (no backpressure), so a fast database would pile the whole sheet up
+ * in memory; this reads its pipe targets (0 if exceljs ever changes, which only loses the pacing).
+ */
+function backlog(sheet: ExcelJS.Worksheet): number {
+  const buffer = (sheet as unknown as { stream?: { pipes?: Buffered[] } }).stream;
+  return (buffer?.pipes ?? []).reduce(
+    (n, p) => n + (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0),
+    0,
+  );
+}
+
+/** Waits while the zip is behind (slow compression, or a slow client holding it back); not past a closed download. */
+async function caughtUp(sheet: ExcelJS.Worksheet, body: PassThrough): Promise<void> {
+  while (!body.destroyed && (body.writableNeedDrain || backlog(sheet) > MAX_BACKLOG_BYTES)) await sleep(5);
 }
 
 async function writeWorkbook(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[], body: PassThrough) {
@@ -36,8 +47,7 @@ async function writeWorkbook(batches: AsyncIterable<UserRow[]>, columns: readonl
   header.commit();
   for await (const batch of batches) {
     for (const row of batch) sheet.addRow(columns.map((column) => sheetValue(row, column))).commit();
-    // The zip writer does not push back on rows; waiting for the body paces batches to the client.
-    await writable(body);
+    await caughtUp(sheet, body);
     // Leaving the loop closes the batch reader: no further query is issued.
     if (body.destroyed) return;
   }

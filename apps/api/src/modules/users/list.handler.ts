@@ -14,7 +14,13 @@ export interface UsersListResult {
 }
 
 /** GET /users: one page, its meta, the summary counters, the role options and the filters as understood. */
-export async function listUsers({ ctx, input }: { ctx: Context & { actor: Actor }; input: UsersListQuery }): Promise<UsersListResult> {
+export async function listUsers({
+  ctx,
+  input,
+}: {
+  ctx: Context & { actor: Actor };
+  input: UsersListQuery;
+}): Promise<UsersListResult> {
   assertTrashAllowed(ctx.actor, input);
   const { db } = ctx;
   const perPage = effectivePerPage(input, ctx.config.users);

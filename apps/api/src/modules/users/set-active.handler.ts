@@ -7,16 +7,25 @@ import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './us
 import { lockActiveAdmins, lockUsers, revokeCredentials, roleIdByName, updateMany } from './users.write-repository.js';
 
 /** PATCH /users/{id}/active: rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
-export async function setUserActive({ ctx, input }: { ctx: WriteContext; input: IdInput & SetActiveInput }): Promise<{ item: UserItem }> {
+export async function setUserActive({
+  ctx,
+  input,
+}: {
+  ctx: WriteContext;
+  input: IdInput & SetActiveInput;
+}): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   return writeTransaction(db, async (tx) => {
     const admins = input.active
       ? new Set<number>()
       : await lockActiveAdmins(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName));
     const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
-    const violation = judge(ctx.actor, [{ kind: 'setActive', target: toTarget(user), active: input.active }], admins, config.users).get(
-      user.id,
-    );
+    const violation = judge(
+      ctx.actor,
+      [{ kind: 'setActive', target: toTarget(user), active: input.active }],
+      admins,
+      config.users,
+    ).get(user.id);
     if (violation) refuse(violation);
     const before = { is_active: Boolean(user.is_active) };
     if (before.is_active !== input.active) {

@@ -9,15 +9,25 @@ export async function findUserForView(ctx: Context & { actor: Actor }, id: numbe
   const user = await ctx.db.models.User.findByPk(id, { paranoid: false });
   if (!user || (user.deleted_at && !withTrashed)) throw notFound('The user');
   if (!usersPolicy.view(ctx.actor, user)) {
-    throw new AppError('FORBIDDEN', 'You need the users.restore or users.forceDelete permission to see deleted users.', {
-      extra: { permission: 'users.restore' },
-    });
+    throw new AppError(
+      'FORBIDDEN',
+      'You need the users.restore or users.forceDelete permission to see deleted users.',
+      {
+        extra: { permission: 'users.restore' },
+      },
+    );
   }
   return user;
 }
 
 /** GET /users/{id}: the item plus what was asked for (`with`, `withCount`, `append`), and what was loaded. */
-export async function showUser({ ctx, input }: { ctx: Context & { actor: Actor }; input: IdInput & UserShowQuery }): Promise<UserShowResult> {
+export async function showUser({
+  ctx,
+  input,
+}: {
+  ctx: Context & { actor: Actor };
+  input: IdInput & UserShowQuery;
+}): Promise<UserShowResult> {
   const user = await findUserForView(ctx, input.id, input.withTrashed);
   const item = toUserItem(user);
   const needRoles = input.with.includes('roles') || input.append.includes('is_admin');

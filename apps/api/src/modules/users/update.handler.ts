@@ -20,14 +20,23 @@ import {
 } from './users.write-repository.js';
 
 const staleVersion = () =>
-  new AppError('VERSION_CONFLICT', 'Someone else changed this user after you opened it. Reload to see their changes, then edit again.');
+  new AppError(
+    'VERSION_CONFLICT',
+    'Someone else changed this user after you opened it. Reload to see their changes, then edit again.',
+  );
 
 /**
  * PUT /users/{id}: optimistic lock first (409 when `version` is stale, nothing written), then the
  * e-mail, the status (needs users.setActive, rules 1–2) and the roles (anti-escalation, rule 2
  * when the admin role is removed), all judged and applied in one transaction.
  */
-export async function updateUser({ ctx, input }: { ctx: WriteContext; input: IdInput & UserUpdateInput }): Promise<{ item: UserItem }> {
+export async function updateUser({
+  ctx,
+  input,
+}: {
+  ctx: WriteContext;
+  input: IdInput & UserUpdateInput;
+}): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
@@ -46,8 +55,11 @@ export async function updateUser({ ctx, input }: { ctx: WriteContext; input: IdI
         changes.push({ kind: 'setActive', target, active: input.is_active as boolean });
       }
       const currentRoles = await roleIdsOf(db, tx, user.id);
-      const delta = input.roles_ids ? await checkRoleChange(ctx, tx, currentRoles, input.roles_ids) : { added: [], removed: [] };
-      if (adminRoleId !== null && delta.removed.includes(adminRoleId)) changes.push({ kind: 'removeAdminRole', target });
+      const delta = input.roles_ids
+        ? await checkRoleChange(ctx, tx, currentRoles, input.roles_ids)
+        : { added: [], removed: [] };
+      if (adminRoleId !== null && delta.removed.includes(adminRoleId))
+        changes.push({ kind: 'removeAdminRole', target });
       const violation = judge(ctx.actor, changes, admins, config.users).get(user.id);
       if (violation) refuse(violation);
 

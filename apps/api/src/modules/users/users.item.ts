@@ -18,7 +18,11 @@ export function toUserItem(user: User): UserItem {
   };
 }
 
-export async function rolesOf(db: Database, userId: number, tx?: Transaction): Promise<Array<{ id: number; name: string }>> {
+export async function rolesOf(
+  db: Database,
+  userId: number,
+  tx?: Transaction,
+): Promise<Array<{ id: number; name: string }>> {
   const rows = await db.sequelize.query<{ id: number; name: string }>(
     `SELECT r.id, r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id WHERE ur.user_id = :userId ORDER BY r.name`,
     { replacements: { userId }, type: QueryTypes.SELECT, transaction: tx },

@@ -38,7 +38,12 @@ export function usersOrder(query: UsersListQuery) {
  * The exact number of users matching the query. Queries the trigger-kept counters can answer
  * (no search, at most the status and trash filters) cost one row read instead of a COUNT.
  */
-export async function countUsers(db: Database, query: UsersListQuery, where: WhereOptions, stats?: Required<UsersStats>): Promise<number> {
+export async function countUsers(
+  db: Database,
+  query: UsersListQuery,
+  where: WhereOptions,
+  stats?: Required<UsersStats>,
+): Promise<number> {
   const { trashed, is_active, ...others } = query.filters;
   const narrowed = query.q !== null || Object.values(others).some((v) => v !== undefined);
   const mode = trashed?.value ?? 'without';

@@ -30,7 +30,15 @@ export function toUserRow(raw: RawUserRow): UserRow {
   };
 }
 
-export const ROW_ATTRIBUTES = ['id', 'name', 'email', [rolesCountColumn, 'roles_count'], 'is_active', 'created_at', 'deleted_at'] as const;
+export const ROW_ATTRIBUTES = [
+  'id',
+  'name',
+  'email',
+  [rolesCountColumn, 'roles_count'],
+  'is_active',
+  'created_at',
+  'deleted_at',
+] as const;
 
 /**
  * One page of ids, then the rows for those ids: the first query walks only the index of the
@@ -43,7 +51,15 @@ export async function pageIds(
   limit: number,
   offset = 0,
 ): Promise<number[]> {
-  const rows = await db.models.User.findAll({ attributes: ['id'], where, order, limit, offset, paranoid: false, raw: true });
+  const rows = await db.models.User.findAll({
+    attributes: ['id'],
+    where,
+    order,
+    limit,
+    offset,
+    paranoid: false,
+    raw: true,
+  });
   return rows.map((r) => Number(r.id));
 }
 

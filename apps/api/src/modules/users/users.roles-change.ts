@@ -23,14 +23,19 @@ export async function checkRoleChange(
   const removed = current.filter((id) => !next.includes(id));
   const unknown = await unknownRoleIds(ctx.db, tx, added);
   if (unknown.length) {
-    const errors = Object.fromEntries(unknown.map((id) => [`roles_ids.${next.indexOf(id)}`, [`There is no role with id ${id}.`]]));
+    const errors = Object.fromEntries(
+      unknown.map((id) => [`roles_ids.${next.indexOf(id)}`, [`There is no role with id ${id}.`]]),
+    );
     throw new AppError('VALIDATION_FAILED', `There is no role with id ${unknown[0]}.`, { errors });
   }
   const beyond = rolesBeyondActor(ctx.actor, await loadRoleGrants(ctx.db, [...added, ...removed], tx));
   const first = beyond[0];
   if (first) {
     const message = `You cannot grant or remove the role ${first.name}: it carries permissions you do not hold (${first.missing.join(', ')}).`;
-    throw new AppError('FORBIDDEN', message, { errors: { roles_ids: [message] }, extra: { permission: first.missing[0] ?? '' } });
+    throw new AppError('FORBIDDEN', message, {
+      errors: { roles_ids: [message] },
+      extra: { permission: first.missing[0] ?? '' },
+    });
   }
   return { added, removed };
 }

@@ -22,7 +22,11 @@ export interface Violation {
   message: string;
 }
 
-const violation = (target: Target, code: UsersRuleCode, message: string): Violation => ({ id: target.id, code, message });
+const violation = (target: Target, code: UsersRuleCode, message: string): Violation => ({
+  id: target.id,
+  code,
+  message,
+});
 
 /** Rule 1: nobody deactivates their own account. */
 export function selfDeactivation(actor: Actor, change: Change, cfg: UsersConfig): Violation | null {
@@ -43,7 +47,11 @@ export function selfDelete(actor: Actor, change: Change): Violation | null {
 export function notInactive(change: Change, cfg: UsersConfig): Violation | null {
   if (!cfg.deletion.requireInactive) return null;
   return change.kind === 'delete' && change.target.is_active
-    ? violation(change.target, 'NOT_INACTIVE', `${change.target.name} is active: deactivate the account before deleting it.`)
+    ? violation(
+        change.target,
+        'NOT_INACTIVE',
+        `${change.target.name} is active: deactivate the account before deleting it.`,
+      )
     : null;
 }
 

@@ -39,7 +39,11 @@ export async function roleIdByName(db: Database, tx: Transaction, name: string):
  * those who are active and not deleted. Two transactions that could each remove an
  * administrator queue here, so the second one sees what the first one left.
  */
-export async function lockActiveAdmins(db: Database, tx: Transaction, adminRoleId: number | null): Promise<Set<number>> {
+export async function lockActiveAdmins(
+  db: Database,
+  tx: Transaction,
+  adminRoleId: number | null,
+): Promise<Set<number>> {
   if (adminRoleId === null) return new Set();
   const rows = await db.sequelize.query<{ id: number; is_active: number | boolean; deleted_at: unknown }>(
     `SELECT u.id, u.is_active, u.deleted_at FROM users u
@@ -56,8 +60,13 @@ export async function roleIdsOf(db: Database, tx: Transaction, userId: number): 
 }
 
 export async function replaceRoles(db: Database, tx: Transaction, userId: number, add: number[], remove: number[]) {
-  if (remove.length) await db.models.UserRole.destroy({ where: { user_id: userId, role_id: { [Op.in]: remove } }, transaction: tx });
-  if (add.length) await db.models.UserRole.bulkCreate(add.map((role_id) => ({ user_id: userId, role_id })), { transaction: tx });
+  if (remove.length)
+    await db.models.UserRole.destroy({ where: { user_id: userId, role_id: { [Op.in]: remove } }, transaction: tx });
+  if (add.length)
+    await db.models.UserRole.bulkCreate(
+      add.map((role_id) => ({ user_id: userId, role_id })),
+      { transaction: tx },
+    );
 }
 
 /** Sets columns on many users at once (chunked), bumping their optimistic-lock counter. */
@@ -92,7 +101,11 @@ export async function revokeCredentials(db: Database, tx: Transaction, userIds: 
 /** Role ids among `ids` that do not exist. */
 export async function unknownRoleIds(db: Database, tx: Transaction, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const rows = await db.models.Role.findAll({ attributes: ['id'], where: { id: { [Op.in]: [...ids] } }, transaction: tx });
+  const rows = await db.models.Role.findAll({
+    attributes: ['id'],
+    where: { id: { [Op.in]: [...ids] } },
+    transaction: tx,
+  });
   const known = new Set(rows.map((r) => r.id));
   return ids.filter((id) => !known.has(id));
 }

@@ -1,0 +1,123 @@
+import autocannon from 'autocannon';
+import type { BenchContext, HttpRequestSpec, HttpScenario } from './scenarios.js';
+import { percentile, withTimeout } from './stats.js';
+
+export interface ProbeResult {
+  status: number;
+  bodySnippet: string;
+  ms: number;
+}
+
+export const authHeaders = (ctx: BenchContext, json = false): Record<string, string> => ({
+  authorization: `Bearer ${ctx.token}`,
+  accept: 'application/json',
+  ...(json ? { 'content-type': 'application/json' } : {}),
+});
+
+/** One request with fetch, fully read; used to probe a route and to warm it up. */
+export async function probe(ctx: BenchContext, spec: HttpRequestSpec, timeoutMs = 120_000): Promise<ProbeResult> {
+  const started = performance.now();
+  const res = await fetch(ctx.baseUrl + spec.path, {
+    method: spec.method,
+    headers: authHeaders(ctx, spec.body !== undefined),
+    ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  return { status: res.status, bodySnippet: text.slice(0, 300), ms: performance.now() - started };
+}
+
+export interface LoadResult {
+  requests: number;
+  ok: number;
+  /** Status code → count, non-2xx included. */
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  reqPerSec: number;
+  seconds: number;
+}
+
+const MAX_SAMPLES = 2_000_000;
+
+/**
+ * Drives one scenario with autocannon for `seconds` on `connections` connections and computes
+ * the latency percentiles from every 2xx response time (ms, float), not from autocannon's
+ * integer histogram.
+ */
+export async function runLoad(
+  ctx: BenchContext,
+  scenario: HttpScenario,
+  opts: { seconds: number; connections: number },
+): Promise<LoadResult> {
+  const base = scenario.request(ctx);
+  const headers = authHeaders(ctx, base.body !== undefined);
+  let counter = 0;
+  const requests: autocannon.Request[] | undefined = scenario.vary
+    ? [
+        {
+          setupRequest: (req) => {
+            const spec = (scenario.vary as NonNullable<HttpScenario['vary']>)(ctx, counter++);
+            return {
+              ...req,
+              method: spec.method,
+              path: spec.path,
+              headers,
+              ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+            };
+          },
+        },
+      ]
+    : undefined;
+
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let settle: { resolve: (r: autocannon.Result) => void; reject: (e: unknown) => void } | undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  const instance = autocannon(
+    {
+      url: ctx.baseUrl + base.path,
+      connections: opts.connections,
+      duration: opts.seconds,
+      // A request slower than this counts as a timeout (the scenario is then far off its target).
+      timeout: 60,
+      method: base.method,
+      headers,
+      ...(base.body !== undefined ? { body: JSON.stringify(base.body) } : {}),
+      ...(requests ? { requests } : {}),
+    },
+    (err, result) => (err ? settle?.reject(err) : settle?.resolve(result)),
+  );
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    if (statusCode >= 200 && statusCode < 300 && latencies.length < MAX_SAMPLES) latencies.push(responseTime);
+  });
+  let result: autocannon.Result;
+  try {
+    // Bounded: the run's duration, plus the slowest in-flight request, plus slack.
+    result = await withTimeout(done, (opts.seconds + 90) * 1000, `load of ${scenario.name}`);
+  } catch (err) {
+    instance.stop();
+    throw err;
+  }
+  const requestsDone = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    requests: requestsDone,
+    ok: latencies.length,
+    statuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    max: percentile(latencies, 100),
+    reqPerSec: latencies.length / Math.max(result.duration, 0.001),
+    seconds: result.duration,
+  };
+}

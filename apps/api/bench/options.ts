@@ -1,0 +1,105 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT_DIR } from '../src/config.js';
+
+export interface BenchOptions {
+  users: number;
+  /** Seconds of load per HTTP scenario. */
+  duration: number;
+  connections: number;
+  databaseUrl: string;
+  reuse: boolean;
+  smoke: boolean;
+  /** Absolute path of the markdown report. */
+  report: string;
+  /** Scenario names to run (all when empty). */
+  only: string[];
+  /** Repetitions for each SQL floor (per connection). */
+  floorRuns: number;
+  /** Skip the export downloads (they take minutes at a million rows). */
+  skipExport: boolean;
+  /** Resize MariaDB's InnoDB buffer pool for the run (restored after); null leaves it alone. */
+  bufferPoolMb: number | null;
+}
+
+const HELP = `Usage: npm run bench -- [options]
+
+  --users N            users to seed (default 1000000; --smoke: 10000)
+  --duration S         seconds of load per HTTP scenario (default 10; --smoke: 2)
+  --connections C      concurrent HTTP connections (default 4)
+  --database-url URL   MariaDB/MySQL database (default mysql://root@127.0.0.1:3306/ua_bench;
+                       --smoke: …/ua_bench_smoke). Created if missing; reseeded unless --reuse.
+  --reuse              keep an already-seeded database holding N demo users (tops it up if short)
+  --report FILE        markdown report (default docs/PERFORMANCE.md; --smoke: a temp file)
+  --only a,b           run only these scenarios (names as in the report)
+  --floor-runs R       repetitions of each SQL floor per connection (default 30; --smoke: 5)
+  --skip-export        do not time the export downloads
+  --innodb-buffer-pool-mb M
+                       resize the server's InnoDB buffer pool to M MB for the run (SET GLOBAL,
+                       restored at the end); default: leave the server as it is
+  --smoke              10 000 users, 2 s per scenario, temp report; fails unless every scenario
+                       answered 2xx and produced numbers
+  --help               this text
+`;
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number, got "${raw}"`);
+  return n;
+}
+
+export function parseBenchOptions(argv: string[]): BenchOptions | null {
+  const { values } = parseArgs({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      users: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      'database-url': { type: 'string' },
+      reuse: { type: 'boolean', default: false },
+      report: { type: 'string' },
+      only: { type: 'string' },
+      'floor-runs': { type: 'string' },
+      'skip-export': { type: 'boolean', default: false },
+      'innodb-buffer-pool-mb': { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return null;
+  }
+  const smoke = values.smoke ?? false;
+  const databaseUrl = values['database-url'] ?? `mysql://root@127.0.0.1:3306/${smoke ? 'ua_bench_smoke' : 'ua_bench'}`;
+  if (!/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+$/.test(databaseUrl)) {
+    throw new Error('--database-url must look like mysql://user:password@host:3306/database (no query string)');
+  }
+  const report = values.report
+    ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.report)
+    : smoke
+      ? path.join(os.tmpdir(), `ua-bench-smoke-${process.pid}.md`)
+      : path.join(ROOT_DIR, 'docs/PERFORMANCE.md');
+  return {
+    users: positiveInt('users', values.users, smoke ? 10_000 : 1_000_000),
+    duration: positiveInt('duration', values.duration, smoke ? 2 : 10),
+    connections: positiveInt('connections', values.connections, 4),
+    databaseUrl,
+    reuse: values.reuse ?? false,
+    smoke,
+    report,
+    only: (values.only ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    floorRuns: positiveInt('floor-runs', values['floor-runs'], smoke ? 5 : 30),
+    skipExport: values['skip-export'] ?? false,
+    bufferPoolMb:
+      values['innodb-buffer-pool-mb'] === undefined
+        ? null
+        : positiveInt('innodb-buffer-pool-mb', values['innodb-buffer-pool-mb'], 128),
+  };
+}

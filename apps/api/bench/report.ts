@@ -1,0 +1,330 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DownloadResult } from './export.js';
+import type { CapturedStatement, FloorResult, PlanRow } from './floor.js';
+import type { LoadResult } from './http-load.js';
+import type { MachineInfo } from './machine.js';
+import type { ExportScenario, HttpRequestSpec, HttpScenario, Target } from './scenarios.js';
+
+export type OutcomeStatus = 'ok' | 'missing' | 'failed';
+
+export interface FloorOutcome {
+  statements: CapturedStatement[];
+  /** The list's own statements on `connections` connections at once (the target's floor). */
+  list: FloorResult;
+  /** The same plus the authentication lookups. */
+  withAuth: FloorResult;
+  /** The list's own statements on one connection. */
+  single: FloorResult;
+  /** p50 of each statement alone on one connection, in `statements` order. */
+  perStatement: number[];
+  plans: PlanRow[][];
+}
+
+export interface HttpOutcome {
+  kind: 'http';
+  scenario: HttpScenario;
+  request: HttpRequestSpec;
+  status: OutcomeStatus;
+  note?: string;
+  load?: LoadResult;
+  peakRssMb?: number;
+  floor?: FloorOutcome;
+  floorError?: string;
+  /** 1-minute load average right after the load phase. */
+  loadAvg?: number;
+}
+
+export interface ExportOutcome {
+  kind: 'export';
+  scenario: ExportScenario;
+  path: string;
+  status: OutcomeStatus;
+  note?: string;
+  download?: DownloadResult;
+  /** RSS of the freshly started API the export ran on, before the download. */
+  startRssMb?: number;
+}
+
+export type Outcome = HttpOutcome | ExportOutcome;
+
+export interface RunInfo {
+  date: Date;
+  users: number;
+  seeded: { seconds: number; added: number } | null;
+  durationS: number;
+  connections: number;
+  floorRuns: number;
+  smoke: boolean;
+  database: string;
+  command: string;
+  totalSeconds: number;
+  /** The API's RSS once started and answering, before any scenario. */
+  apiIdleRssMb: number;
+  /** Set when --innodb-buffer-pool-mb resized the server's buffer pool for this run. */
+  bufferPoolSetMb: number | null;
+}
+
+const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+const ms = (n: number) =>
+  !Number.isFinite(n) ? '—' : n < 10 ? `${n.toFixed(2)} ms` : n < 100 ? `${n.toFixed(1)} ms` : `${n.toFixed(0)} ms`;
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '—');
+
+export function targetText(t: Target): string {
+  switch (t.kind) {
+    case 'p50':
+      return `p50 ≤ ${t.ms} ms`;
+    case 'floor':
+      return `p50 ≤ ${t.ratio} × SQL floor`;
+    case 'download':
+      return `≤ ${t.seconds} s, RSS ≤ ${t.rssMb} MB`;
+    case 'none':
+      return '—';
+  }
+}
+
+/** 'pass' | 'miss' | '—' (no target or no numbers). */
+export function verdict(o: Outcome): 'pass' | 'miss' | '—' {
+  if (o.status !== 'ok') return '—';
+  const t = o.scenario.target;
+  if (o.kind === 'http') {
+    const p50 = o.load?.p50 ?? Number.NaN;
+    if (t.kind === 'p50') return p50 <= t.ms ? 'pass' : 'miss';
+    if (t.kind === 'floor') {
+      const floor = o.floor?.list.p50 ?? Number.NaN;
+      if (!Number.isFinite(floor)) return '—';
+      return p50 <= t.ratio * floor ? 'pass' : 'miss';
+    }
+    return '—';
+  }
+  const d = o.download;
+  if (t.kind === 'download' && d) return d.seconds <= t.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
+  return '—';
+}
+
+const ratio = (o: HttpOutcome, which: 'list' | 'withAuth') => {
+  const floor = o.floor?.[which].p50 ?? Number.NaN;
+  const p50 = o.load?.p50 ?? Number.NaN;
+  return Number.isFinite(floor) && floor > 0 && Number.isFinite(p50) ? `${(p50 / floor).toFixed(2)}×` : '—';
+};
+
+const statusText = (o: Outcome) =>
+  o.status === 'missing'
+    ? `**route not there yet** (${o.note ?? '404'})`
+    : o.status === 'failed'
+      ? `**failed**: ${o.note ?? ''}`
+      : '';
+
+const statusesText = (s: Record<string, number>) =>
+  Object.entries(s)
+    .map(([code, n]) => `${code}×${n.toLocaleString('en')}`)
+    .join(', ');
+
+function planTable(rows: PlanRow[]): string[] {
+  if (rows.length === 0) return [];
+  const cols = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', 'key_len', 'ref', 'rows', 'Extra'].filter(
+    (c) => rows.some((r) => c in r),
+  );
+  const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/\|/g, '\\|'));
+  return [
+    `| ${cols.join(' | ')} |`,
+    `|${cols.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${cols.map((c) => cell(r[c])).join(' | ')} |`),
+  ];
+}
+
+const NOTES_START = '<!-- bench:notes:start -->';
+const NOTES_END = '<!-- bench:notes:end -->';
+
+/** The hand-written analysis between the notes markers survives regeneration of the report. */
+function previousNotes(file: string): string | null {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    const a = text.indexOf(NOTES_START);
+    const b = text.indexOf(NOTES_END);
+    if (a >= 0 && b > a) return text.slice(a, b + NOTES_END.length);
+  } catch {
+    // no previous report
+  }
+  return null;
+}
+
+export function renderReport(file: string, run: RunInfo, machine: MachineInfo, outcomes: Outcome[]): string {
+  const L: string[] = [];
+  const http = outcomes.filter((o): o is HttpOutcome => o.kind === 'http');
+  const exports = outcomes.filter((o): o is ExportOutcome => o.kind === 'export');
+  L.push('# Performance');
+  L.push('');
+  L.push(
+    `Written by \`npm run bench\` (\`apps/api/bench/\`) on ${run.date.toISOString().replace(/\.\d+Z$/, 'Z')}` +
+      `${run.smoke ? ' — **smoke run**: too few users for the targets to mean anything' : ''}. ` +
+      'Regenerate it with the command below; the notes section is kept across runs.',
+  );
+  L.push('');
+  L.push(`    ${run.command}`);
+  L.push('');
+  L.push('## Machine');
+  L.push('');
+  L.push('| CPU | cores | RAM | OS | Node | MariaDB | InnoDB buffer pool | load avg at start |');
+  L.push('|---|---|---|---|---|---|---|---|');
+  L.push(
+    `| ${machine.cpu} | ${machine.cores} | ${f1(machine.ramGb)} GB | ${machine.os} | ${machine.node} | ${machine.mariadb} | ${f0(machine.bufferPoolMb)} MB | ${machine.loadAvg.toFixed(2)} |`,
+  );
+  L.push('');
+  L.push('## Run');
+  L.push('');
+  L.push(
+    `- Users: **${run.users.toLocaleString('en')}** demo users (+ the administrator), with roles, in \`${run.database}\`.`,
+  );
+  L.push(
+    run.seeded
+      ? `- Seeding: ${run.seeded.added.toLocaleString('en')} users added in ${f1(run.seeded.seconds)} s (${int(run.seeded.added / Math.max(run.seeded.seconds, 0.001))} users/s, multi-row INSERTs of 5 000).`
+      : '- Seeding: reused the database as it was (`--reuse`).',
+  );
+  L.push(
+    `- Load: autocannon over loopback, ${run.connections} connections, ${run.durationS} s per scenario after a warm-up; latencies are every 2xx response's time.`,
+  );
+  L.push(`- SQL floor: ${run.floorRuns} runs per connection; the whole run took ${f0(run.totalSeconds)} s.`);
+  if (run.bufferPoolSetMb) {
+    L.push(
+      `- InnoDB buffer pool resized to ${run.bufferPoolSetMb} MB for this run (\`--innodb-buffer-pool-mb\`), restored afterwards.`,
+    );
+  }
+  L.push(`- API RSS once started, before any scenario: ${f0(run.apiIdleRssMb)} MB.`);
+  L.push('');
+  L.push('## Results');
+  L.push('');
+  L.push(
+    '| Scenario | p50 | p99 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | API peak RSS | target | result |',
+  );
+  L.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const o of http) {
+    const l = o.load;
+    const s = statusText(o);
+    L.push(
+      `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
+        o.floor?.list.p50 ?? Number.NaN,
+      )} | ${ratio(o, 'list')} | ${ms(o.floor?.withAuth.p50 ?? Number.NaN)} | ${ratio(o, 'withAuth')} | ${
+        o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'
+      } | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+    );
+  }
+  L.push('');
+  if (exports.length) {
+    L.push(
+      '| Export (one whole download) | time to last byte | first byte | bytes | rows | API peak RSS | target | result |',
+    );
+    L.push('|---|---|---|---|---|---|---|---|');
+    for (const o of exports) {
+      const d = o.download;
+      const s = statusText(o);
+      L.push(
+        s || !d
+          ? `| ${o.scenario.title} | ${s || '—'} | | | | | ${targetText(o.scenario.target)} | — |`
+          : `| ${o.scenario.title} | ${d.seconds.toFixed(2)} s | ${d.ttfbSeconds.toFixed(2)} s | ${int(d.bytes)} | ${int(d.rows)} | ${f0(d.peakRssMb)} MB | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+      );
+    }
+    L.push('');
+  }
+  if (!run.smoke && run.users !== 1_000_000) {
+    L.push(`The targets are set for 1 000 000 users; this run had ${run.users.toLocaleString('en')}.`);
+    L.push('');
+  }
+
+  L.push(
+    previousNotes(file) ??
+      `${NOTES_START}\n## Notes\n\n(Analysis of the numbers above: written by hand, kept when the report is regenerated.)\n${NOTES_END}`,
+  );
+  L.push('');
+
+  L.push('## Scenarios in detail');
+  L.push('');
+  for (const o of http) {
+    L.push(`### ${o.scenario.title}`);
+    L.push('');
+    L.push(`\`${o.request.method} ${o.request.path}\``);
+    L.push('');
+    if (o.status !== 'ok') {
+      L.push(statusText(o));
+      L.push('');
+      continue;
+    }
+    const l = o.load;
+    if (l) {
+      L.push(
+        `${int(l.requests)} responses in ${f1(l.seconds)} s (${statusesText(l.statuses)}${l.errors ? `; ${l.errors} errors, ${l.timeouts} timeouts` : ''}); ` +
+          `p50 ${ms(l.p50)}, p90 ${ms(l.p90)}, p99 ${ms(l.p99)}, max ${ms(l.max)}; machine load average ${o.loadAvg?.toFixed(2) ?? '—'} right after.`,
+      );
+      L.push('');
+    }
+    if (o.floorError) {
+      L.push(`SQL floor not measured: ${o.floorError}`);
+      L.push('');
+    }
+    const fl = o.floor;
+    if (fl) {
+      L.push(
+        `SQL floor: list statements p50 ${ms(fl.list.p50)} (p99 ${ms(fl.list.p99)}, ${fl.list.samples} sequences on ${run.connections} connections at once); ` +
+          `on one connection ${ms(fl.single.p50)}; with the auth lookups ${ms(fl.withAuth.p50)}.`,
+      );
+      L.push('');
+      L.push('| # | statement the API issued | auth? | p50 alone |');
+      L.push('|---|---|---|---|');
+      fl.statements.forEach((s, i) => {
+        const alone = fl.perStatement[i] ?? Number.NaN;
+        const sql = s.sql.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+        L.push(
+          `| ${i + 1} | \`${sql.length > 600 ? `${sql.slice(0, 600)}…` : sql}\` | ${s.auth ? 'auth' : ''} | ${ms(alone)} |`,
+        );
+      });
+      L.push('');
+      fl.statements.forEach((s, i) => {
+        const plan = fl.plans[i] ?? [];
+        if (s.auth || !plan.length) return;
+        L.push(`EXPLAIN of statement ${i + 1}:`);
+        L.push('');
+        L.push(...planTable(plan));
+        L.push('');
+      });
+    }
+  }
+  for (const o of exports) {
+    L.push(`### ${o.scenario.title}`);
+    L.push('');
+    L.push(`\`GET ${o.path}\``);
+    L.push('');
+    if (o.status !== 'ok' || !o.download) {
+      L.push(statusText(o) || 'not run');
+      L.push('');
+      continue;
+    }
+    const d = o.download;
+    L.push(
+      `Status ${d.status}, \`${d.contentType}\`, \`${d.disposition}\`; ${int(d.bytes)} bytes, ${int(d.rows)} data rows; ` +
+        `first byte after ${d.ttfbSeconds.toFixed(2)} s, last byte after ${d.seconds.toFixed(2)} s ` +
+        `(${int(d.rows / d.seconds)} rows/s); API peak RSS ${f0(d.peakRssMb)} MB (${f0(o.startRssMb ?? Number.NaN)} MB before the download, on a freshly started API).`,
+    );
+    L.push('');
+  }
+
+  L.push('## Method');
+  L.push('');
+  L.push(
+    [
+      `- **Data**: \`bench/seed.ts\` creates the database if missing (it only ever drops one whose name contains "bench"), migrates it, seeds permissions, roles and the administrator with the application's own code, then appends the deterministic demo users of \`src/db/seeders/demo-data.ts\` with multi-row INSERTs of 5 000 rows (one transaction each) and their \`user_roles\`. The \`user_stats\` triggers keep the counters exact. \`--reuse\` keeps a seeded database (and tops it up to N).`,
+      '- **Server**: `node --import tsx src/main.ts` started directly (no npm or shell wrapper, so the pid measured is the server), `LOG_LEVEL=warn`, on 127.0.0.1 and a free port; authenticated with a fresh admin API token (`Authorization: Bearer`), deleted at the end.',
+      `- **HTTP scenarios**: one probe request first (a 404 marks the route as not there yet, and the run goes on), a warm-up, then autocannon for the scenario's duration. p50/p99 come from every 2xx response time; req/s is 2xx responses per second.`,
+      "- **Peak RSS**: the server's `VmHWM` from `/proc/<pid>/status`, reset before each scenario by writing `5` to `/proc/<pid>/clear_refs`, and checked against a 50 ms poll of `VmRSS`.",
+      `- **SQL floor**: after the load (warm cache), the general log is switched on (\`log_output=TABLE\`) for one request, and the statements the API's connections issued are read from \`mysql.general_log\`. Statements on \`api_tokens\`, \`sessions\`, \`permissions\`, \`rate_limits\` and the actor's own user row are the auth lookups; the rest are the list's own statements. These are replayed as text queries through mysql2 with the API's connection settings, in sequence, on as many connections at once as the HTTP load used (so both sides see the same concurrency), after one warm-up pass; the floor is the p50 of the whole sequence. The ratio column divides the API's p50 by the floor of the list's own statements (the target); the auth columns include the lookups every request pays. The API may run some statements in parallel; the floor runs them one after another.`,
+      "- **Exports**: one whole download each, with fetch; time to first and last byte, bytes, rows (CSV records counted while streaming; the XLSX is saved and its rows counted afterwards, untimed) and the server's peak RSS during the download.",
+    ].join('\n'),
+  );
+  L.push('');
+  return `${L.join('\n')}\n`;
+}
+
+export function writeReport(file: string, text: string) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}

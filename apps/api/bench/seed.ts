@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { UNUSABLE_PASSWORD } from '../src/auth/password.js';
+import { type Database, openDatabase, parseMysqlUrl } from '../src/db/database.js';
+import { migrate } from '../src/db/migrations/migrator.js';
+import { seedAdministrator } from '../src/db/seeders/base.seeder.js';
+import { demoUser } from '../src/db/seeders/demo-data.js';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+const ROWS_PER_STATEMENT = 5_000;
+/** A seed that has not finished after this long is stopped: something is wrong with the server. */
+const SEED_TIME_LIMIT_MS = 60 * 60_000;
+
+export interface ConnectionSettings {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+}
+
+export function connectionSettings(url: string): ConnectionSettings {
+  const p = parseMysqlUrl(url);
+  return { host: p.host, port: p.port, user: p.username, password: p.password, database: p.database };
+}
+
+/** A mysql2 connection with the settings the API's pool uses (UTC, utf8mb4). */
+export function connect(settings: ConnectionSettings, withDatabase = true) {
+  return mysql.createConnection({
+    host: settings.host,
+    port: settings.port,
+    user: settings.user,
+    password: settings.password,
+    ...(withDatabase ? { database: settings.database } : {}),
+    charset: 'utf8mb4',
+    timezone: '+00:00',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    connectTimeout: 10_000,
+  });
+}
+
+const quoteIdent = (s: string) => `\`${s.replace(/`/g, '``')}\``;
+
+/**
+ * Creates the database when missing. Without `reuse` an existing one is dropped first, but only
+ * when its name says it is a benchmark database: the harness never wipes anything else.
+ */
+export async function ensureDatabase(settings: ConnectionSettings, fresh: boolean, log: (s: string) => void) {
+  const conn = await connect(settings, false);
+  try {
+    const [rows] = await conn.query<mysql.RowDataPacket[]>(
+      'SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
+      [settings.database],
+    );
+    const exists = rows.length > 0;
+    if (exists && fresh) {
+      if (!/bench/i.test(settings.database)) {
+        throw new Error(
+          `Refusing to drop "${settings.database}": only databases whose name contains "bench" are reseeded. ` +
+            'Use --reuse to run against it as it is.',
+        );
+      }
+      log(`dropping database ${settings.database}`);
+      await conn.query(`DROP DATABASE ${quoteIdent(settings.database)}`);
+    }
+    if (!exists || fresh) {
+      await conn.query(
+        `CREATE DATABASE ${quoteIdent(settings.database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+      );
+    }
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Migrates and seeds permissions, roles and the administrator (idempotent). */
+export async function prepareSchema(url: string): Promise<Database> {
+  const db = await openDatabase({ url, poolMax: 2 });
+  await migrate(db);
+  await seedAdministrator(db, {
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: randomBytes(18).toString('base64url'),
+    adminRoleName: 'admin',
+  });
+  return db;
+}
+
+/** Users other than the administrator, deleted ones included. */
+export async function demoUserCount(settings: ConnectionSettings): Promise<number> {
+  const conn = await connect(settings);
+  try {
+    const [rows] = await conn.query<mysql.RowDataPacket[]>('SELECT total + trashed AS n FROM user_stats WHERE id = 1');
+    const n = Number(rows[0]?.n ?? 0);
+    const [admin] = await conn.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM users WHERE email = ?', [
+      ADMIN_EMAIL,
+    ]);
+    return n - Number(admin[0]?.n ?? 0);
+  } finally {
+    await conn.end();
+  }
+}
+
+const sqlDate = (d: Date) => `'${d.toISOString().slice(0, 23).replace('T', ' ')}'`;
+
+/**
+ * Appends `count` deterministic demo users (the rows of `demoUser`, indices continuing after the
+ * demo users already there) with their roles: multi-row INSERTs of 5 000 rows, one transaction
+ * each, the next batch built while the previous one runs. The `user_stats` triggers keep the
+ * counters exact. Returns the seconds taken.
+ */
+export async function bulkSeedUsers(
+  settings: ConnectionSettings,
+  count: number,
+  log: (s: string) => void,
+): Promise<number> {
+  const started = Date.now();
+  if (count <= 0) return 0;
+  const conn = await connect(settings);
+  try {
+    // The rows are unique by construction (e-mails carry the index, ids are assigned here).
+    await conn.query("SET SESSION unique_checks = 0, foreign_key_checks = 0, time_zone = '+00:00'");
+    const [roleRows] = await conn.query<mysql.RowDataPacket[]>('SELECT id, name FROM roles');
+    const roleId = new Map(roleRows.map((r) => [String(r.name), Number(r.id)]));
+    const [[state]] = (await conn.query<mysql.RowDataPacket[]>(
+      'SELECT COALESCE(MAX(id), 0) AS maxId, COUNT(*) AS n FROM users',
+    )) as unknown as [[{ maxId: number; n: number }]];
+    let nextId = Number(state.maxId) + 1;
+    // Same convention as the demo seeder: demo indices continue after the rows already there.
+    const offset = Number(state.n);
+    const hash = conn.escape(UNUSABLE_PASSWORD);
+
+    const build = (start: number) => {
+      const size = Math.min(ROWS_PER_STATEMENT, count - start);
+      const users: string[] = [];
+      const links: string[] = [];
+      for (let k = 0; k < size; k++) {
+        const demo = demoUser(offset + start + k);
+        const id = nextId++;
+        const created = sqlDate(demo.created_at);
+        users.push(
+          `(${id},${conn.escape(demo.name)},${conn.escape(demo.email)},${hash},${demo.is_active ? 1 : 0},0,${created},${
+            demo.deleted_at ? sqlDate(demo.deleted_at) : created
+          },${demo.deleted_at ? sqlDate(demo.deleted_at) : 'NULL'})`,
+        );
+        for (const role of demo.roles) {
+          const rid = roleId.get(role);
+          if (rid) links.push(`(${id},${rid})`);
+        }
+      }
+      return {
+        size,
+        users: `INSERT INTO users (id, name, email, password_hash, is_active, lock_version, created_at, updated_at, deleted_at) VALUES ${users.join(',')}`,
+        links: links.length ? `INSERT INTO user_roles (user_id, role_id) VALUES ${links.join(',')}` : null,
+      };
+    };
+
+    let done = 0;
+    let lastLog = Date.now();
+    let batch = build(0);
+    while (done < count) {
+      if (Date.now() - started > SEED_TIME_LIMIT_MS) throw new Error('seeding took more than an hour: stopped');
+      const current = batch;
+      const run = (async () => {
+        await conn.query('START TRANSACTION');
+        await conn.query(current.users);
+        if (current.links) await conn.query(current.links);
+        await conn.query('COMMIT');
+      })();
+      const nextStart = done + current.size;
+      // Build the next statement while the server works on this one.
+      const next = nextStart < count ? build(nextStart) : null;
+      await run;
+      done = nextStart;
+      if (next) batch = next;
+      if (Date.now() - lastLog > 10_000 || done === count) {
+        lastLog = Date.now();
+        const rate = done / ((Date.now() - started) / 1000);
+        log(`  seeded ${done.toLocaleString('en')} / ${count.toLocaleString('en')} users (${Math.round(rate)}/s)`);
+      }
+    }
+    await conn.query('ANALYZE TABLE users, user_roles');
+    return (Date.now() - started) / 1000;
+  } finally {
+    await conn.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const API_DIR = path.resolve(fileURLToPath(import.meta.url), '../..');
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** kB values of /proc/<pid>/status (VmRSS, VmHWM). */
+function procStatus(pid: number): { rssKb: number; hwmKb: number } | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+export interface ApiServer {
+  baseUrl: string;
+  pid: number;
+  /** Starts a new peak-RSS window (resets the kernel's VmHWM when allowed, and the poller's max). */
+  resetPeak(): void;
+  /** Peak RSS in MB since the last resetPeak(): the larger of VmHWM and the 50 ms poller's max. */
+  peakRssMb(): number;
+  rssMb(): number;
+  /** The last lines the server wrote on stderr/stdout (for error messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the API as `node --import tsx src/main.ts` (no npm or shell wrapper, so the pid is the
+ * server itself) bound to 127.0.0.1 on a free port, and waits until /api/health answers.
+ */
+export async function startApi(databaseUrl: string, log: (s: string) => void): Promise<ApiServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: API_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      DATABASE_READ_URLS: '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      MIGRATE_ON_START: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (!pid) throw new Error('could not start the API process');
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited: number | null | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = code ?? (signal ? -1 : 0);
+      resolve();
+    });
+  });
+
+  let polledMaxKb = 0;
+  let hwmResettable = true;
+  const poller = setInterval(() => {
+    const s = procStatus(pid);
+    if (s && s.rssKb > polledMaxKb) polledMaxKb = s.rssKb;
+  }, 50);
+  poller.unref();
+
+  const server: ApiServer = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid,
+    resetPeak() {
+      polledMaxKb = procStatus(pid)?.rssKb ?? 0;
+      if (!hwmResettable) return;
+      try {
+        // "5" resets the peak RSS (VmHWM) of the process: Linux ≥ 4.0, same user or root.
+        fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      } catch {
+        hwmResettable = false;
+        log('  (cannot reset VmHWM: peak RSS per scenario comes from the 50 ms poller only)');
+      }
+    },
+    peakRssMb() {
+      const s = procStatus(pid);
+      const hwm = hwmResettable && s ? s.hwmKb : 0;
+      return Math.max(hwm, polledMaxKb, s?.rssKb ?? 0) / 1024;
+    },
+    rssMb: () => (procStatus(pid)?.rssKb ?? 0) / 1024,
+    output: () => tail,
+    async stop() {
+      clearInterval(poller);
+      if (exited !== undefined) return;
+      child.kill('SIGTERM');
+      const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS).unref());
+      if ((await Promise.race([exitPromise, timer])) === 'timeout') {
+        child.kill('SIGKILL');
+        await exitPromise;
+      }
+    },
+  };
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  try {
+    for (;;) {
+      if (exited !== undefined) throw new Error(`the API exited with code ${exited} while starting:\n${tail}`);
+      if (Date.now() > deadline) throw new Error(`the API did not answer /api/health within 120 s:\n${tail}`);
+      try {
+        const res = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
+        await res.arrayBuffer();
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  log(`  API pid ${pid} (${cmdline}) listening on ${server.baseUrl}`);
+  return server;
+}
