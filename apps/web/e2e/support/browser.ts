@@ -12,7 +12,14 @@ export const browserMissing = () => baseUrl() === '';
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -23,7 +30,10 @@ export interface ViewOptions {
 }
 
 /** A fresh browser context (own cookies and storage) at a viewport and colour scheme. */
-export async function newPage(browser: Browser, opts: ViewOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  opts: ViewOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
@@ -51,15 +61,38 @@ export interface AxeViolation {
   impact: string | null;
   help: string;
   nodes: number;
+  /** Up to five offending elements: selector, markup excerpt and axe's explanation. */
+  examples: string[];
 }
 
 /** Runs axe-core in the page; returns serious and critical violations. */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses an inline <script>.
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: unknown[] }> }> } }).axe;
+    type Node = { target: unknown[]; html: string; failureSummary?: string };
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+          ) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Node[] }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.length,
+      examples: v.nodes
+        .slice(0, 5)
+        .map(
+          (n) =>
+            `${n.target.join(' ')} — ${n.html.replace(/\s+/g, ' ').slice(0, 160)} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`,
+        ),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

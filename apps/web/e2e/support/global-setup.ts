@@ -64,7 +64,11 @@ export default async function setup(project: TestProject) {
     LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
   };
   let output = '';
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: apiDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: apiDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   server.stdout?.on('data', (d) => {
     output += String(d);
   });
@@ -75,7 +79,20 @@ export default async function setup(project: TestProject) {
   await waitForReady(baseUrl, server, () => output);
   execFileSync(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/index.ts', 'user:create', '--email', VIEWER.email, '--name', 'Vera Viewer', '--password', VIEWER.password, '--role', 'viewer'],
+    [
+      '--import',
+      'tsx',
+      'src/cli/index.ts',
+      'user:create',
+      '--email',
+      VIEWER.email,
+      '--name',
+      'Vera Viewer',
+      '--password',
+      VIEWER.password,
+      '--role',
+      'viewer',
+    ],
     { cwd: apiDir, env, stdio: 'ignore' },
   );
   project.provide('baseUrl', baseUrl);
