@@ -2,7 +2,7 @@ import type { UserRow, UsersExportInput } from '@app/contracts';
 import { Op, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { after } from '../../query/list-query-engine.js';
-import { usersOrder, usersWhere } from './users.list-query.js';
+import { orderedReadHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
 import { ROW_ATTRIBUTES, toUserRow } from './users.read-repository.js';
 
@@ -25,6 +25,7 @@ export async function openUserBatches(
   const base = usersWhere(db, input);
   const matching: WhereOptions = input.ids ? { [Op.and]: [base, { id: { [Op.in]: input.ids } }] } : base;
   const order = usersOrder(input);
+  const hints = orderedReadHints(db, input);
   const read = async (last: RawRow | undefined): Promise<RawRow[]> => {
     // Bound as a Date, the timestamp is written exactly as stored (SQLite keeps text), so ties compare equal.
     const continuation = last && after(usersMapping, input, { ...last, created_at: new Date(last.created_at) });
@@ -36,6 +37,7 @@ export async function openUserBatches(
       limit: size,
       paranoid: false,
       raw: true,
+      ...hints,
     })) as unknown as RawRow[];
   };
   const first = await read(undefined);

@@ -1,5 +1,5 @@
 import type { UsersListQuery, UsersStats } from '@app/contracts';
-import type { WhereOptions } from 'sequelize';
+import { type IndexHint, IndexHints, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { orderFor, whereFor } from '../../query/list-query-engine.js';
@@ -32,6 +32,27 @@ export function usersWhere(db: Database, query: UsersListQuery): WhereOptions {
 
 export function usersOrder(query: UsersListQuery) {
   return orderFor(usersMapping, query);
+}
+
+/** The index that walks live users in each sort's order (migration 0001). */
+const SORT_INDEX: Record<string, string> = {
+  id: 'users_deleted_id',
+  name: 'users_deleted_name',
+  email: 'users_deleted_email',
+  is_active: 'users_deleted_active',
+  created_at: 'users_deleted_created',
+};
+
+/**
+ * MariaDB's optimizer ignores LIMIT when it costs `deleted_at IS NULL AND id < ?` against the
+ * (deleted_at, id) index and scans instead: measured at a million users, a keyset batch took
+ * 3.5–7 s unhinted and 0.01 s with the index forced. Ordered reads of live users therefore force
+ * the sort's index, so they walk it in order and stop after LIMIT rows. Counts are not hinted.
+ */
+export function orderedReadHints(db: Database, query: UsersListQuery): { indexHints?: IndexHint[] } {
+  if (db.dialect !== 'mysql' || (query.filters.trashed?.value ?? 'without') !== 'without') return {};
+  const index = SORT_INDEX[query.order[0]?.[0] ?? 'id'];
+  return index ? { indexHints: [{ type: IndexHints.FORCE, values: [index] }] } : {};
 }
 
 /**
