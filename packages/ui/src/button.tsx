@@ -3,7 +3,7 @@ import { cn } from './cn';
 import { Spinner } from './spinner';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
-export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
+export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon' | 'icon-sm' | 'icon-xs';
 
 const base =
   'inline-flex select-none items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-colors ' +
@@ -22,7 +22,23 @@ const sizes: Record<ButtonSize, string> = {
   md: 'h-9 px-4 text-sm [&_svg]:size-4',
   lg: 'h-10 px-5 text-sm [&_svg]:size-4',
   icon: 'size-9 text-sm [&_svg]:size-4',
+  // Square buttons for dense places (pagination, table rows): classes do not override each other.
+  'icon-sm': 'size-8 text-sm [&_svg]:size-4',
+  'icon-xs': 'size-7 text-xs [&_svg]:size-4',
 };
+
+/** The button look for another element, e.g. a router link that should read as a button. */
+export function buttonClassName({
+  variant = 'primary',
+  size = 'md',
+  className,
+}: {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  className?: string | undefined;
+} = {}): string {
+  return cn(base, variants[variant], sizes[size], className);
+}
 
 export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   variant?: ButtonVariant;
@@ -47,7 +63,7 @@ export function Button({
       type={type}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
-      className={cn(base, variants[variant], sizes[size], className)}
+      className={buttonClassName({ variant, size, className })}
       {...rest}
     >
       {loading ? <Spinner /> : null}
