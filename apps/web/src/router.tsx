@@ -1,17 +1,86 @@
+import type { Permission } from '@app/contracts';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { HomeRedirect } from './features/auth/home-redirect';
+import { RequireAuth } from './features/auth/require-auth';
+import { RequirePermission } from './features/auth/require-permission';
 import { NotFoundPage } from './features/errors/not-found-page';
 import { RouteErrorPage } from './features/errors/route-error-page';
-import { HomePage } from './features/system/home-page';
+import { UsersListPage } from './features/users/list/users-list-page';
 import { AppLayout } from './layout/app-layout';
+import { RouteLoading } from './layout/full-page-loading';
 
-/** Feature routes (login, users, roles) are added as children of the layout route. */
+/**
+ * A page loaded on first visit, so the users list (where most sessions start) does not carry
+ * the forms' code; `permission` wraps it in `RequirePermission`.
+ */
+function lazyPage(load: () => Promise<ComponentType>, permission?: Permission): RouteObject['lazy'] {
+  return async () => {
+    const Page = await load();
+    return {
+      element: permission ? (
+        <RequirePermission permission={permission}>
+          <Page />
+        </RequirePermission>
+      ) : (
+        <Page />
+      ),
+    };
+  };
+}
+
+/**
+ * `/login` stands alone; everything else needs a session (`RequireAuth`) and sits in the layout.
+ * A page that needs a permission says so with `RequirePermission`, which explains a refusal
+ * instead of showing controls that would fail.
+ */
 export const routes: RouteObject[] = [
   {
-    path: '/',
-    element: <AppLayout />,
+    path: '/login',
+    lazy: lazyPage(() => import('./features/auth/login-page').then((m) => m.LoginPage)),
     errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <RouteLoading />,
+  },
+  {
+    path: '/',
+    element: (
+      <RequireAuth>
+        <AppLayout />
+      </RequireAuth>
+    ),
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <RouteLoading />,
     children: [
-      { index: true, element: <HomePage /> },
+      { index: true, element: <HomeRedirect /> },
+      { path: 'account', lazy: lazyPage(() => import('./features/auth/account-page').then((m) => m.AccountPage)) },
+      { path: 'status', lazy: lazyPage(() => import('./features/system/home-page').then((m) => m.HomePage)) },
+      {
+        path: 'users',
+        element: (
+          <RequirePermission permission="users.view">
+            <UsersListPage />
+          </RequirePermission>
+        ),
+      },
+      {
+        path: 'users/new',
+        lazy: lazyPage(() => import('./features/users/pages/user-new-page').then((m) => m.UserNewPage), 'users.create'),
+      },
+      {
+        path: 'users/:id',
+        lazy: lazyPage(() => import('./features/users/pages/user-show-page').then((m) => m.UserShowPage), 'users.view'),
+      },
+      {
+        path: 'users/:id/edit',
+        lazy: lazyPage(
+          () => import('./features/users/pages/user-edit-page').then((m) => m.UserEditPage),
+          'users.update',
+        ),
+      },
+      {
+        path: 'roles/:id',
+        lazy: lazyPage(() => import('./features/roles/role-show-page').then((m) => m.RoleShowPage), 'roles.view'),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

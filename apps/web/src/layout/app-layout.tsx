@@ -1,10 +1,19 @@
 import { ShieldCheck } from 'lucide-react';
-import { Link, Outlet } from 'react-router';
+import { Link, type Location, Outlet, ScrollRestoration } from 'react-router';
 import { ThemeSwitch } from '../features/theme/theme-switch';
 import { useMessages } from '../i18n/messages';
 import { MainNav } from './main-nav';
+import { UserMenu } from './user-menu';
 
 export const MAIN_CONTENT_ID = 'main-content';
+
+/**
+ * Every page opened by typing or reloading has the history key "default"; keyed by it, one such
+ * page would inherit another's scroll position. Those fall back to their address.
+ */
+function scrollKey(location: Location): string {
+  return location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
+}
 
 export function AppLayout() {
   const m = useMessages();
@@ -23,9 +32,12 @@ export function AppLayout() {
             <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-foreground text-background">
               <ShieldCheck aria-hidden="true" className="size-4" />
             </span>
-            <span className="truncate">{m.app.name}</span>
+            <span className="truncate max-[419px]:sr-only">{m.app.name}</span>
           </Link>
-          <ThemeSwitch />
+          <div className="flex shrink-0 items-center gap-2 sm:gap-3">
+            <ThemeSwitch />
+            <UserMenu />
+          </div>
         </div>
         <div className="mx-auto max-w-6xl px-2 sm:px-4">
           <MainNav />
@@ -38,6 +50,8 @@ export function AppLayout() {
       >
         <Outlet />
       </main>
+      {/* A new page starts at the top; Back returns to where the previous one was scrolled. */}
+      <ScrollRestoration getKey={scrollKey} />
     </div>
   );
 }

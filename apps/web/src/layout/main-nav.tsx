@@ -1,14 +1,13 @@
 import { cn } from '@app/ui';
 import { NavLink } from 'react-router';
+import { useCan } from '../features/auth/use-session';
 import { useMessages } from '../i18n/messages';
-import { type Capabilities, NAV_ITEMS, visibleNavItems } from './nav-items';
+import { NAV_ITEMS, visibleNavItems } from './nav-items';
 
-// Until the auth feature provides the session's `can`, no gated entry is visible.
-const NO_CAPABILITIES: Capabilities = {};
-
-export function MainNav({ can = NO_CAPABILITIES }: { can?: Capabilities }) {
+/** Tabs under the top bar; they scroll sideways on a narrow screen rather than wrap. */
+export function MainNav() {
   const m = useMessages();
-  const items = visibleNavItems(NAV_ITEMS, can);
+  const items = visibleNavItems(NAV_ITEMS, useCan());
   if (items.length === 0) return null;
 
   return (

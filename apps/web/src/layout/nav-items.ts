@@ -1,5 +1,5 @@
 import type { Permission } from '@app/contracts';
-import { LayoutDashboard, type LucideIcon } from 'lucide-react';
+import { Activity, type LucideIcon, Users } from 'lucide-react';
 import type { Messages } from '../i18n/messages';
 
 /** The capability map of `GET /api/auth/me` (`can`), or part of it: permission → allowed. */
@@ -11,16 +11,14 @@ export interface NavItem {
   icon: LucideIcon;
   /** Shown only when `can[requires]` is true; absent means every signed-in user sees it. */
   requires?: Permission;
-  /** Active only on an exact path match (for `/`). */
+  /** Active only on an exact path match. */
   end?: boolean;
 }
 
-/**
- * The navigation, as data. Gated entries arrive with their features, e.g.
- * `{ to: '/users', label: (m) => m.nav.users, icon: Users, requires: 'users.view' }`.
- */
+/** The navigation, as data. "Users" needs users.view (SPEC §10); the service status is for everyone. */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { to: '/', label: (m) => m.nav.overview, icon: LayoutDashboard, end: true },
+  { to: '/users', label: (m) => m.nav.users, icon: Users, requires: 'users.view' },
+  { to: '/status', label: (m) => m.nav.status, icon: Activity },
 ];
 
 export function visibleNavItems(items: readonly NavItem[], can: Capabilities): NavItem[] {

@@ -1,9 +1,10 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { delay } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
 import { server, trpc, trpcError, trpcResult } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
+import { sessionOf } from '../../test/trpc-mock';
 
 const READY = { status: 'ok', version: '1.4.2', checks: { database: 'ok' } };
 const DB_DOWN = {
@@ -13,6 +14,10 @@ const DB_DOWN = {
 };
 
 describe('home page', () => {
+  beforeEach(() => {
+    server.use(trpc.query('auth.me', () => trpcResult(sessionOf('all'))));
+  });
+
   it('shows a loading skeleton while the status is being checked', async () => {
     server.use(
       trpc.query('system.ready', async () => {
@@ -20,13 +25,13 @@ describe('home page', () => {
         return trpcResult(READY);
       }),
     );
-    renderApp('/');
+    renderApp('/status');
     expect(await screen.findByRole('status', { name: en.status.loading })).toBeTruthy();
   });
 
   it('shows the API version and a reachable database when the service is ready', async () => {
     server.use(trpc.query('system.ready', () => trpcResult(READY)));
-    renderApp('/');
+    renderApp('/status');
 
     expect(await screen.findByText(en.status.apiVersion('1.4.2'))).toBeTruthy();
     expect(screen.getByText(en.status.databaseReachable)).toBeTruthy();
@@ -39,7 +44,7 @@ describe('home page', () => {
       trpc.query('system.ready', () => trpcError(DB_DOWN), { once: true }),
       trpc.query('system.ready', () => trpcResult(READY)),
     );
-    renderApp('/');
+    renderApp('/status');
 
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(en.status.databaseErrorTitle)).toBeTruthy();
@@ -54,7 +59,7 @@ describe('home page', () => {
 
   it('explains a failure that never reached the API in plain words', async () => {
     server.use(trpc.query('system.ready', () => new Response('Bad gateway', { status: 502 })));
-    renderApp('/');
+    renderApp('/status');
 
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(en.status.errorTitle)).toBeTruthy();

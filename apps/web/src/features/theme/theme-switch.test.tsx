@@ -1,16 +1,21 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
 import { server, trpc, trpcResult } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
+import { sessionOf } from '../../test/trpc-mock';
 import { THEME_STORAGE_KEY } from './theme';
 
 describe('theme switch', () => {
+  beforeEach(() => {
+    server.use(trpc.query('auth.me', () => trpcResult(sessionOf('all'))));
+  });
+
   it('stores the chosen theme and toggles the dark class on <html>', async () => {
     server.use(
       trpc.query('system.ready', () => trpcResult({ status: 'ok', version: '1.0.0', checks: { database: 'ok' } })),
     );
-    renderApp('/');
+    renderApp('/status');
     const root = document.documentElement;
 
     const system = await screen.findByRole('radio', { name: en.theme.system });
@@ -31,7 +36,7 @@ describe('theme switch', () => {
     server.use(
       trpc.query('system.ready', () => trpcResult({ status: 'ok', version: '1.0.0', checks: { database: 'ok' } })),
     );
-    renderApp('/');
+    renderApp('/status');
 
     const dark = await screen.findByRole('radio', { name: en.theme.dark });
     expect((dark as HTMLInputElement).checked).toBe(true);

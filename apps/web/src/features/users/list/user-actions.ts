@@ -1,0 +1,56 @@
+import { BULK_PERMISSIONS, type BulkInput, type CapabilityMap, type Permission } from '@app/contracts';
+import type { TrashView } from './users-list-state';
+
+/** What can be done to users from the list, one by one or in bulk. */
+export const USER_ACTIONS = ['activate', 'deactivate', 'delete', 'restore', 'forceDelete'] as const;
+export type UserAction = (typeof USER_ACTIONS)[number];
+
+const OPERATION: Record<UserAction, Pick<BulkInput, 'operation' | 'active'>> = {
+  activate: { operation: 'setActive', active: true },
+  deactivate: { operation: 'setActive', active: false },
+  delete: { operation: 'delete' },
+  restore: { operation: 'restore' },
+  forceDelete: { operation: 'forceDelete' },
+};
+
+export const ACTION_PERMISSION: Readonly<Record<UserAction, Permission>> = {
+  activate: BULK_PERMISSIONS.setActive,
+  deactivate: BULK_PERMISSIONS.setActive,
+  delete: BULK_PERMISSIONS.delete,
+  restore: BULK_PERMISSIONS.restore,
+  forceDelete: BULK_PERMISSIONS.forceDelete,
+};
+
+/** Losing data (or access) is worth a red button. */
+export const DESTRUCTIVE_ACTIONS: ReadonlySet<UserAction> = new Set(['delete', 'forceDelete']);
+
+const FOR_LIVE: readonly UserAction[] = ['activate', 'deactivate', 'delete'];
+const FOR_TRASHED: readonly UserAction[] = ['restore', 'forceDelete'];
+
+export function bulkInput(action: UserAction, ids: number[], dryRun: boolean): BulkInput {
+  return { ...OPERATION[action], ids, dryRun };
+}
+
+/**
+ * The bulk actions that make sense for the rows a view can show, and that the caller may take:
+ * live users can be (de)activated and deleted, deleted ones restored or purged.
+ */
+export function bulkActionsFor(trashed: TrashView | undefined, can: CapabilityMap): UserAction[] {
+  const fitting = trashed === 'only' ? FOR_TRASHED : trashed === 'with' ? USER_ACTIONS : FOR_LIVE;
+  return fitting.filter((action) => can[ACTION_PERMISSION[action]]);
+}
+
+/** The actions of one row's menu, by its state and the caller's capabilities. */
+export function rowActionsFor(
+  row: { is_active: boolean; deleted_at: string | null },
+  can: CapabilityMap,
+): UserAction[] {
+  const fitting: UserAction[] = row.deleted_at
+    ? ['restore', 'forceDelete']
+    : [row.is_active ? 'deactivate' : 'activate', 'delete'];
+  return fitting.filter((action) => can[ACTION_PERMISSION[action]]);
+}
+
+export function canSeeTrash(can: CapabilityMap): boolean {
+  return can['users.restore'] || can['users.forceDelete'];
+}

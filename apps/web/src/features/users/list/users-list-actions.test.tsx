@@ -1,0 +1,132 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { en } from '../../../i18n/en';
+import { fail, ok } from '../../../test/trpc-mock';
+import { renderApp } from '../../../test/render-app';
+import { HIDDEN_COLUMNS_STORAGE_KEY } from './use-table-preferences';
+import { dryRunReport, mockUsersApi, openMenu } from './users-list.test-support';
+
+const t = en.usersList;
+
+async function findRows() {
+  const table = await screen.findByRole('table', { name: t.table.label });
+  await within(table).findAllByRole('link');
+  return table;
+}
+
+const selectRow = (table: HTMLElement, name: string) =>
+  fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectRow(name) }));
+
+// Whole pages with Radix menus and dialogs: generous under a loaded CI machine.
+describe('users list selection and actions', { timeout: 20_000 }, () => {
+  it('selects every matching user through users.selected and says how many', async () => {
+    const ids = Array.from({ length: 42 }, (_, i) => 42 - i);
+    const api = mockUsersApi('all', 42, { 'users.selected': ok({ ids, total: 42, truncated: false }) });
+    renderApp('/users?filters[is_active]=active');
+    const table = await findRows();
+
+    fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectPage }));
+    const bar = await screen.findByRole('region', { name: t.selection.label });
+    expect(within(bar).getByText(t.selection.page(10), { exact: false })).toBeTruthy();
+
+    fireEvent.click(within(bar).getByRole('button', { name: t.selection.selectAllMatching(42) }));
+
+    expect(await within(bar).findByText(t.selection.allMatching)).toBeTruthy();
+    expect(within(bar).getByText(t.selection.count(42))).toBeTruthy();
+    expect(api.callsTo('users.selected')[0]).toMatchObject({ filters: { is_active: 'active' }, limit: 10_000 });
+  });
+
+  it('says when the matching selection was cut at the limit', async () => {
+    mockUsersApi('all', 42, { 'users.selected': ok({ ids: [42, 41, 40], total: 42, truncated: true }) });
+    renderApp('/users');
+    const table = await findRows();
+
+    fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectPage }));
+    fireEvent.click(await screen.findByRole('button', { name: t.selection.selectAllMatching(42) }));
+
+    expect(await screen.findByText(t.selection.truncated(3, 42))).toBeTruthy();
+  });
+
+  it('shows the dry-run report before changing anything, then runs it for real on confirm', async () => {
+    const api = mockUsersApi('all', 42, {
+      'users.bulk': (input) =>
+        ok(
+          dryRunReport({
+            dryRun: (input as { dryRun: boolean }).dryRun,
+            requested: 2,
+            affected: [42],
+            skipped: [{ id: 41, code: 'LAST_ADMIN', message: 'This would leave no active administrator.' }],
+          }),
+        ),
+    });
+    renderApp('/users');
+    const table = await findRows();
+    selectRow(table, 'User 42');
+    selectRow(table, 'User 41');
+
+    fireEvent.click(
+      within(await screen.findByRole('region', { name: t.selection.label })).getByRole('button', {
+        name: t.bulk.deactivate,
+      }),
+    );
+
+    const dialog = await screen.findByRole('dialog', { name: t.bulk.title.deactivate(2) });
+    expect(await within(dialog).findByText(t.bulk.affected.deactivate(1))).toBeTruthy();
+    expect(within(dialog).getByText(`${t.bulk.skipped(1)}:`, { exact: false })).toBeTruthy();
+    expect(within(dialog).getByText('User 41')).toBeTruthy();
+    expect(within(dialog).getByText('This would leave no active administrator.')).toBeTruthy();
+    expect(api.callsTo('users.bulk')).toEqual([{ operation: 'setActive', active: false, ids: [41, 42], dryRun: true }]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: t.bulk.confirm.deactivate(1) }));
+
+    expect(await screen.findByText(t.bulk.done.deactivate(1))).toBeTruthy();
+    expect(api.callsTo('users.bulk')[1]).toEqual({
+      operation: 'setActive',
+      active: false,
+      ids: [41, 42],
+      dryRun: false,
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByRole('region', { name: t.selection.label })).toBeNull();
+  });
+
+  it('exports what the table shows: filters, sort, visible columns in order and the selection', async () => {
+    window.localStorage.setItem(HIDDEN_COLUMNS_STORAGE_KEY, JSON.stringify(['email', 'id']));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    mockUsersApi('all');
+    renderApp('/users?sort=name&dir=desc&filters[role_id][]=2');
+    const table = await findRows();
+    selectRow(table, 'User 40');
+
+    openMenu(t.export.button);
+    fireEvent.click(await screen.findByRole('menuitem', { name: t.export.csv }));
+
+    expect(click).toHaveBeenCalledTimes(1);
+    const url = new URL((click.mock.contexts[0] as HTMLAnchorElement).href);
+    expect(url.pathname).toBe('/api/users/export');
+    expect(decodeURIComponent(url.search)).toBe(
+      '?sort=name&dir=desc&filters[role_id][]=2&format=csv' +
+        '&columns[]=name&columns[]=roles_count&columns[]=is_active&columns[]=created_at&ids[]=40',
+    );
+  });
+
+  it('confirms a row action and shows the server’s refusal as a notification', async () => {
+    const api = mockUsersApi('all', 42, {
+      'users.setActive': fail({
+        code: 'LAST_ADMIN',
+        httpStatus: 422,
+        message: 'This would leave no active administrator.',
+      }),
+    });
+    renderApp('/users');
+    await findRows();
+
+    openMenu(t.rowActions.open('User 42'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: t.rowActions.deactivate }));
+    const dialog = await screen.findByRole('dialog', { name: t.rowActions.title.deactivate('User 42') });
+    fireEvent.click(within(dialog).getByRole('button', { name: t.rowActions.deactivate }));
+
+    expect(await screen.findByText('This would leave no active administrator.')).toBeTruthy();
+    expect(api.callsTo('users.setActive')).toEqual([{ id: 42, active: false }]);
+  });
+});

@@ -1,0 +1,84 @@
+import type { CapabilityMap, UserRow } from '@app/contracts';
+import {
+  Button,
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@app/ui';
+import { Eye, Ellipsis, Pencil, Power, PowerOff, RotateCcw, Trash2, CircleX } from 'lucide-react';
+import { useRef } from 'react';
+import { Link } from 'react-router';
+import { useMessages } from '../../../i18n/messages';
+import { DESTRUCTIVE_ACTIONS, rowActionsFor, type UserAction } from './user-actions';
+
+const ICONS: Record<UserAction, typeof Eye> = {
+  activate: Power,
+  deactivate: PowerOff,
+  delete: Trash2,
+  restore: RotateCcw,
+  forceDelete: CircleX,
+};
+
+export interface RowActionRequest {
+  action: UserAction;
+  row: UserRow;
+  /** Where focus goes back when the confirmation closes. */
+  returnFocusTo: HTMLElement | null;
+}
+
+export interface UsersRowActionsProps {
+  row: UserRow;
+  can: CapabilityMap;
+  onRequest: (request: RowActionRequest) => void;
+}
+
+/** A row's "…" menu: open, edit, and the state changes the caller may make, each confirmed first. */
+export function UsersRowActions({ row, can, onRequest }: UsersRowActionsProps) {
+  const m = useMessages();
+  const t = m.usersList.rowActions;
+  const actions = rowActionsFor(row, can);
+  const canEdit = can['users.update'] && !row.deleted_at;
+  const trigger = useRef<HTMLButtonElement>(null);
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button ref={trigger} variant="ghost" size="icon-xs" aria-label={t.open(row.name)}>
+          <Ellipsis aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuItem asChild>
+          <Link to={`/users/${row.id}`}>
+            <Eye aria-hidden="true" />
+            {t.view}
+          </Link>
+        </DropdownMenuItem>
+        {canEdit ? (
+          <DropdownMenuItem asChild>
+            <Link to={`/users/${row.id}/edit`}>
+              <Pencil aria-hidden="true" />
+              {t.edit}
+            </Link>
+          </DropdownMenuItem>
+        ) : null}
+        {actions.length > 0 ? <DropdownMenuSeparator /> : null}
+        {actions.map((action) => {
+          const Icon = ICONS[action];
+          return (
+            <DropdownMenuItem
+              key={action}
+              tone={DESTRUCTIVE_ACTIONS.has(action) ? 'danger' : 'default'}
+              onSelect={() => onRequest({ action, row, returnFocusTo: trigger.current })}
+            >
+              <Icon aria-hidden="true" />
+              {t[action]}
+            </DropdownMenuItem>
+          );
+        })}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

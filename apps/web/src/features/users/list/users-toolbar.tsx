@@ -1,0 +1,72 @@
+import { USER_COLUMNS, type UserColumnKey } from '@app/contracts';
+import { ColumnVisibilityMenu, DensityToggle, Toolbar, ToolbarSpacer } from '@app/ui';
+import { useMessages } from '../../../i18n/messages';
+import type { TablePreferences } from './use-table-preferences';
+import type { UsersListController } from './use-users-list-state';
+import { LOCKED_COLUMNS } from './users-columns';
+import { UsersExportMenu } from './users-export-menu';
+import { UsersFilterChips } from './users-filter-chips';
+import { UsersFiltersPopover } from './users-filters-popover';
+import type { UsersListFilters } from './users-list-state';
+import { UsersSearchBox } from './users-search-box';
+
+export interface UsersToolbarProps {
+  list: UsersListController;
+  prefs: TablePreferences;
+  /** Undefined until the first answer brings them. */
+  roles: ReadonlyArray<{ id: number; name: string }> | undefined;
+  canSeeTrash: boolean;
+  canExport: boolean;
+  selectedIds: readonly number[];
+  total: number | undefined;
+}
+
+/** Search, filters and view controls above the table, and the chips of what is in force. */
+export function UsersToolbar({ list, prefs, roles, canSeeTrash, canExport, selectedIds, total }: UsersToolbarProps) {
+  const m = useMessages();
+  const v = m.usersList.view;
+  const { state } = list;
+
+  const removeChip = (id: 'q' | keyof UsersListFilters) =>
+    id === 'q' ? list.setSearch('') : list.patchFilters({ [id]: undefined });
+
+  return (
+    <div className="space-y-3 border-b border-border p-3 sm:px-4">
+      <Toolbar>
+        <UsersSearchBox value={state.q} onCommit={list.setSearch} className="w-full sm:w-72" />
+        <UsersFiltersPopover
+          filters={state.filters}
+          roles={roles ?? []}
+          canSeeTrash={canSeeTrash}
+          onApply={list.setFilters}
+        />
+        <ToolbarSpacer />
+        <div className="ml-auto flex items-center gap-2 sm:ml-0">
+          {canExport ? (
+            <UsersExportMenu state={state} columns={prefs.visibleColumns} selectedIds={selectedIds} total={total} />
+          ) : null}
+          <ColumnVisibilityMenu
+            label={v.columns}
+            heading={v.columnsHeading}
+            resetLabel={v.showAllColumns}
+            onReset={prefs.showAllColumns}
+            columns={USER_COLUMNS.map(({ key }) => ({
+              id: key,
+              label: m.usersList.columns[key],
+              visible: !prefs.hidden.includes(key),
+              locked: LOCKED_COLUMNS.has(key),
+            }))}
+            onVisibilityChange={(id, visible) => prefs.setColumnVisible(id as UserColumnKey, visible)}
+          />
+          <DensityToggle
+            label={v.density}
+            optionLabels={{ compact: v.compact, comfortable: v.comfortable }}
+            value={prefs.density}
+            onValueChange={prefs.setDensity}
+          />
+        </div>
+      </Toolbar>
+      <UsersFilterChips state={state} roles={roles} onRemove={removeChip} onClearAll={list.clearFilters} />
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../../i18n/en';
+import { renderApp } from '../../../test/render-app';
+import { fail, mockTrpc, ok, sessionOf } from '../../../test/trpc-mock';
+import { ROLE_OPTIONS, userEdit, userShow } from '../../../test/user-fixtures';
+
+const f = en.userForm;
+const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const type = (label: string, value: string) => fireEvent.change(input(label), { target: { value } });
+const save = () => fireEvent.click(screen.getByRole('button', { name: f.save }));
+
+describe('edit user page', () => {
+  it('saves, says so and goes to the user’s page', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'users.edit': ok(userEdit()),
+      'users.update': (body) => ok({ item: { ...userShow().item, name: (body as { name: string }).name } }),
+      'users.show': 'pending',
+    });
+    const { router } = renderApp('/users/42/edit');
+
+    await screen.findByDisplayValue('Ann Lee');
+    type(f.name, '  Ann Lee-Smith ');
+    save();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/42'));
+    expect(api.callsTo('users.update')).toEqual([
+      { id: 42, name: 'Ann Lee-Smith', email: 'ann@example.com', roles_ids: [2], is_active: true, version: 'v1' },
+    ]);
+    expect(await screen.findByText(f.saved)).toBeTruthy();
+  });
+
+  it('checks the input with the contracts’ schema before sending', async () => {
+    const api = mockTrpc({ 'auth.me': ok(sessionOf('all')), 'users.edit': ok(userEdit()) });
+    renderApp('/users/42/edit');
+
+    await screen.findByDisplayValue('Ann Lee');
+    type(f.name, '');
+    type(f.newPassword, 'short');
+    save();
+
+    expect(await screen.findByText('Enter a name.')).toBeTruthy();
+    expect(screen.getByText('The password must be at least 8 characters long.')).toBeTruthy();
+    expect(screen.getByText('The password confirmation does not match the password.')).toBeTruthy();
+    expect(api.callsTo('users.update')).toHaveLength(0);
+  });
+
+  it('puts the server’s field errors on the fields', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'users.edit': ok(userEdit()),
+      'users.update': fail({
+        message: 'This e-mail address is already used by another account.',
+        code: 'VALIDATION_FAILED',
+        httpStatus: 422,
+        errors: {
+          email: ['This e-mail address is already used by another account.'],
+          'roles_ids.1': ['There is no role with id 9.'],
+        },
+      }),
+    });
+    renderApp('/users/42/edit');
+
+    await screen.findByDisplayValue('Ann Lee');
+    save();
+
+    const email = input(f.email);
+    await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+    const described = email.getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(described.split(' ').at(-1) ?? '')?.textContent).toBe(
+      'This e-mail address is already used by another account.',
+    );
+    const roles = screen.getByRole('group', { name: f.roles });
+    expect(within(roles).getByText('There is no role with id 9.')).toBeTruthy();
+    expect(document.activeElement).toBe(email);
+  });
+
+  it('offers the latest version after a conflict and keeps my edits to compare', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'users.edit': ok(userEdit()),
+      'users.update': fail({
+        message: 'Someone else changed this user after you opened it. Reload to see their changes, then edit again.',
+        code: 'VERSION_CONFLICT',
+        httpStatus: 409,
+      }),
+    });
+    renderApp('/users/42/edit');
+
+    await screen.findByDisplayValue('Ann Lee');
+    type(f.name, 'Ann B.');
+    save();
+
+    const banner = await screen.findByRole('alert');
+    expect(within(banner).getByText(f.conflictTitle)).toBeTruthy();
+    api.set('users.edit', ok(userEdit({ name: 'Ann Lee-Jones', email: 'ann.jones@example.com', version: 'v2' })));
+    fireEvent.click(within(banner).getByRole('button', { name: f.conflictReload }));
+
+    expect(await screen.findByText(f.conflictReloadedTitle)).toBeTruthy();
+    expect(input(f.name).value).toBe('Ann Lee-Jones');
+    expect(input(f.email).value).toBe('ann.jones@example.com');
+    expect(screen.getByText('Ann B.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: f.useYours }));
+    expect(input(f.name).value).toBe('Ann B.');
+
+    api.set('users.update', (body) => ok({ item: { ...userShow().item, name: (body as { name: string }).name } }));
+    api.set('users.show', 'pending');
+    save();
+    await waitFor(() => expect(api.callsTo('users.update')).toHaveLength(2));
+    expect(api.callsTo('users.update')[1]).toMatchObject({
+      name: 'Ann B.',
+      email: 'ann.jones@example.com',
+      version: 'v2',
+    });
+  });
+
+  it('disables roles the caller may not grant and says why', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf(['users.view', 'users.update', 'roles.view'])),
+      'users.edit': ok(
+        userEdit(
+          { roles_ids: [1], roles: [{ id: 1, name: 'admin' }] },
+          {
+            roles: ROLE_OPTIONS.map((role) => ({ ...role, assignable: role.name === 'viewer' })),
+            can: { setActive: false },
+          },
+        ),
+      ),
+    });
+    renderApp('/users/42/edit');
+
+    const admin = await screen.findByRole('checkbox', { name: 'admin' });
+    expect(admin.getAttribute('aria-checked')).toBe('true');
+    expect((admin as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'viewer' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getAllByText(f.roleLocked)).toHaveLength(2);
+    // No users.setActive: no switch.
+    expect(screen.queryByRole('switch', { name: f.active })).toBeNull();
+  });
+
+  it('shows a rule the server refused as a form error', async () => {
+    const message = 'This would leave no active administrator. Make another user an administrator first.';
+    mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'users.edit': ok(userEdit()),
+      'users.update': fail({ message, code: 'LAST_ADMIN', httpStatus: 422 }),
+    });
+    renderApp('/users/42/edit');
+
+    fireEvent.click(await screen.findByRole('switch', { name: f.active }));
+    save();
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(message)).toBeTruthy();
+  });
+});
+
+describe('leaving the edit page', () => {
+  it('asks before throwing unsaved edits away', async () => {
+    mockTrpc({ 'auth.me': ok(sessionOf('all')), 'users.edit': ok(userEdit()), 'users.show': 'pending' });
+    const { router } = renderApp('/users/42/edit');
+
+    await screen.findByDisplayValue('Ann Lee');
+    type(f.name, 'Ann B.');
+    fireEvent.click(screen.getByRole('button', { name: f.cancel }));
+
+    const dialog = await screen.findByRole('dialog', { name: f.leaveTitle });
+    fireEvent.click(within(dialog).getByRole('button', { name: f.leaveCancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(router.state.location.pathname).toBe('/users/42/edit');
+    expect(input(f.name).value).toBe('Ann B.');
+
+    fireEvent.click(screen.getByRole('button', { name: f.cancel }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: f.leaveConfirm }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/42'));
+  });
+});

@@ -1,0 +1,177 @@
+import { CheckboxGroup, PasswordField, Skeleton, SwitchField, TextField } from '@app/ui';
+import type { ReactNode } from 'react';
+import { Controller, type UseFormReturn } from 'react-hook-form';
+import { useMessages } from '../../../i18n/messages';
+import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
+
+export interface RoleOption {
+  id: number;
+  name: string;
+  /** False when the actor lacks a permission the role carries: it can be neither granted nor removed. */
+  assignable: boolean;
+}
+
+export interface UserFormFieldsProps<TSubmitted> {
+  form: UseFormReturn<UserFormValues, unknown, TSubmitted>;
+  mode: 'create' | 'edit';
+  /** Undefined while loading; the roles section is left out when null (the options are not available). */
+  roleOptions: readonly RoleOption[] | null | undefined;
+  showActive: boolean;
+  /** The user's own values replaced by a reload after a conflict, shown under their fields. */
+  draft?: DraftValues;
+  onUseDraft?: (field: ConflictField) => void;
+}
+
+function FormSection({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <section className="grid gap-x-8 gap-y-5 px-5 py-7 sm:px-6 md:grid-cols-3">
+      <div>
+        <h2 className="text-sm font-semibold text-foreground">{title}</h2>
+        <p className="mt-1 text-sm text-pretty text-muted-foreground">{description}</p>
+      </div>
+      <div className="flex min-w-0 flex-col gap-5 md:col-span-2">{children}</div>
+    </section>
+  );
+}
+
+/** "Your edit: … · Use mine" under a field whose value a reload replaced. */
+function DraftHint({ value, onUse }: { value: ReactNode; onUse: () => void }) {
+  const m = useMessages();
+  return (
+    <p className="-mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-warning/10 px-2.5 py-1.5 text-xs">
+      <span className="text-muted-foreground">{m.userForm.yourEdit}</span>
+      <span className="min-w-0 font-medium break-all text-foreground">{value}</span>
+      <button
+        type="button"
+        onClick={onUse}
+        className="ml-auto rounded font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        {m.userForm.useYours}
+      </button>
+    </p>
+  );
+}
+
+/** The user form's sections (profile, password, access); the page supplies the form and the buttons. */
+export function UserFormFields<TSubmitted>({
+  form,
+  mode,
+  roleOptions,
+  showActive,
+  draft = {},
+  onUseDraft,
+}: UserFormFieldsProps<TSubmitted>) {
+  const m = useMessages();
+  const f = m.userForm;
+  const { errors } = form.formState;
+  const roleName = (id: number) => roleOptions?.find((role) => role.id === id)?.name ?? `#${id}`;
+  const hint = (field: ConflictField, text: string) =>
+    field in draft && onUseDraft ? <DraftHint value={text || f.emptyValue} onUse={() => onUseDraft(field)} /> : null;
+
+  return (
+    <div className="divide-y divide-border">
+      <FormSection title={f.profileTitle} description={f.profileDescription}>
+        <TextField
+          label={f.name}
+          autoComplete="off"
+          placeholder={f.namePlaceholder}
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
+        {hint('name', draft.name ?? '')}
+        <TextField
+          label={f.email}
+          type="email"
+          autoComplete="off"
+          inputMode="email"
+          spellCheck={false}
+          placeholder={f.emailPlaceholder}
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        {hint('email', draft.email ?? '')}
+      </FormSection>
+
+      <FormSection
+        title={f.passwordTitle}
+        description={mode === 'create' ? f.passwordDescriptionNew : f.passwordDescriptionEdit}
+      >
+        <PasswordField
+          label={mode === 'create' ? f.password : f.newPassword}
+          labelAside={mode === 'edit' ? m.common.optional : undefined}
+          autoComplete="new-password"
+          showLabel={m.auth.showPassword}
+          hideLabel={m.auth.hidePassword}
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <PasswordField
+          label={f.passwordConfirmation}
+          labelAside={mode === 'edit' ? m.common.optional : undefined}
+          autoComplete="new-password"
+          showLabel={m.auth.showPassword}
+          hideLabel={m.auth.hidePassword}
+          error={errors.password_confirmation?.message}
+          {...form.register('password_confirmation')}
+        />
+      </FormSection>
+
+      {showActive || roleOptions !== null ? (
+        <FormSection title={f.accessTitle} description={f.accessDescription}>
+          {showActive ? (
+            <>
+              <Controller
+                control={form.control}
+                name="is_active"
+                render={({ field, fieldState }) => (
+                  <SwitchField
+                    label={f.active}
+                    description={f.activeDescription}
+                    checked={field.value}
+                    onCheckedChange={field.onChange}
+                    onBlur={field.onBlur}
+                    ref={field.ref}
+                    error={fieldState.error?.message}
+                  />
+                )}
+              />
+              {hint('is_active', draft.is_active ? m.userPage.active : m.userPage.inactive)}
+            </>
+          ) : null}
+          {roleOptions === undefined ? (
+            <div role="status" aria-label={m.common.loading} className="space-y-2">
+              <Skeleton className="h-4 w-16" />
+              <Skeleton className="h-32 w-full rounded-lg" />
+            </div>
+          ) : roleOptions !== null ? (
+            <>
+              <Controller
+                control={form.control}
+                name="roles_ids"
+                render={({ field, fieldState }) => (
+                  <CheckboxGroup
+                    legend={f.roles}
+                    description={f.rolesHint}
+                    emptyMessage={f.noRoles}
+                    options={roleOptions.map((role) => ({
+                      value: role.id,
+                      label: <span className="capitalize">{role.name}</span>,
+                      disabled: !role.assignable,
+                      description: role.assignable ? undefined : f.roleLocked,
+                    }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    ref={field.ref}
+                    error={fieldState.error?.message}
+                  />
+                )}
+              />
+              {hint('roles_ids', draft.roles_ids?.map(roleName).join(', ') || f.noRolesValue)}
+            </>
+          ) : null}
+        </FormSection>
+      ) : null}
+    </div>
+  );
+}

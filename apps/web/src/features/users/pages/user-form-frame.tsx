@@ -1,0 +1,69 @@
+import { Button, Card, ConfirmDialog } from '@app/ui';
+import type { FormEventHandler, ReactNode } from 'react';
+import { useBlocker } from 'react-router';
+import { useMessages } from '../../../i18n/messages';
+import { LOGIN_PATH } from '../../auth/auth-paths';
+
+export interface UserFormFrameProps {
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  submitLabel: string;
+  pending: boolean;
+  onCancel: () => void;
+  /** Asked when the user navigates away: true while there are unsaved edits worth a question. */
+  shouldBlockLeaving: () => boolean;
+  /** Banners above the buttons: a refused submission, a conflict to resolve. */
+  notices?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * The card around a record form: the sections, then a footer with what went wrong (next to the
+ * button just pressed) and the buttons. Leaving with unsaved edits asks before they are lost.
+ */
+export function UserFormFrame({
+  onSubmit,
+  submitLabel,
+  pending,
+  onCancel,
+  shouldBlockLeaving,
+  notices,
+  children,
+}: UserFormFrameProps) {
+  const m = useMessages();
+  // A lost session (→ /login) is not the user's choice to leave: the question would not help.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      currentLocation.pathname !== nextLocation.pathname &&
+      nextLocation.pathname !== LOGIN_PATH &&
+      shouldBlockLeaving(),
+  );
+
+  return (
+    <form noValidate onSubmit={onSubmit}>
+      <Card>
+        {children}
+        <div className="rounded-b-xl border-t border-border bg-surface-muted/40 px-5 py-4 sm:px-6">
+          {notices ? <div className="mb-4 flex flex-col gap-3">{notices}</div> : null}
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={onCancel} disabled={pending}>
+              {m.userForm.cancel}
+            </Button>
+            <Button type="submit" loading={pending}>
+              {submitLabel}
+            </Button>
+          </div>
+        </div>
+      </Card>
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        onOpenChange={(open) => (open ? undefined : blocker.reset?.())}
+        title={m.userForm.leaveTitle}
+        description={m.userForm.leaveDescription}
+        confirmLabel={m.userForm.leaveConfirm}
+        cancelLabel={m.userForm.leaveCancel}
+        tone="danger"
+        onConfirm={() => blocker.proceed?.()}
+      />
+    </form>
+  );
+}

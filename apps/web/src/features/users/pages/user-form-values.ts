@@ -1,0 +1,72 @@
+import type { UserEditItem } from '@app/contracts';
+
+/** What the user form holds; the contracts' schemas turn it into the API's input on submit. */
+export interface UserFormValues {
+  name: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+  roles_ids: number[];
+  is_active: boolean;
+  /** The optimistic-lock token of the record being edited (edit only). */
+  version?: string;
+}
+
+/** Fields the server may name in `error.data.errors`, in the order the form shows them. */
+export const USER_FORM_FIELDS = [
+  'name',
+  'email',
+  'password',
+  'password_confirmation',
+  'is_active',
+  'roles_ids',
+] as const satisfies ReadonlyArray<keyof UserFormValues>;
+
+/** Fields another administrator can change under an open form (the password is never shown). */
+export const CONFLICT_FIELDS = ['name', 'email', 'is_active', 'roles_ids'] as const;
+export type ConflictField = (typeof CONFLICT_FIELDS)[number];
+export type DraftValues = Partial<Pick<UserFormValues, ConflictField>>;
+
+export const EMPTY_USER_FORM: UserFormValues = {
+  name: '',
+  email: '',
+  password: '',
+  password_confirmation: '',
+  roles_ids: [],
+  is_active: true,
+};
+
+export function toFormValues(item: UserEditItem): UserFormValues {
+  return {
+    name: item.name,
+    email: item.email,
+    password: '',
+    password_confirmation: '',
+    roles_ids: [...item.roles_ids].sort((a, b) => a - b),
+    is_active: item.is_active,
+    version: item.version,
+  };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const left = [...a].sort();
+    const right = [...b].sort();
+    return left.length === right.length && left.every((value, index) => value === right[index]);
+  }
+  return typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b;
+}
+
+/**
+ * The user's own edits (changed from what the form opened with) that differ from the latest saved
+ * record: what loading the latest version replaces, kept so they can be compared and taken back.
+ */
+export function draftDifferences(draft: UserFormValues, opened: UserFormValues, latest: UserFormValues): DraftValues {
+  const out: DraftValues = {};
+  for (const field of CONFLICT_FIELDS) {
+    if (!sameValue(draft[field], opened[field]) && !sameValue(draft[field], latest[field])) {
+      Object.assign(out, { [field]: draft[field] });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+import type { UserCreateInput } from '@app/contracts';
+import { FormError, PageHeader } from '@app/ui';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { useMessages } from '../../../i18n/messages';
+import { apiErrorMessage } from '../../../lib/api-error';
+import { applyServerFieldErrors } from '../../../lib/form-errors';
+import { useTRPC } from '../../../lib/trpc';
+import { useCan } from '../../auth/use-session';
+import { BackLink } from './back-link';
+import { useLeaveBack } from './use-leave-back';
+import { useRoleOptions } from './use-role-options';
+import { UserFormFields } from './user-form-fields';
+import { UserFormFrame } from './user-form-frame';
+import { userCreateResolver } from './user-form-resolvers';
+import { EMPTY_USER_FORM, USER_FORM_FIELDS, type UserFormValues } from './user-form-values';
+
+/** `/users/new` (users.create): the user form, empty; the active switch only with users.setActive. */
+export function UserNewPage() {
+  const m = useMessages();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const can = useCan();
+  const cancel = useLeaveBack('/users');
+  const roleOptions = useRoleOptions();
+  const created = useRef(false);
+  const form = useForm<UserFormValues, unknown, UserCreateInput>({
+    resolver: userCreateResolver,
+    defaultValues: EMPTY_USER_FORM,
+  });
+  // Read while rendering: react-hook-form only tracks the dirty state of a form that shows it.
+  const { isDirty } = form.formState;
+  const [formError, setFormError] = useState<string | null>(null);
+  const create = useMutation(trpc.users.create.mutationOptions());
+  const showActive = can['users.setActive'];
+
+  const submit = form.handleSubmit(({ is_active, roles_ids, ...rest }) => {
+    setFormError(null);
+    create.mutate(
+      { ...rest, ...(roleOptions ? { roles_ids } : {}), ...(showActive ? { is_active } : {}) },
+      {
+        onSuccess: ({ item }) => {
+          created.current = true;
+          toast.success(m.userForm.created(item.name));
+          // Replace: Back from the new user's page returns to where the form was opened from.
+          void navigate(`/users/${item.id}`, { replace: true });
+          // Stale, not refetched now: the page being left would only redraw under the navigation.
+          void queryClient.invalidateQueries({ ...trpc.users.pathFilter(), refetchType: 'none' });
+        },
+        onError: (error) => {
+          const { applied, unplaced } = applyServerFieldErrors(error, USER_FORM_FIELDS, form.setError);
+          if (!applied || unplaced.length > 0) setFormError(unplaced.join(' ') || apiErrorMessage(error, m));
+        },
+      },
+    );
+  });
+
+  return (
+    <>
+      <title>{m.app.documentTitle(m.userForm.newTitle)}</title>
+      <BackLink to="/users" label={m.userPage.backToUsers} />
+      <PageHeader className="mt-3" title={m.userForm.newTitle} description={m.userForm.newSubtitle} />
+      <div className="mt-8 max-w-4xl">
+        <UserFormFrame
+          onSubmit={submit}
+          submitLabel={m.userForm.create}
+          pending={create.isPending}
+          onCancel={cancel}
+          shouldBlockLeaving={() => !created.current && isDirty}
+          notices={formError ? <FormError title={m.userForm.failedTitle} message={formError} /> : undefined}
+        >
+          <UserFormFields form={form} mode="create" roleOptions={roleOptions} showActive={showActive} />
+        </UserFormFrame>
+      </div>
+    </>
+  );
+}

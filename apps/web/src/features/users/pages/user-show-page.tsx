@@ -1,0 +1,128 @@
+import type { UserItem } from '@app/contracts';
+import { Alert, Avatar, Badge, Card, Skeleton } from '@app/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useMessages } from '../../../i18n/messages';
+import { useTRPC } from '../../../lib/trpc';
+import { RecordErrorState } from '../../errors/record-error-state';
+import { useCan, useSession } from '../../auth/use-session';
+import { BackLink } from './back-link';
+import { useIdParam } from './use-id-param';
+import { useUserActionDialog } from './use-user-action-dialog';
+import { UserDangerZone, UserHeaderActions } from './user-actions';
+import { UserStatusBadge } from './user-badges';
+import { UserDetailsCard, UserPermissionsCard, UserRolesCard } from './user-show-cards';
+
+/** `/users/:id`: who the user is, what they may do, and what the viewer may do to them. */
+export function UserShowPage() {
+  const m = useMessages();
+  const trpc = useTRPC();
+  const can = useCan();
+  const id = useIdParam();
+  // A deleted user is shown only to those who can do something about it (restore, purge).
+  const withTrashed = can['users.restore'] || can['users.forceDelete'];
+  const show = useQuery({
+    ...trpc.users.show.queryOptions({
+      id: id ?? 0,
+      with: ['roles'],
+      append: ['permission_names', 'is_admin'],
+      withTrashed,
+    }),
+    enabled: id !== null,
+  });
+
+  return (
+    <>
+      <BackLink to="/users" label={m.userPage.backToUsers} />
+      {show.data ? (
+        <UserProfile user={show.data.item} />
+      ) : show.isError || id === null ? (
+        <RecordErrorState
+          error={show.error}
+          notFound={id === null}
+          notFoundTitle={m.userPage.notFoundTitle}
+          notFoundDescription={m.userPage.notFoundDescription}
+          errorTitle={m.userPage.errorTitle}
+          onRetry={() => void show.refetch()}
+          retrying={show.isFetching}
+          back={{ to: '/users', label: m.userPage.backToList }}
+        />
+      ) : (
+        <UserProfileSkeleton label={m.userPage.loading} />
+      )}
+    </>
+  );
+}
+
+function UserProfile({ user }: { user: UserItem }) {
+  const m = useMessages();
+  const { session } = useSession();
+  const { ask, dialog } = useUserActionDialog(user);
+  const isSelf = session?.user.id === user.id;
+
+  return (
+    <>
+      <title>{m.app.documentTitle(user.name)}</title>
+      <div className="mt-4 flex flex-col gap-5 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex min-w-0 items-center gap-4">
+          <Avatar name={user.name} size="lg" />
+          <div className="min-w-0">
+            <div className="flex flex-wrap items-center gap-x-2.5 gap-y-1">
+              <h1 className="min-w-0 text-2xl font-semibold tracking-tight break-words text-foreground">{user.name}</h1>
+              <UserStatusBadge isActive={user.is_active} deletedAt={user.deleted_at} />
+              {user.is_admin ? <Badge tone="warning">{m.userPage.administrator}</Badge> : null}
+              {isSelf ? <Badge>{m.userPage.you}</Badge> : null}
+            </div>
+            <p className="mt-0.5 text-sm break-all text-muted-foreground">{user.email}</p>
+          </div>
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <UserHeaderActions user={user} ask={ask} />
+        </div>
+      </div>
+
+      {user.deleted_at ? (
+        <Alert tone="warning" title={m.userPage.deletedBannerTitle} className="mt-6">
+          {m.userPage.deletedBanner(m.common.dateTime(user.deleted_at))}
+        </Alert>
+      ) : null}
+
+      {/* One column in reading order on small screens; roles move to a side column on wide ones. */}
+      <div className="mt-8 grid gap-6 lg:grid-cols-3 lg:items-start">
+        <UserDetailsCard user={user} className="lg:col-span-2" />
+        <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
+        <UserPermissionsCard names={user.permission_names ?? []} className="lg:col-span-2" />
+        <UserDangerZone user={user} ask={ask} isSelf={isSelf} className="lg:col-span-2" />
+      </div>
+      {dialog}
+    </>
+  );
+}
+
+function UserProfileSkeleton({ label }: { label: string }) {
+  return (
+    <div role="status" aria-label={label}>
+      <div className="mt-4 flex items-center gap-4">
+        <Skeleton className="size-12 rounded-full" />
+        <div className="space-y-2">
+          <Skeleton className="h-6 w-48" />
+          <Skeleton className="h-4 w-56" />
+        </div>
+      </div>
+      <div className="mt-8 grid gap-6 lg:grid-cols-3">
+        <Card className="space-y-4 p-5 lg:col-span-2">
+          {[0, 1, 2, 3].map((row) => (
+            <div key={row} className="grid grid-cols-3 gap-4">
+              <Skeleton className="h-4 w-20" />
+              <Skeleton className="col-span-2 h-4 w-3/5" />
+            </div>
+          ))}
+        </Card>
+        <Card className="space-y-3 p-5">
+          <Skeleton className="h-4 w-16" />
+          <Skeleton className="h-8 w-full" />
+          <Skeleton className="h-8 w-full" />
+        </Card>
+      </div>
+    </div>
+  );
+}

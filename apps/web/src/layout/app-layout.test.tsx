@@ -1,0 +1,27 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { en } from '../i18n/en';
+import { renderApp } from '../test/render-app';
+import { mockTrpc, ok, sessionOf } from '../test/trpc-mock';
+
+const READY = ok({ status: 'ok', version: '1.0.0', checks: { database: 'ok' } });
+
+describe('layout', () => {
+  it('shows no Users navigation without users.view', async () => {
+    mockTrpc({ 'auth.me': ok(sessionOf(['roles.view'], { name: 'Rita Reader' })), 'system.ready': READY });
+    renderApp('/status');
+
+    const nav = await screen.findByRole('navigation', { name: en.nav.label });
+    expect(within(nav).queryByRole('link', { name: en.nav.users })).toBeNull();
+    expect(within(nav).getByRole('link', { name: en.nav.status })).toBeTruthy();
+    expect(screen.getByRole('button', { name: en.userMenu.label('Rita Reader') })).toBeTruthy();
+  });
+
+  it('shows Users navigation with users.view', async () => {
+    mockTrpc({ 'auth.me': ok(sessionOf(['users.view'])), 'system.ready': READY });
+    renderApp('/status');
+
+    const nav = await screen.findByRole('navigation', { name: en.nav.label });
+    expect(within(nav).getByRole('link', { name: en.nav.users }).getAttribute('href')).toBe('/users');
+  });
+});
