@@ -31,18 +31,20 @@ const sizes = { sm: 'size-7 text-[11px]', md: 'size-9 text-xs', lg: 'size-12 tex
 /** Initials on a tinted disc; decorative, since the name is always shown or announced beside it. */
 export function Avatar({ name, size = 'md', className }: AvatarProps) {
   return (
+    // The initials are drawn by CSS, not as text: they are decoration, and as text they would
+    // become part of a button's visible label that its accessible name must contain.
     <span
       aria-hidden="true"
+      data-initials={initialsOf(name)}
       style={{ '--avatar-hue': hueOf(name) } as CSSProperties}
       className={cn(
         'inline-flex shrink-0 items-center justify-center rounded-full font-semibold tracking-wide select-none',
         'bg-[oklch(0.93_0.05_var(--avatar-hue))] text-[oklch(0.38_0.1_var(--avatar-hue))]',
         'dark:bg-[oklch(0.32_0.07_var(--avatar-hue))] dark:text-[oklch(0.9_0.06_var(--avatar-hue))]',
+        'before:content-[attr(data-initials)]',
         sizes[size],
         className,
       )}
-    >
-      {initialsOf(name)}
-    </span>
+    />
   );
 }

@@ -6,6 +6,8 @@ import { inject } from 'vitest';
 import { CHROMIUM, RESULTS_DIR } from './env';
 
 export const baseUrl = () => inject('baseUrl');
+/** Where this run's build of the SPA is (what the server serves). */
+export const distDir = () => inject('distDir');
 /** True when global-setup found no Chromium (outside CI): the browser suites skip themselves. */
 export const browserMissing = () => baseUrl() === '';
 

@@ -9,6 +9,8 @@ import { ADMIN, CHROMIUM, VIEWER, webDir } from './env';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The SPA build the server serves (private to this run). */
+    distDir: string;
   }
 }
 
@@ -43,10 +45,16 @@ export default async function setup(project: TestProject) {
     if (process.env.CI === 'true') throw new Error(`${line} With CI=true this is a failure.`);
     process.stderr.write(`\n\x1b[33m*** ${line} ***\x1b[0m\n\n`);
     project.provide('baseUrl', '');
+    project.provide('distDir', '');
     return;
   }
-  // Always test the current code: build the SPA the API will serve.
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
+  // Always test the current code: build the SPA the API will serve. Into a directory of this
+  // run's own: a `vite build` elsewhere (apps/web/dist) must not swap the chunks under the tests.
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-e2e-dist-'));
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', distDir, '--emptyOutDir'], {
+    cwd: webDir,
+    stdio: 'inherit',
+  });
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-e2e-'));
   const port = await freePort();
@@ -59,7 +67,7 @@ export default async function setup(project: TestProject) {
     ADMIN_PASSWORD: ADMIN.password,
     DEMO_USERS: '250',
     LOG_LEVEL: 'warn',
-    WEB_DIST_DIR: path.join(webDir, 'dist'),
+    WEB_DIST_DIR: distDir,
     // The suite logs in many times from one address.
     LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
   };
@@ -96,10 +104,12 @@ export default async function setup(project: TestProject) {
     { cwd: apiDir, env, stdio: 'ignore' },
   );
   project.provide('baseUrl', baseUrl);
+  project.provide('distDir', distDir);
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(distDir, { recursive: true, force: true });
   };
 }

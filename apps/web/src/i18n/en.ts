@@ -57,7 +57,6 @@ export const en = {
     signOutFailed: 'Signing out failed. Try again.',
   },
   userMenu: {
-    label: (name: string) => `Account menu for ${name}`,
     signedInAs: 'Signed in as',
     access: 'Your access',
     signOut: 'Sign out',

@@ -25,12 +25,10 @@ export function UserMenu() {
 
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger
-        aria-label={m.userMenu.label(user.name)}
-        className="flex h-9 max-w-56 items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-foreground transition-colors hover:bg-surface-muted focus-visible:outline-2 focus-visible:outline-ring data-[state=open]:bg-surface-muted"
-      >
+      <DropdownMenuTrigger className="flex h-9 max-w-56 items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-foreground transition-colors hover:bg-surface-muted focus-visible:outline-2 focus-visible:outline-ring data-[state=open]:bg-surface-muted">
         <Avatar name={user.name} size="sm" />
-        <span className="hidden truncate sm:inline">{user.name}</span>
+        {/* The name is the button's label (Radix announces the menu); on phones it is read, not shown. */}
+        <span className="truncate max-sm:sr-only">{user.name}</span>
         <ChevronDown aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-64">

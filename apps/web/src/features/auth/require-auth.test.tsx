@@ -35,7 +35,7 @@ describe('RequireAuth', () => {
     });
     const { router } = renderApp('/status');
 
-    const trigger = await screen.findByRole('button', { name: en.userMenu.label('Ada Admin') });
+    const trigger = await screen.findByRole('button', { name: 'Ada Admin' });
     fireEvent.keyDown(trigger, { key: 'Enter' });
     api.set('auth.me', fail(UNAUTHENTICATED));
     fireEvent.click(await screen.findByRole('menuitem', { name: en.userMenu.signOut }));

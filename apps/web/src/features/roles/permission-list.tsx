@@ -82,11 +82,7 @@ export function PermissionList({ granted, showMissing = false, className }: Perm
                       {words?.label ?? name}
                       <code className="font-mono text-xs font-normal text-muted-foreground">{name}</code>
                     </span>
-                    {words ? (
-                      <span className={cn('block text-xs text-muted-foreground', !isGranted && 'opacity-80')}>
-                        {words.description}
-                      </span>
-                    ) : null}
+                    {words ? <span className="block text-xs text-muted-foreground">{words.description}</span> : null}
                   </span>
                 </li>
               );
