@@ -117,26 +117,30 @@ export interface FloorRuns {
 
 /**
  * Runs `statements` in sequence, `runs` times on each of `connections` connections at once
- * (bounded by `maxMs` overall, after one warm-up pass), recording each statement's time.
+ * (after an optional warm-up pass; no new sequence starts after `maxMs`, but each connection
+ * completes at least one), recording each statement's time.
  */
 export async function timeStatements(
   settings: ConnectionSettings,
   statements: readonly string[],
-  opts: { connections: number; runs: number; maxMs: number },
+  opts: { connections: number; runs: number; maxMs: number; warmup?: boolean },
 ): Promise<FloorRuns> {
   const result: FloorRuns = { runs: [], connections: opts.connections };
   if (statements.length === 0) return result;
   const conns = await Promise.all(Array.from({ length: opts.connections }, () => connect(settings)));
   const deadline = Date.now() + opts.maxMs;
   try {
+    if (opts.warmup ?? true) {
+      await Promise.all(
+        conns.map(async (c) => {
+          for (const sql of statements) await c.query(sql);
+        }),
+      );
+    }
     await Promise.all(
       conns.map(async (c) => {
-        for (const sql of statements) await c.query(sql);
-      }),
-    );
-    await Promise.all(
-      conns.map(async (c) => {
-        for (let run = 0; run < opts.runs && Date.now() < deadline; run++) {
+        // At least one sequence per connection, however slow.
+        for (let run = 0; run < opts.runs && (run === 0 || Date.now() < deadline); run++) {
           const times: number[] = [];
           for (const sql of statements) {
             const t = performance.now();

@@ -40,6 +40,30 @@ export interface LoadResult {
   max: number;
   reqPerSec: number;
   seconds: number;
+  /** Every 2xx response time, ms. */
+  samples: number[];
+}
+
+/** One result from several runs of the same scenario (their samples pooled). */
+export function mergeLoads(parts: readonly LoadResult[]): LoadResult {
+  const samples = parts.flatMap((p) => p.samples);
+  const statuses: Record<string, number> = {};
+  for (const p of parts) for (const [k, n] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
+  const seconds = parts.reduce((a, p) => a + p.seconds, 0);
+  return {
+    requests: parts.reduce((a, p) => a + p.requests, 0),
+    ok: samples.length,
+    statuses,
+    errors: parts.reduce((a, p) => a + p.errors, 0),
+    timeouts: parts.reduce((a, p) => a + p.timeouts, 0),
+    p50: percentile(samples, 50),
+    p90: percentile(samples, 90),
+    p99: percentile(samples, 99),
+    max: percentile(samples, 100),
+    reqPerSec: samples.length / Math.max(seconds, 0.001),
+    seconds,
+    samples,
+  };
 }
 
 const MAX_SAMPLES = 2_000_000;
@@ -119,5 +143,6 @@ export async function runLoad(
     max: percentile(latencies, 100),
     reqPerSec: latencies.length / Math.max(result.duration, 0.001),
     seconds: result.duration,
+    samples: latencies,
   };
 }

@@ -44,6 +44,9 @@ export interface ExportOutcome {
   download?: DownloadResult;
   /** RSS of the freshly started API the export ran on, before the download. */
   startRssMb?: number;
+  /** The batch queries the export issued, replayed in sequence on one connection. */
+  floor?: { statements: number; seconds: number };
+  floorError?: string;
 }
 
 export type Outcome = HttpOutcome | ExportOutcome;
@@ -185,7 +188,9 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   L.push(
     `- Load: autocannon over loopback, ${run.connections} connections, ${run.durationS} s per scenario after a warm-up; latencies are every 2xx response's time.`,
   );
-  L.push(`- SQL floor: ${run.floorRuns} runs per connection; the whole run took ${f0(run.totalSeconds)} s.`);
+  L.push(
+    `- SQL floor: up to ${run.floorRuns} sequences per connection, interleaved with the HTTP load; the whole run took ${f0(run.totalSeconds)} s.`,
+  );
   if (run.bufferPoolSetMb) {
     L.push(
       `- InnoDB buffer pool resized to ${run.bufferPoolSetMb} MB for this run (\`--innodb-buffer-pool-mb\`), restored afterwards.`,
@@ -213,16 +218,18 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   L.push('');
   if (exports.length) {
     L.push(
-      '| Export (one whole download) | time to last byte | first byte | bytes | rows | API peak RSS | target | result |',
+      '| Export (one whole download) | time to last byte | first byte | bytes | rows | SQL floor | ratio | API peak RSS | target | result |',
     );
-    L.push('|---|---|---|---|---|---|---|---|');
+    L.push('|---|---|---|---|---|---|---|---|---|---|');
     for (const o of exports) {
       const d = o.download;
       const s = statusText(o);
       L.push(
         s || !d
-          ? `| ${o.scenario.title} | ${s || '—'} | | | | | ${targetText(o.scenario.target)} | — |`
-          : `| ${o.scenario.title} | ${d.seconds.toFixed(2)} s | ${d.ttfbSeconds.toFixed(2)} s | ${int(d.bytes)} | ${int(d.rows)} | ${f0(d.peakRssMb)} MB | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+          ? `| ${o.scenario.title} | ${s || '—'} | | | | | | | ${targetText(o.scenario.target)} | — |`
+          : `| ${o.scenario.title} | ${d.seconds.toFixed(2)} s | ${d.ttfbSeconds.toFixed(2)} s | ${int(d.bytes)} | ${int(d.rows)} | ${
+              o.floor ? `${o.floor.seconds.toFixed(2)} s` : '—'
+            } | ${o.floor ? `${(d.seconds / o.floor.seconds).toFixed(2)}×` : '—'} | ${f0(d.peakRssMb)} MB | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
       );
     }
     L.push('');
@@ -306,6 +313,12 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
         `(${int(d.rows / d.seconds)} rows/s); API peak RSS ${f0(d.peakRssMb)} MB (${f0(o.startRssMb ?? Number.NaN)} MB before the download, on a freshly started API).`,
     );
     L.push('');
+    L.push(
+      o.floor
+        ? `SQL floor: the ${int(o.floor.statements)} statements of a second download, replayed in sequence on one connection, took ${o.floor.seconds.toFixed(2)} s.`
+        : `SQL floor not measured${o.floorError ? `: ${o.floorError}` : ''}.`,
+    );
+    L.push('');
   }
 
   L.push('## Method');
@@ -316,8 +329,8 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
       '- **Server**: `node --import tsx src/main.ts` started directly (no npm or shell wrapper, so the pid measured is the server), `LOG_LEVEL=warn`, on 127.0.0.1 and a free port; authenticated with a fresh admin API token (`Authorization: Bearer`), deleted at the end.',
       `- **HTTP scenarios**: one probe request first (a 404 marks the route as not there yet, and the run goes on), a warm-up, then autocannon for the scenario's duration. p50/p99 come from every 2xx response time; req/s is 2xx responses per second.`,
       "- **Peak RSS**: the server's `VmHWM` from `/proc/<pid>/status`, reset before each scenario by writing `5` to `/proc/<pid>/clear_refs`, and checked against a 50 ms poll of `VmRSS`.",
-      `- **SQL floor**: after the load (warm cache), the general log is switched on (\`log_output=TABLE\`) for one request, and the statements the API's connections issued are read from \`mysql.general_log\`. Statements on \`api_tokens\`, \`sessions\`, \`permissions\`, \`rate_limits\` and the actor's own user row are the auth lookups; the rest are the list's own statements. These are replayed as text queries through mysql2 with the API's connection settings, in sequence, on as many connections at once as the HTTP load used (so both sides see the same concurrency), after one warm-up pass; the floor is the p50 of the whole sequence. The ratio column divides the API's p50 by the floor of the list's own statements (the target); the auth columns include the lookups every request pays. The API may run some statements in parallel; the floor runs them one after another.`,
-      "- **Exports**: one whole download each, with fetch; time to first and last byte, bytes, rows (CSV records counted while streaming; the XLSX is saved and its rows counted afterwards, untimed) and the server's peak RSS during the download.",
+      `- **SQL floor**: after the warm-up, the general log is switched on (\`log_output=TABLE\`) for one request, and the statements the API's connections issued are read from \`mysql.general_log\` (the log settings are then restored). Statements on \`api_tokens\`, \`sessions\`, \`permissions\`, \`rate_limits\` and the actor's own user row are the auth lookups; the rest are the list's own statements. They are replayed as text queries through mysql2 with the API's connection settings, in sequence, on as many connections at once as the HTTP load uses. HTTP load and replay alternate in 3 rounds of equal length, so both see the same background load (the machine may be shared); the floor is the p50 of the whole sequence. The ratio column divides the API's p50 by the floor of the list's own statements (the target); the auth columns include the lookups every request pays. The API may run some statements in parallel; the floor runs them one after another. "Alone" is the same replay on one otherwise idle connection.`,
+      "- **Exports**: one whole download each, with fetch, on a freshly started API (so its peak RSS is the export's own, not heap grown by the load scenarios before it); time to first and last byte, bytes, rows (CSV records counted while streaming; the XLSX is saved and its rows counted afterwards, untimed) and the server's peak RSS during the download. The export's SQL floor: a second, untimed download with the general log on captures every batch query the export issues; they are replayed in sequence on one connection.",
     ].join('\n'),
   );
   L.push('');

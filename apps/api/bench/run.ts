@@ -7,8 +7,16 @@ import os from 'node:os';
 import type mysql from 'mysql2/promise';
 import { createApiToken } from '../src/auth/api-tokens.js';
 import { type DownloadResult, timeDownload } from './export.js';
-import { captureStatements, explain, type FloorRuns, perStatementP50, summarize, timeStatements } from './floor.js';
-import { probe, runLoad } from './http-load.js';
+import {
+  type CapturedStatement,
+  captureStatements,
+  explain,
+  type FloorRuns,
+  perStatementP50,
+  summarize,
+  timeStatements,
+} from './floor.js';
+import { type LoadResult, mergeLoads, probe, runLoad } from './http-load.js';
 import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
 import {
@@ -40,7 +48,31 @@ const log = (s: string) =>
 
 const WARMUP_REQUESTS = 5;
 const WARMUP_MS = 3_000;
-const FLOOR_MAX_MS = 90_000;
+/** A slow scenario's load runs long enough for about this many requests per connection… */
+const MIN_REQUESTS_PER_CONNECTION = 3;
+/** …but never longer than this. */
+const MAX_LOAD_SECONDS = 120;
+
+/**
+ * What must be undone if the run is interrupted (the API process, a resized buffer pool), last
+ * registered first. A normal run undoes them itself in its finally blocks.
+ */
+const onInterrupt: Array<() => Promise<void>> = [];
+let interrupted = false;
+function interrupt(signal: string) {
+  if (interrupted) return;
+  interrupted = true;
+  log(`${signal}: stopping the API and restoring the server settings`);
+  void (async () => {
+    for (const undo of [...onInterrupt].reverse()) await undo().catch(() => undefined);
+    process.exit(130);
+  })();
+}
+process.once('SIGINT', () => interrupt('SIGINT'));
+process.once('SIGTERM', () => interrupt('SIGTERM'));
+const FLOOR_MAX_MS = 60_000;
+/** HTTP load and SQL floor alternate this many times in a scenario that has a floor. */
+const FLOOR_ROUNDS = 3;
 
 async function benchContext(
   settings: ConnectionSettings,
@@ -87,11 +119,50 @@ async function runHttpScenario(
     return { ...outcome, status: 'failed', note: `HTTP ${first.status}: ${first.bodySnippet.slice(0, 200)}` };
   }
   const warmupEnd = Date.now() + WARMUP_MS;
-  for (let i = 1; i < WARMUP_REQUESTS && Date.now() < warmupEnd; i++) {
-    await probe(ctx, scenario.vary ? scenario.vary(ctx, i) : request);
+  const warm: number[] = [];
+  for (let i = 1; i < WARMUP_REQUESTS && (Date.now() < warmupEnd || warm.length === 0); i++) {
+    warm.push((await probe(ctx, scenario.vary ? scenario.vary(ctx, i) : request)).ms);
   }
+  // A request that alone takes longer than the duration would yield no sample at all: stretch
+  // the load so each connection completes a few even if the server serialises them.
+  const slowest = Math.max(...warm);
+  const seconds = Math.min(
+    Math.max(opts.duration, MAX_LOAD_SECONDS),
+    Math.max(opts.duration, Math.ceil((slowest / 1000) * opts.connections * MIN_REQUESTS_PER_CONNECTION)),
+  );
+  if (seconds > opts.duration) log(`  slow requests (${slowest.toFixed(0)} ms alone): load runs ${seconds} s`);
+  // The floor's statements are captured first (on the warm, idle server); then the HTTP load and
+  // the floor alternate in rounds, so both see the same background load on a shared machine.
+  let statements: CapturedStatement[] | null = null;
+  if (scenario.floor) {
+    try {
+      statements = await captureStatements(settings, () => probe(ctx, request));
+      if (statements.length === 0) throw new Error('no statement was captured from the general log');
+    } catch (err) {
+      statements = null;
+      outcome.floorError = err instanceof Error ? err.message : String(err);
+      log(`  SQL floor not measured: ${outcome.floorError}`);
+    }
+  }
+  const sqls = statements?.map((s) => s.sql) ?? [];
+  const rounds = statements ? FLOOR_ROUNDS : 1;
+  const roundSeconds = Math.max(1, Math.ceil(seconds / rounds));
+  const loads: LoadResult[] = [];
+  const atLoad: FloorRuns = { runs: [], connections: opts.connections };
   server.resetPeak();
-  const load = await runLoad(ctx, scenario, { seconds: opts.duration, connections: opts.connections });
+  for (let r = 0; r < rounds; r++) {
+    loads.push(await runLoad(ctx, scenario, { seconds: roundSeconds, connections: opts.connections }));
+    if (statements) {
+      const part = await timeStatements(settings, sqls, {
+        connections: opts.connections,
+        runs: Math.max(1, Math.ceil(opts.floorRuns / rounds)),
+        maxMs: roundSeconds * 1000,
+        warmup: false,
+      });
+      atLoad.runs.push(...part.runs);
+    }
+  }
+  const load = mergeLoads(loads);
   outcome.load = load;
   outcome.peakRssMb = server.peakRssMb();
   outcome.loadAvg = os.loadavg()[0] ?? Number.NaN;
@@ -106,18 +177,10 @@ async function runHttpScenario(
     outcome.note = `non-2xx or errors under load: ${JSON.stringify(load.statuses)}, ${load.errors} errors`;
   }
 
-  if (scenario.floor) {
+  if (statements) {
     try {
-      const statements = await captureStatements(settings, () => probe(ctx, request));
-      if (statements.length === 0) throw new Error('no statement was captured from the general log');
-      const sqls = statements.map((s) => s.sql);
       const all = statements.map((_, i) => i);
       const listIdx = all.filter((i) => !statements[i]?.auth);
-      const atLoad: FloorRuns = await timeStatements(settings, sqls, {
-        connections: opts.connections,
-        runs: opts.floorRuns,
-        maxMs: FLOOR_MAX_MS,
-      });
       const single = await timeStatements(settings, sqls, {
         connections: 1,
         runs: opts.floorRuns,
@@ -145,6 +208,7 @@ async function runHttpScenario(
 }
 
 async function runExportScenario(
+  settings: ConnectionSettings,
   ctx: BenchContext,
   server: ApiServer,
   scenario: ExportScenario,
@@ -170,7 +234,44 @@ async function runExportScenario(
     `  ${d.seconds.toFixed(2)} s to last byte (first ${d.ttfbSeconds.toFixed(2)} s), ${d.bytes.toLocaleString('en')} bytes, ` +
       `${d.rows.toLocaleString('en')} rows, peak RSS ${d.peakRssMb.toFixed(0)} MB`,
   );
-  return { ...outcome, download: d };
+  outcome.download = d;
+  // The export's SQL floor: a second, untimed download with the general log on captures every
+  // batch query it issues; replaying them in sequence on one connection times the SQL alone.
+  try {
+    const statements = await captureStatements(settings, () => drain(ctx, path));
+    const batches = statements.filter((s) => !s.auth).map((s) => s.sql);
+    const replay = await timeStatements(settings, batches, {
+      connections: 1,
+      runs: 1,
+      maxMs: 10 * 60_000,
+      warmup: false,
+    });
+    outcome.floor = {
+      statements: batches.length,
+      seconds:
+        summarize(
+          replay,
+          batches.map((_, i) => i),
+        ).p50 / 1000,
+    };
+    log(`  SQL floor: ${batches.length} statements replayed in ${outcome.floor.seconds.toFixed(2)} s`);
+  } catch (err) {
+    outcome.floorError = err instanceof Error ? err.message : String(err);
+    log(`  SQL floor failed: ${outcome.floorError}`);
+  }
+  return outcome;
+}
+
+/** Downloads `path` whole and discards it (bounded to 15 minutes). */
+async function drain(ctx: BenchContext, path: string): Promise<void> {
+  const res = await fetch(ctx.baseUrl + path, {
+    headers: { authorization: `Bearer ${ctx.token}` },
+    signal: AbortSignal.timeout(15 * 60_000),
+  });
+  if (!res.body) return;
+  for await (const _chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    // discard
+  }
 }
 
 /** Smoke: every scenario answered 2xx, nothing else, and produced finite numbers. */
@@ -214,7 +315,23 @@ async function main(): Promise<number> {
   log(
     `${opts.smoke ? 'smoke: ' : ''}${opts.users.toLocaleString('en')} users in ${settings.database}, report → ${opts.report}`,
   );
+  // The SQL floor switches the general log on for a moment: an interrupt must not leave it on.
+  const logConn = await connect(settings, false);
+  const [[logState]] = (await logConn.query<mysql.RowDataPacket[]>(
+    'SELECT @@GLOBAL.general_log AS gl, @@GLOBAL.log_output AS lo',
+  )) as unknown as [[{ gl: number; lo: string }]];
+  await logConn.end();
+  onInterrupt.push(async () => {
+    const c = await connect(settings, false);
+    try {
+      await c.query(`SET GLOBAL general_log = ${Number(logState.gl) ? 1 : 0}`);
+      await c.query('SET GLOBAL log_output = ?', [logState.lo]);
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+  });
   const restoreBufferPool = opts.bufferPoolMb ? await resizeBufferPool(settings, opts.bufferPoolMb, log) : null;
+  if (restoreBufferPool) onInterrupt.push(restoreBufferPool);
   try {
     return await benchmark(opts, settings);
   } finally {
@@ -271,11 +388,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
     if (server) await server.stop().catch(() => undefined);
     server = null;
   };
-  const onSignal = () => {
-    void stopAll().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  onInterrupt.push(stopAll);
   try {
     server = await startApi(opts.databaseUrl, log);
     apiIdleRssMb = server.rssMb();
@@ -301,7 +414,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
                 (opts.duration + 10 * 60) * 1000,
                 scenario.name,
               )
-            : await runExportScenario(ctx, current, scenario),
+            : await runExportScenario(settings, ctx, current, scenario),
         );
       } catch (err) {
         const note = err instanceof Error ? err.message : String(err);
