@@ -26,6 +26,21 @@ const suites = [
   { name: 'e2e', dir: 'apps/web', args: ['--config', 'e2e/vitest.config.ts'] },
 ];
 
+// The benchmark is not a test, but a 10 000-user smoke of it runs here so it cannot rot.
+const mysqlUrl = process.env.TEST_MYSQL_URL;
+if (mysqlUrl) {
+  const smokeDb = new URL(mysqlUrl.replace(/^mariadb:/, 'mysql:'));
+  smokeDb.pathname = '/ua_bench_smoke';
+  checks.push({
+    name: 'bench-smoke',
+    cmd: ['npm', 'run', 'bench', '--', '--smoke', '--database-url', smokeDb.toString()],
+  });
+} else {
+  const line = 'SKIPPED: benchmark smoke — TEST_MYSQL_URL is not set.';
+  if (process.env.CI === 'true') checks.push({ name: 'bench-smoke', cmd: ['sh', '-c', `echo "${line}" >&2; exit 1`] });
+  else console.error(`\n*** ${line} ***\n`);
+}
+
 const results = [];
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
 
