@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { cn } from './cn';
-import { AlertCircleGlyph, AlertTriangleGlyph, CheckCircleGlyph, InfoGlyph } from './form-icons';
+import { AlertCircleIcon, AlertTriangleIcon, CheckCircleIcon, InfoIcon } from './icons';
 
 export type AlertTone = 'info' | 'success' | 'warning' | 'danger';
 
 const tones: Record<AlertTone, { box: string; icon: string; glyph: ReactNode }> = {
-  info: { box: 'border-primary/25 bg-primary/5', icon: 'text-primary', glyph: <InfoGlyph /> },
-  success: { box: 'border-success/25 bg-success/5', icon: 'text-success', glyph: <CheckCircleGlyph /> },
-  warning: { box: 'border-warning/30 bg-warning/8', icon: 'text-warning', glyph: <AlertTriangleGlyph /> },
-  danger: { box: 'border-danger/25 bg-danger/5', icon: 'text-danger', glyph: <AlertCircleGlyph /> },
+  info: { box: 'border-primary/25 bg-primary/5', icon: 'text-primary', glyph: <InfoIcon /> },
+  success: { box: 'border-success/25 bg-success/5', icon: 'text-success', glyph: <CheckCircleIcon /> },
+  warning: { box: 'border-warning/30 bg-warning/8', icon: 'text-warning', glyph: <AlertTriangleIcon /> },
+  danger: { box: 'border-danger/25 bg-danger/5', icon: 'text-danger', glyph: <AlertCircleIcon /> },
 };
 
 export interface AlertProps {

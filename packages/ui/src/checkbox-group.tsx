@@ -2,7 +2,7 @@ import * as Primitive from '@radix-ui/react-checkbox';
 import { type ReactNode, useId } from 'react';
 import { cn } from './cn';
 import { describedBy, FieldError } from './field';
-import { CheckGlyph, LockGlyph } from './form-icons';
+import { CheckIcon, LockIcon } from './icons';
 
 export interface CheckboxOption<V extends string | number> {
   value: V;
@@ -106,7 +106,7 @@ export function CheckboxGroup<V extends string | number>({
                   )}
                 >
                   <Primitive.Indicator>
-                    <CheckGlyph className="size-3" strokeWidth={3} />
+                    <CheckIcon className="size-3" strokeWidth={3} />
                   </Primitive.Indicator>
                 </Primitive.Root>
                 <span className="min-w-0 flex-1">
@@ -125,7 +125,7 @@ export function CheckboxGroup<V extends string | number>({
                     </span>
                   ) : null}
                 </span>
-                {option.disabled ? <LockGlyph className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" /> : null}
+                {option.disabled ? <LockIcon className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" /> : null}
               </li>
             );
           })}

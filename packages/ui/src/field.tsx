@@ -1,6 +1,6 @@
 import { type ComponentPropsWithRef, type ReactNode, useId, useState } from 'react';
 import { cn } from './cn';
-import { AlertCircleGlyph, EyeGlyph, EyeOffGlyph } from './form-icons';
+import { AlertCircleIcon, EyeIcon, EyeOffIcon } from './icons';
 import { inputClassName } from './input';
 
 export interface FieldShellProps {
@@ -55,7 +55,7 @@ export function FieldError({ id, message }: { id?: string | undefined; message?:
   if (!message) return null;
   return (
     <p id={id} className="flex items-start gap-1.5 text-xs font-medium text-danger">
-      <AlertCircleGlyph className="mt-px size-3.5 shrink-0" />
+      <AlertCircleIcon className="mt-px size-3.5 shrink-0" />
       <span>{message}</span>
     </p>
   );
@@ -145,7 +145,7 @@ export function PasswordField({ showLabel, hideLabel, ...rest }: PasswordFieldPr
           title={visible ? hideLabel : showLabel}
           className="flex size-7 items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-surface-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
         >
-          {visible ? <EyeOffGlyph /> : <EyeGlyph />}
+          {visible ? <EyeOffIcon /> : <EyeIcon />}
         </button>
       }
     />
