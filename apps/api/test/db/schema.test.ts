@@ -67,6 +67,7 @@ describe('migrations', () => {
         'user_roles',
         'user_stats',
         'users',
+        'write_locks',
       ].sort(),
     );
   });

@@ -1,3 +1,4 @@
+import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -29,6 +30,32 @@ describe('rules under concurrency', () => {
     // Exactly one side wins each round; the loser is refused (LAST_ADMIN) or already signed out (401).
     expect(outcomes.get('200 ')).toBe(50);
     expect([...outcomes.keys()].every((k) => ['200 ', '422 LAST_ADMIN', '401 UNAUTHENTICATED'].includes(k))).toBe(true);
+  });
+
+  it('a role removal and a bulk deactivation racing through different routes leave an administrator, 30 rounds', async () => {
+    const g = given(t.db);
+    const a = await g.user({ roles: ['admin'], name: 'Admin C' });
+    const b = await g.user({ roles: ['admin'], name: 'Admin D' });
+    const adminRole = await t.db.models.Role.findOne({ where: { name: 'admin' } });
+    const adminRoleId = adminRole?.id as number;
+    // C and D are the only active administrators (the winner of the test above steps aside).
+    await t.db.models.User.update({ is_active: false }, { where: { id: { [Op.notIn]: [a.id, b.id] } } });
+    for (let round = 0; round < 30; round++) {
+      await t.db.models.User.update({ is_active: true }, { where: { id: [a.id, b.id] } });
+      await t.db.models.UserRole.findOrCreate({ where: { user_id: b.id, role_id: adminRoleId } });
+      const [asA, asB] = [usersApi(t.app, await g.token(a.id)), usersApi(t.app, await g.token(b.id))];
+      // A takes the admin role away from B while B deactivates A in a batch.
+      const body = await editedBody(asA, b.id, {});
+      await Promise.all([
+        asA.update(b.id, { ...body, roles_ids: body.roles_ids.filter((id: number) => id !== adminRoleId) }),
+        asB.bulk({ operation: 'setActive', ids: [a.id], active: false }),
+      ]);
+      const activeAdmins = await t.db.models.User.count({
+        where: { id: [a.id, b.id], is_active: true },
+        include: [{ association: 'roles', where: { id: adminRoleId }, required: true }],
+      });
+      expect(activeAdmins, `round ${round}`).toBeGreaterThanOrEqual(1);
+    }
   });
 
   it('two saves of the same version: exactly one wins, the other gets 409', async () => {

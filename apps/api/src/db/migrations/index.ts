@@ -2,7 +2,14 @@ import { initialSchema } from './0001-initial-schema.js';
 import { rateLimits } from './0002-rate-limits.js';
 import { userStats } from './0003-user-stats.js';
 import { usersActiveCreatedIndex } from './0004-users-active-created-index.js';
+import { writeLocks } from './0005-write-locks.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
-export const MIGRATIONS: readonly Migration[] = [initialSchema, rateLimits, userStats, usersActiveCreatedIndex];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  rateLimits,
+  userStats,
+  usersActiveCreatedIndex,
+  writeLocks,
+];

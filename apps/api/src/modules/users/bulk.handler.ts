@@ -8,8 +8,9 @@ import { toIso } from './users.read-repository.js';
 import { type Change, judge } from './users.rules.js';
 import { auditOrigin, toTarget, type WriteContext } from './users.write-support.js';
 import {
+  activeAdminsInPlay,
   destroyMany,
-  lockActiveAdmins,
+  lockAdministratorChanges,
   lockUsers,
   revokeCredentials,
   roleIdByName,
@@ -85,9 +86,7 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
   try {
     return await writeTransaction(db, async (tx) => {
       const removesAdmins = input.operation === 'delete' || (input.operation === 'setActive' && input.active === false);
-      const admins = removesAdmins
-        ? await lockActiveAdmins(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName))
-        : new Set<number>();
+      if (removesAdmins) await lockAdministratorChanges(db, tx);
       const users = await lockUsers(db, tx, input.ids);
       const skipped: Skip[] = [];
       const candidates: number[] = [];
@@ -96,6 +95,14 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
         if (skip) skipped.push(skip);
         else candidates.push(id);
       }
+      const admins = removesAdmins
+        ? await activeAdminsInPlay(
+            db,
+            tx,
+            await roleIdByName(db, tx, config.users.activation.adminRoleName),
+            candidates,
+          )
+        : new Set<number>();
       // Rules judge in id order, so the same batch always keeps the same administrator.
       const ordered = [...candidates].sort((a, b) => a - b);
       const changes = ordered.flatMap((id) => toChange(input, users.get(id) as User) ?? []);

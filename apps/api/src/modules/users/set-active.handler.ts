@@ -4,7 +4,14 @@ import { writeTransaction } from '../../db/transaction.js';
 import { toUserItem } from './users.item.js';
 import { judge } from './users.rules.js';
 import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
-import { lockActiveAdmins, lockUsers, revokeCredentials, roleIdByName, updateMany } from './users.write-repository.js';
+import {
+  activeAdminsInPlay,
+  lockAdministratorChanges,
+  lockUsers,
+  revokeCredentials,
+  roleIdByName,
+  updateMany,
+} from './users.write-repository.js';
 
 /** PATCH /users/{id}/active: rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
 export async function setUserActive({
@@ -16,10 +23,11 @@ export async function setUserActive({
 }): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   return writeTransaction(db, async (tx) => {
+    if (!input.active) await lockAdministratorChanges(db, tx);
+    const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
     const admins = input.active
       ? new Set<number>()
-      : await lockActiveAdmins(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName));
-    const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
+      : await activeAdminsInPlay(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName), [user.id]);
     const violation = judge(
       ctx.actor,
       [{ kind: 'setActive', target: toTarget(user), active: input.active }],

@@ -11,7 +11,8 @@ import { checkRoleChange } from './users.roles-change.js';
 import { type Change, judge } from './users.rules.js';
 import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
 import {
-  lockActiveAdmins,
+  activeAdminsInPlay,
+  lockAdministratorChanges,
   lockUsers,
   replaceRoles,
   revokeCredentials,
@@ -41,9 +42,13 @@ export async function updateUser({
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await writeTransaction(db, async (tx) => {
-      const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
-      const admins = await lockActiveAdmins(db, tx, adminRoleId);
+      // Only a PUT that could take an administrator away (status off, or roles replaced) waits
+      // for the administrators' turn; a rename does not.
+      const mayRemoveAdmin = input.is_active === false || input.roles_ids !== undefined;
+      if (mayRemoveAdmin) await lockAdministratorChanges(db, tx);
       const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
+      const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
+      const admins = mayRemoveAdmin ? await activeAdminsInPlay(db, tx, adminRoleId, [user.id]) : new Set<number>();
       if (versionOf(user) !== input.version) throw staleVersion();
       if (await emailTaken(db, tx, input.email, user.id)) throw emailTakenError();
 

@@ -66,7 +66,8 @@ const lastAdminRuleOn = (change: Change, cfg: UsersConfig) =>
  * Judges a batch of changes against the state it would leave, in order: each change first meets
  * its own rules (self-deactivation, self-delete, not inactive), then rules 2 and 4 — it may
  * take an active administrator away only while another one would remain. `activeAdmins` are the
- * active, non-deleted holders of the admin role, read under lock by the caller.
+ * active, non-deleted holders of the admin role among the targets, plus any other one (read in
+ * the administrators' turn by the caller): whether one would remain depends on nothing else.
  * Returns the violations by target id; changes without one may be applied together.
  */
 export function judge(actor: Actor, changes: readonly Change[], activeAdmins: ReadonlySet<number>, cfg: UsersConfig) {

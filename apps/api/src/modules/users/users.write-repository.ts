@@ -11,8 +11,6 @@ export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : '');
-
 /** The target rows, locked in id order (one order for every writer, so no lock cycles), deleted ones included. */
 export async function lockUsers(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, User>> {
   const found = new Map<number, User>();
@@ -35,23 +33,53 @@ export async function roleIdByName(db: Database, tx: Transaction, name: string):
 }
 
 /**
- * Every holder of the admin role, locked (before any target, always in id order), and the ids of
- * those who are active and not deleted. Two transactions that could each remove an
- * administrator queue here, so the second one sees what the first one left.
+ * Takes the turn of the changes that could take an administrator away (rules 2 and 4): each such
+ * transaction locks this one row before its targets, so they run one after another and each
+ * one's check reads what the previous one left. One row lock, whatever the number of
+ * administrators. On SQLite, BEGIN IMMEDIATE already runs every writer in turn.
  */
-export async function lockActiveAdmins(
+export async function lockAdministratorChanges(db: Database, tx: Transaction): Promise<void> {
+  if (db.dialect !== 'mysql') return;
+  await db.sequelize.query("SELECT name FROM write_locks WHERE name = 'administrators' FOR UPDATE", {
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+}
+
+const ACTIVE_ADMINS = `SELECT ur.user_id AS id FROM user_roles ur JOIN users u ON u.id = ur.user_id
+  WHERE ur.role_id = :roleId AND u.is_active = 1 AND u.deleted_at IS NULL`;
+
+/**
+ * The active administrators the rules must see to judge changes to `targetIds` (read after
+ * `lockAdministratorChanges` and after the targets are locked): those among the targets, plus
+ * one other when there is one. That is enough to tell whether an administrator would remain,
+ * without reading every holder of the role.
+ */
+export async function activeAdminsInPlay(
   db: Database,
   tx: Transaction,
   adminRoleId: number | null,
+  targetIds: readonly number[],
 ): Promise<Set<number>> {
   if (adminRoleId === null) return new Set();
-  const rows = await db.sequelize.query<{ id: number; is_active: number | boolean; deleted_at: unknown }>(
-    `SELECT u.id, u.is_active, u.deleted_at FROM users u
-      WHERE u.id IN (SELECT ur.user_id FROM user_roles ur WHERE ur.role_id = :roleId)
-      ORDER BY u.id${forUpdate(db)}`,
-    { replacements: { roleId: adminRoleId }, type: QueryTypes.SELECT, transaction: tx },
-  );
-  return new Set(rows.filter((r) => Boolean(r.is_active) && r.deleted_at === null).map((r) => Number(r.id)));
+  const inPlay = new Set<number>();
+  for (const part of chunks(targetIds)) {
+    const rows = await db.sequelize.query<{ id: number }>(`${ACTIVE_ADMINS} AND ur.user_id IN (:ids)`, {
+      replacements: { roleId: adminRoleId, ids: part },
+      type: QueryTypes.SELECT,
+      transaction: tx,
+    });
+    for (const r of rows) inPlay.add(Number(r.id));
+  }
+  // The first n+1 active administrators hold at least one that is not among the n targeted.
+  const first = await db.sequelize.query<{ id: number }>(`${ACTIVE_ADMINS} ORDER BY ur.user_id LIMIT :n`, {
+    replacements: { roleId: adminRoleId, n: inPlay.size + 1 },
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  const other = first.map((r) => Number(r.id)).find((id) => !inPlay.has(id));
+  if (other !== undefined) inPlay.add(other);
+  return inPlay;
 }
 
 export async function roleIdsOf(db: Database, tx: Transaction, userId: number): Promise<number[]> {
