@@ -69,6 +69,16 @@ export function mergeLoads(parts: readonly LoadResult[]): LoadResult {
 const MAX_SAMPLES = 2_000_000;
 
 /**
+ * A scenario's requests in order: the same request, or for a varying (write) scenario the i-th
+ * one. One sequence runs through warm-up and load, so each write request really changes rows.
+ */
+export function requestSequence(ctx: BenchContext, scenario: HttpScenario): () => HttpRequestSpec {
+  let i = 0;
+  const fixed = scenario.request(ctx);
+  return () => (scenario.vary ? scenario.vary(ctx, i++) : fixed);
+}
+
+/**
  * Drives one scenario with autocannon for `seconds` on `connections` connections and computes
  * the latency percentiles from every 2xx response time (ms, float), not from autocannon's
  * integer histogram.
@@ -76,16 +86,16 @@ const MAX_SAMPLES = 2_000_000;
 export async function runLoad(
   ctx: BenchContext,
   scenario: HttpScenario,
-  opts: { seconds: number; connections: number },
+  opts: { seconds: number; connections: number; rate?: number; next?: () => HttpRequestSpec },
 ): Promise<LoadResult> {
   const base = scenario.request(ctx);
   const headers = authHeaders(ctx, base.body !== undefined);
-  let counter = 0;
+  const next = opts.next ?? requestSequence(ctx, scenario);
   const requests: autocannon.Request[] | undefined = scenario.vary
     ? [
         {
           setupRequest: (req) => {
-            const spec = (scenario.vary as NonNullable<HttpScenario['vary']>)(ctx, counter++);
+            const spec = next();
             return {
               ...req,
               method: spec.method,
@@ -111,6 +121,7 @@ export async function runLoad(
       duration: opts.seconds,
       // A request slower than this counts as a timeout (the scenario is then far off its target).
       timeout: 60,
+      ...(opts.rate ? { overallRate: opts.rate } : {}),
       method: base.method,
       headers,
       ...(base.body !== undefined ? { body: JSON.stringify(base.body) } : {}),

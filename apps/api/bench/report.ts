@@ -33,6 +33,12 @@ export interface HttpOutcome {
   floorError?: string;
   /** 1-minute load average right after the load phase. */
   loadAvg?: number;
+  /** With background writes: the same load without them (`load` is the one with them). */
+  quiet?: LoadResult;
+  /** With background writes: what each writer did meanwhile. */
+  background?: Array<{ title: string; load: LoadResult }>;
+  /** With background writes: the list's own statements replayed without and with them. */
+  listSql?: { quiet: FloorResult; busy: FloorResult };
 }
 
 export interface ExportOutcome {
@@ -82,6 +88,8 @@ export function targetText(t: Target): string {
       return `p50 ≤ ${t.ratio} × SQL floor`;
     case 'download':
       return `≤ ${t.seconds} s, RSS ≤ ${t.rssMb} MB`;
+    case 'unchanged':
+      return `p50 ≤ ${t.ratio} × p50 without writes`;
     case 'none':
       return '—';
   }
@@ -98,6 +106,10 @@ export function verdict(o: Outcome): 'pass' | 'miss' | '—' {
       const floor = o.floor?.list.p50 ?? Number.NaN;
       if (!Number.isFinite(floor)) return '—';
       return p50 <= t.ratio * floor ? 'pass' : 'miss';
+    }
+    if (t.kind === 'unchanged') {
+      const quiet = o.quiet?.p50 ?? Number.NaN;
+      return Number.isFinite(quiet) ? (p50 <= t.ratio * quiet ? 'pass' : 'miss') : '—';
     }
     return '—';
   }
@@ -137,6 +149,10 @@ function planTable(rows: PlanRow[]): string[] {
   ];
 }
 
+/** A request body as JSON, long arrays shortened to their length. */
+const bodySummary = (body: unknown) =>
+  JSON.stringify(body, (_k, v: unknown) => (Array.isArray(v) && v.length > 4 ? `[…${v.length} ids]` : v));
+
 const NOTES_START = '<!-- bench:notes:start -->';
 const NOTES_END = '<!-- bench:notes:end -->';
 
@@ -155,7 +171,9 @@ function previousNotes(file: string): string | null {
 
 export function renderReport(file: string, run: RunInfo, machine: MachineInfo, outcomes: Outcome[]): string {
   const L: string[] = [];
-  const http = outcomes.filter((o): o is HttpOutcome => o.kind === 'http');
+  const all = outcomes.filter((o): o is HttpOutcome => o.kind === 'http');
+  const http = all.filter((o) => !o.scenario.background);
+  const busy = all.filter((o) => o.scenario.background);
   const exports = outcomes.filter((o): o is ExportOutcome => o.kind === 'export');
   L.push('# Performance');
   L.push('');
@@ -216,6 +234,24 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
     );
   }
   L.push('');
+  if (busy.length) {
+    L.push(
+      '| While writes run | p50 without writes | p50 with writes | ratio | p99 without | p99 with | its SQL p50 without | its SQL p50 with | writes meanwhile | target | result |',
+    );
+    L.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const o of busy) {
+      const [q, l] = [o.quiet?.p50 ?? Number.NaN, o.load?.p50 ?? Number.NaN];
+      const writes = (o.background ?? []).map((w) => `${int(w.load.ok)} × ${w.title}`).join('; ');
+      L.push(
+        statusText(o)
+          ? `| ${o.scenario.title} | ${statusText(o)} | | | | | | | | ${targetText(o.scenario.target)} | — |`
+          : `| ${o.scenario.title} | ${ms(q)} | ${ms(l)} | ${(l / q).toFixed(2)}× | ${ms(o.quiet?.p99 ?? Number.NaN)} | ${ms(
+              o.load?.p99 ?? Number.NaN,
+            )} | ${ms(o.listSql?.quiet.p50 ?? Number.NaN)} | ${ms(o.listSql?.busy.p50 ?? Number.NaN)} | ${writes} | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+      );
+    }
+    L.push('');
+  }
   if (exports.length) {
     L.push(
       '| Export (one whole download) | time to last byte | first byte | bytes | rows | SQL floor | ratio | API peak RSS | target | result |',
@@ -247,10 +283,12 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
 
   L.push('## Scenarios in detail');
   L.push('');
-  for (const o of http) {
+  for (const o of all) {
     L.push(`### ${o.scenario.title}`);
     L.push('');
-    L.push(`\`${o.request.method} ${o.request.path}\``);
+    L.push(
+      `\`${o.request.method} ${o.request.path}\`${o.request.body === undefined ? '' : ` with \`${bodySummary(o.request.body)}\` (the first request; the next ones vary)`}`,
+    );
     L.push('');
     if (o.status !== 'ok') {
       L.push(statusText(o));
@@ -263,6 +301,18 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
         `${int(l.requests)} responses in ${f1(l.seconds)} s (${statusesText(l.statuses)}${l.errors ? `; ${l.errors} errors, ${l.timeouts} timeouts` : ''}); ` +
           `p50 ${ms(l.p50)}, p90 ${ms(l.p90)}, p99 ${ms(l.p99)}, max ${ms(l.max)}; machine load average ${o.loadAvg?.toFixed(2) ?? '—'} right after.`,
       );
+      L.push('');
+    }
+    if (o.quiet) {
+      L.push(
+        `Without the writes, just before (alternating in rounds): ${int(o.quiet.requests)} responses, p50 ${ms(o.quiet.p50)}, p99 ${ms(o.quiet.p99)}, ${f1(o.quiet.reqPerSec)} req/s. The numbers above are with them. Meanwhile, each on a connection of its own:`,
+      );
+      L.push('');
+      for (const w of o.background ?? []) {
+        L.push(
+          `- ${w.title}: ${int(w.load.requests)} responses (${statusesText(w.load.statuses)}), p50 ${ms(w.load.p50)}, p99 ${ms(w.load.p99)}.`,
+        );
+      }
       L.push('');
     }
     if (o.floorError) {
@@ -330,6 +380,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
       `- **HTTP scenarios**: one probe request first (a 404 marks the route as not there yet, and the run goes on), a warm-up, then autocannon for the scenario's duration. p50/p99 come from every 2xx response time; req/s is 2xx responses per second.`,
       "- **Peak RSS**: the server's `VmHWM` from `/proc/<pid>/status`, reset before each scenario by writing `5` to `/proc/<pid>/clear_refs`, and checked against a 50 ms poll of `VmRSS`.",
       `- **SQL floor**: after the warm-up, the general log is switched on (\`log_output=TABLE\`) for one request, and the statements the API's connections issued are read from \`mysql.general_log\` (the log settings are then restored). Statements on \`api_tokens\`, \`sessions\`, \`permissions\`, \`rate_limits\` and the actor's own user row are the auth lookups; the rest are the list's own statements. They are replayed as text queries through mysql2 with the API's connection settings, in sequence, on as many connections at once as the HTTP load uses. HTTP load and replay alternate in 3 rounds of equal length, so both see the same background load (the machine may be shared); the floor is the p50 of the whole sequence. The ratio column divides the API's p50 by the floor of the list's own statements (the target); the auth columns include the lookups every request pays. The API may run some statements in parallel; the floor runs them one after another. "Alone" is the same replay on one otherwise idle connection.`,
+      `- **Writes**: each write request really changes rows: the bulk deactivates the newest 10 000 live, active users (the default page among them) and the next request reactivates them, one request after another on one connection; each PATCH deactivates a different user of the next 10 000 (a second pass would reactivate them). Users the write scenarios deactivated are reactivated with SQL when each ends, so every run starts from the seeded state. "While writes run" sends the default page at a fixed 40 requests a second, alone and then while a 10 000-id bulk starts every 2 s and a PATCH every 100 ms (each writer one request at a time), in two alternating rounds, and compares the two p50s. After each phase the list's own statements are replayed through mysql2 on one connection for 3 s: if they keep their p50 while the HTTP p50 moves, no read waited for a write's lock and the difference is the two cores being shared.`,
       "- **Exports**: one whole download each, with fetch, on a freshly started API (so its peak RSS is the export's own, not heap grown by the load scenarios before it); time to first and last byte, bytes, rows (CSV records counted while streaming; the XLSX is saved and its rows counted afterwards, untimed) and the server's peak RSS during the download. The export's SQL floor: a second, untimed download with the general log on captures every batch query the export issues; they are replayed in sequence on one connection.",
     ].join('\n'),
   );

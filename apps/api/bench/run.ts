@@ -1,34 +1,12 @@
-/**
- * The benchmark harness (issue 4): seeds N users into MariaDB, starts the API, drives each
- * scenario over loopback, times the same SQL directly through mysql2 as the floor, and writes
- * docs/PERFORMANCE.md. `npm run bench -- --help` lists the options.
- */
-import os from 'node:os';
 import type mysql from 'mysql2/promise';
 import { createApiToken } from '../src/auth/api-tokens.js';
 import { type DownloadResult, timeDownload } from './export.js';
-import {
-  type CapturedStatement,
-  captureStatements,
-  explain,
-  type FloorRuns,
-  perStatementP50,
-  summarize,
-  timeStatements,
-} from './floor.js';
-import { type LoadResult, mergeLoads, probe, runLoad } from './http-load.js';
+import { captureStatements, summarize, timeStatements } from './floor.js';
+import { runHttpScenario } from './http-scenario.js';
 import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
-import {
-  type ExportOutcome,
-  type HttpOutcome,
-  type Outcome,
-  renderReport,
-  targetText,
-  verdict,
-  writeReport,
-} from './report.js';
-import { type BenchContext, type ExportScenario, type HttpScenario, SCENARIOS } from './scenarios.js';
+import { type ExportOutcome, type Outcome, renderReport, targetText, verdict, writeReport } from './report.js';
+import { type BenchContext, type ExportScenario, SCENARIOS } from './scenarios.js';
 import {
   ADMIN_EMAIL,
   bulkSeedUsers,
@@ -45,13 +23,6 @@ import { withTimeout } from './stats.js';
 const started = Date.now();
 const log = (s: string) =>
   process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${s}\n`);
-
-const WARMUP_REQUESTS = 5;
-const WARMUP_MS = 3_000;
-/** A slow scenario's load runs long enough for about this many requests per connection… */
-const MIN_REQUESTS_PER_CONNECTION = 3;
-/** …but never longer than this. */
-const MAX_LOAD_SECONDS = 120;
 
 /**
  * What must be undone if the run is interrupted (the API process, a resized buffer pool), last
@@ -70,9 +41,8 @@ function interrupt(signal: string) {
 }
 process.once('SIGINT', () => interrupt('SIGINT'));
 process.once('SIGTERM', () => interrupt('SIGTERM'));
-const FLOOR_MAX_MS = 60_000;
-/** HTTP load and SQL floor alternate this many times in a scenario that has a floor. */
-const FLOOR_ROUNDS = 3;
+/** Live, active demo users the write scenarios may deactivate (they are reactivated after each). */
+const WRITE_POOL_SIZE = 20_000;
 
 async function benchContext(
   settings: ConnectionSettings,
@@ -87,124 +57,34 @@ async function benchContext(
       'SELECT MIN(id) AS min, MAX(id) AS max FROM users WHERE email <> ?',
       [ADMIN_EMAIL],
     )) as unknown as [[{ min: number | null; max: number | null }]];
+    const [pool] = await conn.query<mysql.RowDataPacket[]>(
+      'SELECT id FROM users WHERE deleted_at IS NULL AND is_active = 1 AND email <> ? ORDER BY id DESC LIMIT ?',
+      [ADMIN_EMAIL, WRITE_POOL_SIZE],
+    );
     return {
       baseUrl,
       token,
       users,
       roleIds: new Map(roles.map((r) => [String(r.name), Number(r.id)])),
       demoIdRange: { min: Number(range.min ?? 0), max: Number(range.max ?? 0) },
+      writePool: pool.map((r) => Number(r.id)),
     };
   } finally {
     await conn.end();
   }
 }
 
-async function runHttpScenario(
-  opts: BenchOptions,
-  settings: ConnectionSettings,
-  ctx: BenchContext,
-  server: ApiServer,
-  scenario: HttpScenario,
-): Promise<HttpOutcome> {
-  const request = scenario.request(ctx);
-  const outcome: HttpOutcome = { kind: 'http', scenario, request, status: 'ok' };
-  log(`${scenario.name}: ${request.method} ${request.path}`);
-  const first = await probe(ctx, request);
-  if (first.status === 404) {
-    log(`  404: the route is not there yet (${first.bodySnippet.slice(0, 120)})`);
-    return { ...outcome, status: 'missing', note: `404 ${first.bodySnippet.slice(0, 160)}` };
+/** Puts the write scenarios' users back as they were seeded: active (the triggers keep the stats exact). */
+async function reactivate(conn: mysql.Connection, ids: readonly number[]): Promise<void> {
+  let changed = 0;
+  for (let i = 0; i < ids.length; i += 1_000) {
+    const [res] = await conn.query<mysql.ResultSetHeader>(
+      'UPDATE users SET is_active = 1 WHERE id IN (?) AND is_active = 0',
+      [ids.slice(i, i + 1_000)],
+    );
+    changed += res.affectedRows;
   }
-  if (first.status < 200 || first.status >= 300) {
-    log(`  ${first.status}: ${first.bodySnippet.slice(0, 200)}`);
-    return { ...outcome, status: 'failed', note: `HTTP ${first.status}: ${first.bodySnippet.slice(0, 200)}` };
-  }
-  const warmupEnd = Date.now() + WARMUP_MS;
-  const warm: number[] = [];
-  for (let i = 1; i < WARMUP_REQUESTS && (Date.now() < warmupEnd || warm.length === 0); i++) {
-    warm.push((await probe(ctx, scenario.vary ? scenario.vary(ctx, i) : request)).ms);
-  }
-  // A request that alone takes longer than the duration would yield no sample at all: stretch
-  // the load so each connection completes a few even if the server serialises them.
-  const slowest = Math.max(...warm);
-  const seconds = Math.min(
-    Math.max(opts.duration, MAX_LOAD_SECONDS),
-    Math.max(opts.duration, Math.ceil((slowest / 1000) * opts.connections * MIN_REQUESTS_PER_CONNECTION)),
-  );
-  if (seconds > opts.duration) log(`  slow requests (${slowest.toFixed(0)} ms alone): load runs ${seconds} s`);
-  // The floor's statements are captured first (on the warm, idle server); then the HTTP load and
-  // the floor alternate in rounds, so both see the same background load on a shared machine.
-  let statements: CapturedStatement[] | null = null;
-  if (scenario.floor) {
-    try {
-      statements = await captureStatements(settings, () => probe(ctx, request));
-      if (statements.length === 0) throw new Error('no statement was captured from the general log');
-    } catch (err) {
-      statements = null;
-      outcome.floorError = err instanceof Error ? err.message : String(err);
-      log(`  SQL floor not measured: ${outcome.floorError}`);
-    }
-  }
-  const sqls = statements?.map((s) => s.sql) ?? [];
-  const rounds = statements ? FLOOR_ROUNDS : 1;
-  const roundSeconds = Math.max(1, Math.ceil(seconds / rounds));
-  const loads: LoadResult[] = [];
-  const atLoad: FloorRuns = { runs: [], connections: opts.connections };
-  server.resetPeak();
-  for (let r = 0; r < rounds; r++) {
-    loads.push(await runLoad(ctx, scenario, { seconds: roundSeconds, connections: opts.connections }));
-    if (statements) {
-      const part = await timeStatements(settings, sqls, {
-        connections: opts.connections,
-        runs: Math.max(1, Math.ceil(opts.floorRuns / rounds)),
-        maxMs: roundSeconds * 1000,
-        warmup: false,
-      });
-      atLoad.runs.push(...part.runs);
-    }
-  }
-  const load = mergeLoads(loads);
-  outcome.load = load;
-  outcome.peakRssMb = server.peakRssMb();
-  outcome.loadAvg = os.loadavg()[0] ?? Number.NaN;
-  log(
-    `  p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms, ${load.reqPerSec.toFixed(1)} req/s, ` +
-      `peak RSS ${outcome.peakRssMb.toFixed(0)} MB (${JSON.stringify(load.statuses)})`,
-  );
-  if (load.ok === 0) {
-    outcome.status = 'failed';
-    outcome.note = `no 2xx response under load (${JSON.stringify(load.statuses)}, ${load.errors} errors)`;
-  } else if (load.ok !== load.requests || load.errors > 0) {
-    outcome.note = `non-2xx or errors under load: ${JSON.stringify(load.statuses)}, ${load.errors} errors`;
-  }
-
-  if (statements) {
-    try {
-      const all = statements.map((_, i) => i);
-      const listIdx = all.filter((i) => !statements[i]?.auth);
-      const single = await timeStatements(settings, sqls, {
-        connections: 1,
-        runs: opts.floorRuns,
-        maxMs: FLOOR_MAX_MS,
-      });
-      outcome.floor = {
-        statements,
-        list: summarize(atLoad, listIdx),
-        withAuth: summarize(atLoad, all),
-        single: summarize(single, listIdx),
-        perStatement: perStatementP50(single, sqls.length),
-        plans: await explain(settings, sqls),
-      };
-      log(
-        `  SQL floor (${listIdx.length} list + ${sqls.length - listIdx.length} auth statements): ` +
-          `p50 ${outcome.floor.list.p50.toFixed(2)} ms at ${opts.connections} connections, ` +
-          `${outcome.floor.single.p50.toFixed(2)} ms alone, ${outcome.floor.withAuth.p50.toFixed(2)} ms with auth`,
-      );
-    } catch (err) {
-      outcome.floorError = err instanceof Error ? err.message : String(err);
-      log(`  SQL floor failed: ${outcome.floorError}`);
-    }
-  }
-  return outcome;
+  if (changed) log(`  reactivated the ${changed.toLocaleString('en')} users the scenario left inactive`);
 }
 
 async function runExportScenario(
@@ -291,7 +171,14 @@ function smokeProblems(outcomes: Outcome[]): string[] {
       if (!l || ![l.p50, l.p99, l.reqPerSec, o.peakRssMb ?? Number.NaN].every(Number.isFinite)) {
         problems.push(`${name}: missing numbers`);
       }
-      if (o.scenario.floor && (!o.floor || !Number.isFinite(o.floor.list.p50))) {
+      for (const w of o.background ?? []) {
+        if (w.load.ok === 0 || w.load.ok !== w.load.requests) {
+          problems.push(`${name}: background ${w.title} answered ${JSON.stringify(w.load.statuses)}`);
+        }
+      }
+      // A scenario with background writes replays its SQL in both phases instead of a floor.
+      const sqlP50 = o.scenario.background ? o.listSql?.busy.p50 : o.floor?.list.p50;
+      if (o.scenario.floor && !Number.isFinite(sqlP50 ?? Number.NaN)) {
         problems.push(`${name}: no SQL floor (${o.floorError ?? 'no list statement captured'})`);
       }
     } else {
@@ -410,7 +297,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
         outcomes.push(
           scenario.kind === 'http'
             ? await withTimeout(
-                runHttpScenario(opts, settings, ctx, current, scenario),
+                runHttpScenario(opts, settings, ctx, current, scenario, log),
                 (opts.duration + 10 * 60) * 1000,
                 scenario.name,
               )
@@ -424,6 +311,8 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
             ? { kind: 'http', scenario, request: scenario.request(ctx), status: 'failed', note }
             : { kind: 'export', scenario, path: scenario.path(ctx), status: 'failed', note },
         );
+      } finally {
+        if (scenario.kind === 'http' && scenario.writes) await reactivate(cleanupConn, ctx.writePool);
       }
     }
   } finally {

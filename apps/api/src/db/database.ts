@@ -45,6 +45,11 @@ export function parseMysqlUrl(url: string): ConnectionParts {
   };
 }
 
+/** The callback API of a mysql2 connection, as Sequelize hands it to `afterConnect`. */
+interface RawConnection {
+  query(sql: string, cb: (err: Error | null) => void): void;
+}
+
 function mysqlOptions(opts: DatabaseOptions): Options {
   const write = parseMysqlUrl(opts.url as string);
   const base: Options = {
@@ -57,6 +62,17 @@ function mysqlOptions(opts: DatabaseOptions): Options {
     define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
     pool: { max: opts.poolMax ?? 10, min: 0, acquire: 10_000, idle: 10_000 },
     logging: opts.logSql ?? false,
+    hooks: {
+      // Writers read what others committed (READ COMMITTED: the rules read under row locks and
+      // take no gap locks). Set once per connection instead of by a statement before every
+      // transaction: one round trip less per write.
+      afterConnect: (connection: unknown) =>
+        new Promise<void>((resolve, reject) =>
+          (connection as RawConnection).query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err) =>
+            err ? reject(err) : resolve(),
+          ),
+        ),
+    },
   };
   const readUrls = opts.readUrls ?? [];
   if (readUrls.length === 0) return { ...base, ...write };

@@ -3,8 +3,19 @@ import type { Database } from './database.js';
 
 const MAX_ATTEMPTS = 4;
 
+/**
+ * Thrown by work that found, under lock, that what it read before locking no longer holds (it
+ * took too few locks): the transaction is rolled back and run again.
+ */
+export class RetryTransaction extends Error {
+  constructor(reason: string) {
+    super(`retry: ${reason}`);
+  }
+}
+
 /** MySQL deadlock (1213) or lock wait timeout (1205), SQLite busy: safe to run the whole transaction again. */
 function isRetryable(err: unknown): boolean {
+  if (err instanceof RetryTransaction) return true;
   const parent = (err as { parent?: { errno?: number; code?: string } }).parent;
   return parent?.errno === 1213 || parent?.errno === 1205 || parent?.code === 'SQLITE_BUSY';
 }
@@ -19,7 +30,8 @@ export async function writeTransaction<T>(db: Database, work: (tx: Transaction) 
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.sequelize.transaction(
-        db.dialect === 'sqlite' ? { type: Tx.TYPES.IMMEDIATE } : { isolationLevel: Tx.ISOLATION_LEVELS.READ_COMMITTED },
+        // MySQL: READ COMMITTED, the session default of every pooled connection (database.ts).
+        db.dialect === 'sqlite' ? { type: Tx.TYPES.IMMEDIATE } : {},
         work,
       );
     } catch (err) {

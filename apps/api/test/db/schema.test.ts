@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { migrate, pendingMigrations } from '../../src/db/migrations/migrator.js';
+import { writeTransaction } from '../../src/db/transaction.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
 let target: TestDatabaseTarget;
@@ -125,4 +126,24 @@ describe('migrations', () => {
     const withHash = await User.scope('withPassword').findOne({ where: { email: 'leap@example.com' } });
     expect(withHash?.password_hash).toBe('!');
   });
+});
+
+describe('write transactions', () => {
+  it.runIf(process.env.TEST_DB === 'mysql')(
+    'run at READ COMMITTED on every pooled connection, without a statement of their own',
+    async () => {
+      const levels = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          writeTransaction(db, async (tx) => {
+            const [row] = await db.sequelize.query<{ level: string }>('SELECT @@tx_isolation AS level', {
+              type: QueryTypes.SELECT,
+              transaction: tx,
+            });
+            return row?.level;
+          }),
+        ),
+      );
+      expect(levels).toEqual(['READ-COMMITTED', 'READ-COMMITTED', 'READ-COMMITTED']);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
+import { engine } from '../support/test-db.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { editedBody, usersApi } from '../support/users-api.js';
 
@@ -58,6 +59,36 @@ describe('rules under concurrency', () => {
     }
   });
 
+  it.runIf(engine() === 'mysql')(
+    'a user who becomes an administrator while a deactivation waits for its row is judged as one',
+    async () => {
+      const g = given(t.db);
+      const actor = await g.user({ permissions: ['users.view', 'users.setActive'] });
+      const target = await g.user({ name: 'Soon Admin' });
+      const adminRoleId = (await t.db.models.Role.findOne({ where: { name: 'admin' } }))?.id as number;
+      // Nobody else is an active administrator: once the grant lands, the target is the last one.
+      await t.db.models.User.update({ is_active: false }, { where: { id: { [Op.notIn]: [actor.id, target.id] } } });
+      const grant = await t.db.sequelize.transaction();
+      try {
+        await t.db.models.User.findByPk(target.id, { lock: grant.LOCK.UPDATE, transaction: grant });
+        await t.db.models.UserRole.create({ user_id: target.id, role_id: adminRoleId }, { transaction: grant });
+        // The deactivation reads "not an administrator", then waits for the row the grant holds.
+        const pending = usersApi(t.app, await g.token(actor.id)).setActive(target.id, false);
+        await Promise.race([
+          waitForLockWait(t),
+          pending.then((r) => Promise.reject(new Error(`answered before the grant: ${r.statusCode} ${r.body}`))),
+        ]);
+        await grant.commit();
+        const res = await pending;
+        expect(res.statusCode).toBe(422);
+        expect(res.json().code).toBe('LAST_ADMIN');
+      } finally {
+        await grant.rollback().catch(() => undefined);
+      }
+      expect((await t.db.models.User.findByPk(target.id))?.is_active).toBe(true);
+    },
+  );
+
   it('two saves of the same version: exactly one wins, the other gets 409', async () => {
     const g = given(t.db);
     const editor = usersApi(t.app, await g.token((await g.user({ roles: ['admin'] })).id));
@@ -75,3 +106,15 @@ describe('rules under concurrency', () => {
     }
   });
 });
+
+/** Resolves once a locking read of users is in progress on the server (blocked behind a row lock). */
+async function waitForLockWait(app: TestApp) {
+  for (let i = 0; i < 200; i++) {
+    const [rows] = await app.db.sequelize.query(
+      "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE info LIKE 'SELECT%FROM `users`%FOR UPDATE'",
+    );
+    if (Number((rows as Array<{ n: number }>)[0]?.n) > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no locking read of users ever waited');
+}

@@ -44,7 +44,7 @@ describe('the summary counters', () => {
     const rand = prng(20261122);
     const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
     const ids: number[] = [];
-    for (let step = 0; step < 80; step++) {
+    for (let step = 0; step < 120; step++) {
       const action =
         ids.length < 5
           ? 'create'
@@ -77,13 +77,18 @@ describe('the summary counters', () => {
           if (res.json().affected.length) ids.splice(ids.indexOf(id), 1);
           break;
         }
-        case 'bulk':
-          await api.bulk({
-            operation: 'setActive',
-            ids: ids.slice(0, 1 + Math.floor(rand() * ids.length)),
-            active: rand() < 0.5,
+        case 'bulk': {
+          // Batches move the counters in one statement, not per row: any mix of states.
+          const operation = pick(['setActive', 'setActive', 'delete', 'restore', 'forceDelete'] as const);
+          const some = ids.filter(() => rand() < 0.5);
+          const res = await api.bulk({
+            operation,
+            ids: some.length ? some : [id],
+            ...(operation === 'setActive' ? { active: rand() < 0.5 } : {}),
           });
+          if (operation === 'forceDelete') for (const gone of res.json().affected) ids.splice(ids.indexOf(gone), 1);
           break;
+        }
         case 'rename':
           // Only live users can be edited; a trashed one answers 404 and changes nothing.
           if ((await api.edit(id)).statusCode === 200)

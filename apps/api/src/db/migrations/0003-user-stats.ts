@@ -12,7 +12,7 @@ const contribution = (row: 'NEW' | 'OLD') => ({
   trashed: `(${row}.deleted_at IS NOT NULL)`,
 });
 
-function statements(event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
+export function statements(event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
   const n = contribution('NEW');
   const o = contribution('OLD');
   const delta = (key: keyof typeof n) =>
@@ -20,8 +20,17 @@ function statements(event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
   return `UPDATE user_stats SET total = total ${delta('total')}, active = active ${delta('active')}, trashed = trashed ${delta('trashed')} WHERE id = 1`;
 }
 
-const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
-const triggerName = (event: string) => `users_stats_${event.toLowerCase()}`;
+export const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+export const triggerName = (event: string) => `users_stats_${event.toLowerCase()}`;
+
+/**
+ * An update that changes neither state leaves the counters (and their row lock) alone, so
+ * editing names and e-mails never queues behind the stats row.
+ */
+export const STATE_CHANGED = {
+  mysql: 'NOT (NEW.is_active <=> OLD.is_active AND NEW.deleted_at <=> OLD.deleted_at)',
+  sqlite: 'NOT (NEW.is_active IS OLD.is_active AND NEW.deleted_at IS OLD.deleted_at)',
+};
 
 export const userStats: Migration = {
   name: '0003-user-stats',
@@ -41,23 +50,17 @@ export const userStats: Migration = {
               COALESCE(SUM(CASE WHEN deleted_at IS NOT NULL THEN 1 ELSE 0 END), 0)
          FROM users`,
     );
-    // An update that changes neither state leaves the counters (and their row lock) alone, so
-    // editing names and e-mails never queues behind the stats row.
-    const changed = {
-      mysql: 'NOT (NEW.is_active <=> OLD.is_active AND NEW.deleted_at <=> OLD.deleted_at)',
-      sqlite: 'NOT (NEW.is_active IS OLD.is_active AND NEW.deleted_at IS OLD.deleted_at)',
-    };
     for (const event of EVENTS) {
       const body = statements(event);
       const name = triggerName(event);
       if (dialect === 'mysql') {
         await seq.query(
           event === 'UPDATE'
-            ? `CREATE TRIGGER ${name} AFTER UPDATE ON users FOR EACH ROW BEGIN IF ${changed.mysql} THEN ${body}; END IF; END`
+            ? `CREATE TRIGGER ${name} AFTER UPDATE ON users FOR EACH ROW BEGIN IF ${STATE_CHANGED.mysql} THEN ${body}; END IF; END`
             : `CREATE TRIGGER ${name} AFTER ${event} ON users FOR EACH ROW ${body}`,
         );
       } else {
-        const when = event === 'UPDATE' ? ` WHEN ${changed.sqlite}` : '';
+        const when = event === 'UPDATE' ? ` WHEN ${STATE_CHANGED.sqlite}` : '';
         await seq.query(`CREATE TRIGGER ${name} AFTER ${event} ON users FOR EACH ROW${when} BEGIN ${body}; END`);
       }
     }

@@ -3,6 +3,7 @@ import { rateLimits } from './0002-rate-limits.js';
 import { userStats } from './0003-user-stats.js';
 import { usersActiveCreatedIndex } from './0004-users-active-created-index.js';
 import { writeLocks } from './0005-write-locks.js';
+import { deferrableUserStats } from './0006-deferrable-user-stats.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   userStats,
   usersActiveCreatedIndex,
   writeLocks,
+  deferrableUserStats,
 ];

@@ -2,20 +2,13 @@ import type { BulkInput, BulkReport } from '@app/contracts';
 import type { Transaction } from 'sequelize';
 import { recordAudit } from '../../audit/audit.js';
 import type { AuditChanges } from '../../db/models/audit.model.js';
-import type { User } from '../../db/models/index.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
-import { type Change, judge } from './users.rules.js';
-import { auditOrigin, toTarget, type WriteContext } from './users.write-support.js';
-import {
-  activeAdminsInPlay,
-  destroyMany,
-  lockAdministratorChanges,
-  lockUsers,
-  revokeCredentials,
-  roleIdByName,
-  updateMany,
-} from './users.write-repository.js';
+import { type Change, judge, type Target } from './users.rules.js';
+import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
+import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from './users.write-repository.js';
 
 type Skip = BulkReport['skipped'][number];
 
@@ -27,9 +20,9 @@ class DryRun extends Error {
 }
 
 /** Why `user` cannot take part in `operation` whatever the rules say (state, existence). */
-function stateSkip(operation: BulkInput['operation'], id: number, user: User | undefined): Skip | null {
+function stateSkip(operation: BulkInput['operation'], id: number, user: Target | undefined): Skip | null {
   if (!user) return { id, code: 'NOT_FOUND', message: `There is no user with id ${id}.` };
-  const deleted = user.deleted_at !== null;
+  const deleted = user.deleted;
   if ((operation === 'restore' || operation === 'forceDelete') && !deleted) {
     return { id, code: 'NOT_DELETED', message: `${user.name} is not deleted.` };
   }
@@ -39,40 +32,65 @@ function stateSkip(operation: BulkInput['operation'], id: number, user: User | u
   return null;
 }
 
-function toChange(input: BulkInput, user: User): Change | null {
-  if (input.operation === 'setActive')
-    return { kind: 'setActive', target: toTarget(user), active: input.active as boolean };
-  if (input.operation === 'delete') return { kind: 'delete', target: toTarget(user) };
+function toChange(input: BulkInput, user: Target): Change | null {
+  if (input.operation === 'setActive') return { kind: 'setActive', target: user, active: input.active as boolean };
+  if (input.operation === 'delete') return { kind: 'delete', target: user };
   return null;
 }
 
-async function apply(ctx: WriteContext, input: BulkInput, users: Map<number, User>, ids: number[], tx: Transaction) {
+/** Each operation's effect on a row's counted state (null: the row is erased). */
+function stateAfter(input: BulkInput, user: Target): CountedState {
+  const { deleted, is_active } = user;
+  switch (input.operation) {
+    case 'setActive':
+      return { is_active: input.active as boolean, deleted };
+    case 'delete':
+      return { is_active, deleted: true };
+    case 'restore':
+      return { is_active, deleted: false };
+    case 'forceDelete':
+      return null;
+  }
+}
+
+async function apply(ctx: WriteContext, input: BulkInput, users: Map<number, Target>, ids: number[], tx: Transaction) {
   const { db } = ctx;
   const now = new Date();
   let changes: AuditChanges = {};
-  switch (input.operation) {
-    case 'setActive': {
-      const active = input.active as boolean;
-      const changing = ids.filter((id) => Boolean(users.get(id)?.is_active) !== active);
-      await updateMany(db, tx, changing, { is_active: active });
-      if (!active) await revokeCredentials(db, tx, changing);
-      changes = { is_active: { before: !active, after: active } };
-      break;
+  const delta = statsDelta(
+    ids.map((id) => {
+      const user = users.get(id) as Target;
+      return {
+        before: { is_active: user.is_active, deleted: user.deleted },
+        after: stateAfter(input, user),
+      };
+    }),
+  );
+  await withStatsDeferred(db, tx, delta, async () => {
+    switch (input.operation) {
+      case 'setActive': {
+        const active = input.active as boolean;
+        const changing = ids.filter((id) => users.get(id)?.is_active !== active);
+        await updateMany(db, tx, changing, { is_active: active });
+        if (!active) await revokeCredentials(db, tx, changing);
+        changes = { is_active: { before: !active, after: active } };
+        break;
+      }
+      case 'delete':
+        await updateMany(db, tx, ids, { deleted_at: now });
+        await revokeCredentials(db, tx, ids);
+        changes = { deleted_at: { before: null, after: toIso(now) } };
+        break;
+      case 'restore':
+        await updateMany(db, tx, ids, { deleted_at: null });
+        changes = { deleted_at: { before: 'deleted', after: null } };
+        break;
+      case 'forceDelete':
+        await destroyMany(db, tx, ids);
+        changes = { record: { before: 'deleted', after: 'erased' } };
+        break;
     }
-    case 'delete':
-      await updateMany(db, tx, ids, { deleted_at: now });
-      await revokeCredentials(db, tx, ids);
-      changes = { deleted_at: { before: null, after: toIso(now) } };
-      break;
-    case 'restore':
-      await updateMany(db, tx, ids, { deleted_at: null });
-      changes = { deleted_at: { before: 'deleted', after: null } };
-      break;
-    case 'forceDelete':
-      await destroyMany(db, tx, ids);
-      changes = { record: { before: 'deleted', after: 'erased' } };
-      break;
-  }
+  });
   return changes;
 }
 
@@ -87,7 +105,7 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
     return await writeTransaction(db, async (tx) => {
       const removesAdmins = input.operation === 'delete' || (input.operation === 'setActive' && input.active === false);
       if (removesAdmins) await lockAdministratorChanges(db, tx);
-      const users = await lockUsers(db, tx, input.ids);
+      const users = await lockTargets(db, tx, input.ids);
       const skipped: Skip[] = [];
       const candidates: number[] = [];
       for (const id of input.ids) {
@@ -105,7 +123,7 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
         : new Set<number>();
       // Rules judge in id order, so the same batch always keeps the same administrator.
       const ordered = [...candidates].sort((a, b) => a - b);
-      const changes = ordered.flatMap((id) => toChange(input, users.get(id) as User) ?? []);
+      const changes = ordered.flatMap((id) => toChange(input, users.get(id) as Target) ?? []);
       const violations = judge(ctx.actor, changes, admins, config.users);
       for (const id of candidates) {
         const v = violations.get(id);

@@ -2,25 +2,16 @@ import type { IdInput } from '@app/contracts';
 import { recordAudit } from '../../audit/audit.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
+import { lockForAdminRemoval } from './users.admin-turn.js';
 import { judge } from './users.rules.js';
-import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
-import {
-  activeAdminsInPlay,
-  lockAdministratorChanges,
-  lockUsers,
-  revokeCredentials,
-  roleIdByName,
-  updateMany,
-} from './users.write-repository.js';
+import { auditOrigin, refuse, toTarget, type WriteContext } from './users.write-support.js';
+import { revokeCredentials, updateMany } from './users.batch-repository.js';
 
 /** DELETE /users/{id}: soft delete after self-delete, rule 3 and rule 4, in that order. */
 export async function deleteUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<void> {
   const { db, config } = ctx;
   await writeTransaction(db, async (tx) => {
-    await lockAdministratorChanges(db, tx);
-    const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
-    const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
-    const admins = await activeAdminsInPlay(db, tx, adminRoleId, [user.id]);
+    const { user, admins } = await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName);
     const violation = judge(ctx.actor, [{ kind: 'delete', target: toTarget(user) }], admins, config.users).get(user.id);
     if (violation) refuse(violation);
     const now = new Date();

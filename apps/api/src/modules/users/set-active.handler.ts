@@ -1,17 +1,12 @@
 import type { IdInput, SetActiveInput, UserItem } from '@app/contracts';
 import { diff, recordAudit } from '../../audit/audit.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { lockForAdminRemoval } from './users.admin-turn.js';
 import { toUserItem } from './users.item.js';
 import { judge } from './users.rules.js';
 import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
-import {
-  activeAdminsInPlay,
-  lockAdministratorChanges,
-  lockUsers,
-  revokeCredentials,
-  roleIdByName,
-  updateMany,
-} from './users.write-repository.js';
+import { revokeCredentials } from './users.batch-repository.js';
+import { lockUsers } from './users.write-repository.js';
 
 /** PATCH /users/{id}/active: rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
 export async function setUserActive({
@@ -23,11 +18,9 @@ export async function setUserActive({
 }): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   return writeTransaction(db, async (tx) => {
-    if (!input.active) await lockAdministratorChanges(db, tx);
-    const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
-    const admins = input.active
-      ? new Set<number>()
-      : await activeAdminsInPlay(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName), [user.id]);
+    const { user, admins } = input.active
+      ? { user: liveUser(await lockUsers(db, tx, [input.id]), input.id), admins: new Set<number>() }
+      : await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName);
     const violation = judge(
       ctx.actor,
       [{ kind: 'setActive', target: toTarget(user), active: input.active }],
@@ -37,7 +30,6 @@ export async function setUserActive({
     if (violation) refuse(violation);
     const before = { is_active: Boolean(user.is_active) };
     if (before.is_active !== input.active) {
-      await updateMany(db, tx, [user.id], { is_active: input.active });
       if (!input.active) await revokeCredentials(db, tx, [user.id]);
       await recordAudit(db, tx, {
         ...auditOrigin(ctx),
@@ -46,8 +38,11 @@ export async function setUserActive({
         targetIds: [user.id],
         changes: diff(before, { is_active: input.active }),
       });
+      // Last: the status change fires the stats trigger, whose one row every status change
+      // waits for until commit, so nothing else runs while this transaction holds it.
+      user.set({ is_active: input.active, lock_version: user.lock_version + 1 });
+      await user.save({ transaction: tx });
     }
-    await user.reload({ transaction: tx, paranoid: false });
     return { item: toUserItem(user) };
   });
 }

@@ -7,18 +7,12 @@ import { AppError, forbidden } from '../../errors.js';
 import { emailTakenError } from './create.handler.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { emailTaken } from './users.repository.js';
+import { lockForAdminRemoval } from './users.admin-turn.js';
+import { revokeCredentials } from './users.batch-repository.js';
 import { checkRoleChange } from './users.roles-change.js';
 import { type Change, judge } from './users.rules.js';
 import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
-import {
-  activeAdminsInPlay,
-  lockAdministratorChanges,
-  lockUsers,
-  replaceRoles,
-  revokeCredentials,
-  roleIdByName,
-  roleIdsOf,
-} from './users.write-repository.js';
+import { lockUsers, replaceRoles, roleIdByName, roleIdsOf } from './users.write-repository.js';
 
 const staleVersion = () =>
   new AppError(
@@ -42,13 +36,13 @@ export async function updateUser({
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await writeTransaction(db, async (tx) => {
-      // Only a PUT that could take an administrator away (status off, or roles replaced) waits
-      // for the administrators' turn; a rename does not.
+      // Only a PUT that could take an administrator away (status off, or roles replaced) of a
+      // user who holds the admin role waits for the administrators' turn; a rename never does.
       const mayRemoveAdmin = input.is_active === false || input.roles_ids !== undefined;
-      if (mayRemoveAdmin) await lockAdministratorChanges(db, tx);
-      const user = liveUser(await lockUsers(db, tx, [input.id]), input.id);
       const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
-      const admins = mayRemoveAdmin ? await activeAdminsInPlay(db, tx, adminRoleId, [user.id]) : new Set<number>();
+      const { user, admins } = mayRemoveAdmin
+        ? await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName)
+        : { user: liveUser(await lockUsers(db, tx, [input.id]), input.id), admins: new Set<number>() };
       if (versionOf(user) !== input.version) throw staleVersion();
       if (await emailTaken(db, tx, input.email, user.id)) throw emailTakenError();
 

@@ -1,15 +1,7 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { User } from '../../db/models/index.js';
-
-/** MySQL bounds placeholders per statement; ids go in one IN() per 1 000. */
-const CHUNK = 1_000;
-
-export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
+import { chunks } from './users.batch-repository.js';
 
 /** The target rows, locked in id order (one order for every writer, so no lock cycles), deleted ones included. */
 export async function lockUsers(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, User>> {
@@ -46,6 +38,8 @@ export async function lockAdministratorChanges(db: Database, tx: Transaction): P
   });
 }
 
+// By role id, not joined by name: joined, MariaDB sorts all 40 000 holders (at a million users)
+// before the LIMIT instead of reading (role_id, user_id) in order — measured 0.5–0.8 s.
 const ACTIVE_ADMINS = `SELECT ur.user_id AS id FROM user_roles ur JOIN users u ON u.id = ur.user_id
   WHERE ur.role_id = :roleId AND u.is_active = 1 AND u.deleted_at IS NULL`;
 
@@ -82,6 +76,20 @@ export async function activeAdminsInPlay(
   return inPlay;
 }
 
+/** Whether the user holds the role (a plain read: under the user's row lock, it cannot change). */
+export async function holdsRole(db: Database, tx: Transaction, userId: number, role: string): Promise<boolean> {
+  // Joined by name: one primary-key lookup, no separate query for the role's id.
+  const rows = await db.sequelize.query(
+    'SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id AND r.name = :role WHERE ur.user_id = :userId',
+    {
+      replacements: { role, userId },
+      type: QueryTypes.SELECT,
+      transaction: tx,
+    },
+  );
+  return rows.length > 0;
+}
+
 export async function roleIdsOf(db: Database, tx: Transaction, userId: number): Promise<number[]> {
   const rows = await db.models.UserRole.findAll({ where: { user_id: userId }, transaction: tx, raw: true });
   return rows.map((r) => Number(r.role_id)).sort((a, b) => a - b);
@@ -95,35 +103,6 @@ export async function replaceRoles(db: Database, tx: Transaction, userId: number
       add.map((role_id) => ({ user_id: userId, role_id })),
       { transaction: tx },
     );
-}
-
-/** Sets columns on many users at once (chunked), bumping their optimistic-lock counter. */
-export async function updateMany(
-  db: Database,
-  tx: Transaction,
-  ids: readonly number[],
-  values: { is_active?: boolean; deleted_at?: Date | null },
-): Promise<void> {
-  for (const part of chunks(ids)) {
-    await db.models.User.update(
-      { ...values, lock_version: db.sequelize.literal('lock_version + 1') as unknown as number },
-      { where: { id: { [Op.in]: part } }, paranoid: false, transaction: tx, silent: false },
-    );
-  }
-}
-
-export async function destroyMany(db: Database, tx: Transaction, ids: readonly number[]): Promise<void> {
-  for (const part of chunks(ids)) {
-    await db.models.User.destroy({ where: { id: { [Op.in]: part } }, force: true, transaction: tx });
-  }
-}
-
-/** Ends every session and token of these users: deactivated or deleted accounts lose access at once. */
-export async function revokeCredentials(db: Database, tx: Transaction, userIds: readonly number[]): Promise<void> {
-  for (const part of chunks(userIds)) {
-    await db.models.Session.destroy({ where: { user_id: { [Op.in]: part } }, transaction: tx });
-    await db.models.ApiToken.destroy({ where: { user_id: { [Op.in]: part } }, transaction: tx });
-  }
 }
 
 /** Role ids among `ids` that do not exist. */

@@ -1,0 +1,78 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import type { Target } from './users.rules.js';
+
+/**
+ * Statements over many users at once (bulk, and the single routes that share them), written as
+ * SQL with bound id lists rather than through the models: at 10 000 ids, cloning the options,
+ * building the WHERE and creating the instances cost the API about 100 ms of CPU per batch, time
+ * in which every other request waits for the event loop.
+ */
+
+/** Ids go in one IN() per 1 000, so no statement grows past a few kilobytes. */
+const CHUNK = 1_000;
+
+export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : '');
+
+/**
+ * The rows a batch judges, locked in id order (one order for every writer, so no lock cycles),
+ * deleted ones included; what the rules need of each.
+ */
+export async function lockTargets(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, Target>> {
+  const found = new Map<number, Target>();
+  for (const part of chunks([...ids].sort((a, b) => a - b))) {
+    const rows = await db.sequelize.query<{ id: number; name: string; is_active: unknown; deleted_at: unknown }>(
+      `SELECT id, name, is_active, deleted_at FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
+      { replacements: { ids: part }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    for (const r of rows) {
+      const id = Number(r.id);
+      found.set(id, { id, name: r.name, is_active: Boolean(Number(r.is_active)), deleted: r.deleted_at !== null });
+    }
+  }
+  return found;
+}
+
+/** Sets the status or the trash date of many users, bumping their optimistic-lock counter. */
+export async function updateMany(
+  db: Database,
+  tx: Transaction,
+  ids: readonly number[],
+  values: { is_active: boolean } | { deleted_at: Date | null },
+): Promise<void> {
+  const [set, value] =
+    'is_active' in values ? ['is_active', values.is_active ? 1 : 0] : ['deleted_at', values.deleted_at];
+  for (const part of chunks(ids)) {
+    await db.sequelize.query(
+      `UPDATE users SET ${set} = :value, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)`,
+      { replacements: { value, now: new Date(), ids: part }, transaction: tx },
+    );
+  }
+}
+
+/** Erases users for good (their roles, permissions, sessions and tokens go by cascade). */
+export async function destroyMany(db: Database, tx: Transaction, ids: readonly number[]): Promise<void> {
+  for (const part of chunks(ids)) {
+    await db.sequelize.query('DELETE FROM users WHERE id IN (:ids)', { replacements: { ids: part }, transaction: tx });
+  }
+}
+
+/** Ends every session and token of these users: deactivated or deleted accounts lose access at once. */
+export async function revokeCredentials(db: Database, tx: Transaction, userIds: readonly number[]): Promise<void> {
+  for (const part of chunks(userIds)) {
+    await db.sequelize.query('DELETE FROM sessions WHERE user_id IN (:ids)', {
+      replacements: { ids: part },
+      transaction: tx,
+    });
+    await db.sequelize.query('DELETE FROM api_tokens WHERE user_id IN (:ids)', {
+      replacements: { ids: part },
+      transaction: tx,
+    });
+  }
+}
