@@ -44,26 +44,38 @@ export interface LoadResult {
   samples: number[];
 }
 
-/** One result from several runs of the same scenario (their samples pooled). */
-export function mergeLoads(parts: readonly LoadResult[]): LoadResult {
-  const samples = parts.flatMap((p) => p.samples);
-  const statuses: Record<string, number> = {};
-  for (const p of parts) for (const [k, n] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
-  const seconds = parts.reduce((a, p) => a + p.seconds, 0);
+/** A load's result from its 2xx response times and its status counts. */
+export function toLoadResult(run: {
+  samples: number[];
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+}): LoadResult {
+  const { samples, seconds } = run;
   return {
-    requests: parts.reduce((a, p) => a + p.requests, 0),
+    ...run,
+    requests: Object.values(run.statuses).reduce((a, b) => a + b, 0),
     ok: samples.length,
-    statuses,
-    errors: parts.reduce((a, p) => a + p.errors, 0),
-    timeouts: parts.reduce((a, p) => a + p.timeouts, 0),
     p50: percentile(samples, 50),
     p90: percentile(samples, 90),
     p99: percentile(samples, 99),
     max: percentile(samples, 100),
     reqPerSec: samples.length / Math.max(seconds, 0.001),
-    seconds,
-    samples,
   };
+}
+
+/** One result from several runs of the same scenario (their samples pooled). */
+export function mergeLoads(parts: readonly LoadResult[]): LoadResult {
+  const statuses: Record<string, number> = {};
+  for (const p of parts) for (const [k, n] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
+  return toLoadResult({
+    samples: parts.flatMap((p) => p.samples),
+    statuses,
+    errors: parts.reduce((a, p) => a + p.errors, 0),
+    timeouts: parts.reduce((a, p) => a + p.timeouts, 0),
+    seconds: parts.reduce((a, p) => a + p.seconds, 0),
+  });
 }
 
 const MAX_SAMPLES = 2_000_000;
@@ -141,19 +153,11 @@ export async function runLoad(
     instance.stop();
     throw err;
   }
-  const requestsDone = Object.values(statuses).reduce((a, b) => a + b, 0);
-  return {
-    requests: requestsDone,
-    ok: latencies.length,
+  return toLoadResult({
+    samples: latencies,
     statuses,
     errors: result.errors,
     timeouts: result.timeouts,
-    p50: percentile(latencies, 50),
-    p90: percentile(latencies, 90),
-    p99: percentile(latencies, 99),
-    max: percentile(latencies, 100),
-    reqPerSec: latencies.length / Math.max(result.duration, 0.001),
     seconds: result.duration,
-    samples: latencies,
-  };
+  });
 }

@@ -4,6 +4,7 @@ import type { DownloadResult } from './export.js';
 import type { CapturedStatement, FloorResult, PlanRow } from './floor.js';
 import type { LoadResult } from './http-load.js';
 import type { MachineInfo } from './machine.js';
+import { METHOD } from './report-method.js';
 import type { ExportScenario, HttpRequestSpec, HttpScenario, Target } from './scenarios.js';
 
 export type OutcomeStatus = 'ok' | 'missing' | 'failed';
@@ -371,19 +372,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
     L.push('');
   }
 
-  L.push('## Method');
-  L.push('');
-  L.push(
-    [
-      `- **Data**: \`bench/seed.ts\` creates the database if missing (it only ever drops one whose name contains "bench"), migrates it, seeds permissions, roles and the administrator with the application's own code, then appends the deterministic demo users of \`src/db/seeders/demo-data.ts\` with multi-row INSERTs of 5 000 rows (one transaction each) and their \`user_roles\`. The \`user_stats\` triggers keep the counters exact. \`--reuse\` keeps a seeded database (and tops it up to N).`,
-      '- **Server**: `node --import tsx src/main.ts` started directly (no npm or shell wrapper, so the pid measured is the server), `LOG_LEVEL=warn`, on 127.0.0.1 and a free port; authenticated with a fresh admin API token (`Authorization: Bearer`), deleted at the end.',
-      `- **HTTP scenarios**: one probe request first (a 404 marks the route as not there yet, and the run goes on), a warm-up, then autocannon for the scenario's duration. p50/p99 come from every 2xx response time; req/s is 2xx responses per second.`,
-      "- **Peak RSS**: the server's `VmHWM` from `/proc/<pid>/status`, reset before each scenario by writing `5` to `/proc/<pid>/clear_refs`, and checked against a 50 ms poll of `VmRSS`.",
-      `- **SQL floor**: after the warm-up, the general log is switched on (\`log_output=TABLE\`) for one request, and the statements the API's connections issued are read from \`mysql.general_log\` (the log settings are then restored). Statements on \`api_tokens\`, \`sessions\`, \`permissions\`, \`rate_limits\` and the actor's own user row are the auth lookups; the rest are the list's own statements. They are replayed as text queries through mysql2 with the API's connection settings, in sequence, on as many connections at once as the HTTP load uses. HTTP load and replay alternate in 3 rounds of equal length, so both see the same background load (the machine may be shared); the floor is the p50 of the whole sequence. The ratio column divides the API's p50 by the floor of the list's own statements (the target); the auth columns include the lookups every request pays. The API may run some statements in parallel; the floor runs them one after another. "Alone" is the same replay on one otherwise idle connection.`,
-      `- **Writes**: each write request really changes rows: the bulk deactivates the newest 10 000 live, active users (the default page among them) and the next request reactivates them, one request after another on one connection; each PATCH deactivates a different user of the next 10 000 (a second pass would reactivate them). Users the write scenarios deactivated are reactivated with SQL when each ends, so every run starts from the seeded state. "While writes run" sends the default page at a fixed 40 requests a second, alone and then while a 10 000-id bulk starts every 2 s and a PATCH every 100 ms (each writer one request at a time), in two alternating rounds, and compares the two p50s. After each phase the list's own statements are replayed through mysql2 on one connection for 3 s: if they keep their p50 while the HTTP p50 moves, no read waited for a write's lock and the difference is the two cores being shared.`,
-      "- **Exports**: one whole download each, with fetch, on a freshly started API (so its peak RSS is the export's own, not heap grown by the load scenarios before it); time to first and last byte, bytes, rows (CSV records counted while streaming; the XLSX is saved and its rows counted afterwards, untimed) and the server's peak RSS during the download. The export's SQL floor: a second, untimed download with the general log on captures every batch query the export issues; they are replayed in sequence on one connection.",
-    ].join('\n'),
-  );
+  L.push('## Method', '', ...METHOD);
   L.push('');
   return `${L.join('\n')}\n`;
 }

@@ -1,12 +1,12 @@
 import type mysql from 'mysql2/promise';
 import { createApiToken } from '../src/auth/api-tokens.js';
-import { type DownloadResult, timeDownload } from './export.js';
-import { captureStatements, summarize, timeStatements } from './floor.js';
+import { runExportScenario } from './export-scenario.js';
 import { runHttpScenario } from './http-scenario.js';
 import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
-import { type ExportOutcome, type Outcome, renderReport, targetText, verdict, writeReport } from './report.js';
-import { type BenchContext, type ExportScenario, SCENARIOS } from './scenarios.js';
+import { type Outcome, renderReport, targetText, verdict, writeReport } from './report.js';
+import { smokeProblems } from './smoke.js';
+import { type BenchContext, SCENARIOS } from './scenarios.js';
 import {
   ADMIN_EMAIL,
   bulkSeedUsers,
@@ -85,110 +85,6 @@ async function reactivate(conn: mysql.Connection, ids: readonly number[]): Promi
     changed += res.affectedRows;
   }
   if (changed) log(`  reactivated the ${changed.toLocaleString('en')} users the scenario left inactive`);
-}
-
-async function runExportScenario(
-  settings: ConnectionSettings,
-  ctx: BenchContext,
-  server: ApiServer,
-  scenario: ExportScenario,
-): Promise<ExportOutcome> {
-  const path = scenario.path(ctx);
-  log(`${scenario.name}: GET ${path}`);
-  const outcome: ExportOutcome = { kind: 'export', scenario, path, status: 'ok', startRssMb: server.rssMb() };
-  let d: DownloadResult;
-  try {
-    d = await timeDownload(ctx, server, scenario);
-  } catch (err) {
-    return { ...outcome, status: 'failed', note: err instanceof Error ? err.message : String(err) };
-  }
-  if (d.status === 404) {
-    log('  404: the route is not there yet');
-    return { ...outcome, status: 'missing', note: `404 ${d.bodySnippet.slice(0, 160)}` };
-  }
-  if (d.status < 200 || d.status >= 300) {
-    log(`  ${d.status}: ${d.bodySnippet.slice(0, 200)}`);
-    return { ...outcome, status: 'failed', note: `HTTP ${d.status}: ${d.bodySnippet.slice(0, 200)}` };
-  }
-  log(
-    `  ${d.seconds.toFixed(2)} s to last byte (first ${d.ttfbSeconds.toFixed(2)} s), ${d.bytes.toLocaleString('en')} bytes, ` +
-      `${d.rows.toLocaleString('en')} rows, peak RSS ${d.peakRssMb.toFixed(0)} MB`,
-  );
-  outcome.download = d;
-  // The export's SQL floor: a second, untimed download with the general log on captures every
-  // batch query it issues; replaying them in sequence on one connection times the SQL alone.
-  try {
-    const statements = await captureStatements(settings, () => drain(ctx, path));
-    const batches = statements.filter((s) => !s.auth).map((s) => s.sql);
-    const replay = await timeStatements(settings, batches, {
-      connections: 1,
-      runs: 1,
-      maxMs: 10 * 60_000,
-      warmup: false,
-    });
-    outcome.floor = {
-      statements: batches.length,
-      seconds:
-        summarize(
-          replay,
-          batches.map((_, i) => i),
-        ).p50 / 1000,
-    };
-    log(`  SQL floor: ${batches.length} statements replayed in ${outcome.floor.seconds.toFixed(2)} s`);
-  } catch (err) {
-    outcome.floorError = err instanceof Error ? err.message : String(err);
-    log(`  SQL floor failed: ${outcome.floorError}`);
-  }
-  return outcome;
-}
-
-/** Downloads `path` whole and discards it (bounded to 15 minutes). */
-async function drain(ctx: BenchContext, path: string): Promise<void> {
-  const res = await fetch(ctx.baseUrl + path, {
-    headers: { authorization: `Bearer ${ctx.token}` },
-    signal: AbortSignal.timeout(15 * 60_000),
-  });
-  if (!res.body) return;
-  for await (const _chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    // discard
-  }
-}
-
-/** Smoke: every scenario answered 2xx, nothing else, and produced finite numbers. */
-function smokeProblems(outcomes: Outcome[]): string[] {
-  const problems: string[] = [];
-  for (const o of outcomes) {
-    const name = o.scenario.name;
-    if (o.status !== 'ok') {
-      problems.push(`${name}: ${o.status === 'missing' ? 'route missing (404)' : 'failed'} ${o.note ?? ''}`.trim());
-      continue;
-    }
-    if (o.kind === 'http') {
-      const l = o.load;
-      if (!l || l.ok === 0 || l.ok !== l.requests || l.errors > 0) {
-        problems.push(`${name}: not every response was 2xx (${JSON.stringify(l?.statuses)}, ${l?.errors ?? 0} errors)`);
-      }
-      if (!l || ![l.p50, l.p99, l.reqPerSec, o.peakRssMb ?? Number.NaN].every(Number.isFinite)) {
-        problems.push(`${name}: missing numbers`);
-      }
-      for (const w of o.background ?? []) {
-        if (w.load.ok === 0 || w.load.ok !== w.load.requests) {
-          problems.push(`${name}: background ${w.title} answered ${JSON.stringify(w.load.statuses)}`);
-        }
-      }
-      // A scenario with background writes replays its SQL in both phases instead of a floor.
-      const sqlP50 = o.scenario.background ? o.listSql?.busy.p50 : o.floor?.list.p50;
-      if (o.scenario.floor && !Number.isFinite(sqlP50 ?? Number.NaN)) {
-        problems.push(`${name}: no SQL floor (${o.floorError ?? 'no list statement captured'})`);
-      }
-    } else {
-      const d = o.download;
-      if (!d || ![d.seconds, d.bytes, d.rows, d.peakRssMb].every(Number.isFinite) || d.bytes === 0) {
-        problems.push(`${name}: missing numbers (bytes ${d?.bytes}, rows ${d?.rows})`);
-      }
-    }
-  }
-  return problems;
 }
 
 async function main(): Promise<number> {
@@ -301,7 +197,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
                 (opts.duration + 10 * 60) * 1000,
                 scenario.name,
               )
-            : await runExportScenario(settings, ctx, current, scenario),
+            : await runExportScenario(settings, ctx, current, scenario, log),
         );
       } catch (err) {
         const note = err instanceof Error ? err.message : String(err);

@@ -1,8 +1,8 @@
 import { type FloorResult, type FloorRuns, summarize, timeStatements } from './floor.js';
-import { type LoadResult, mergeLoads, probe, requestSequence, runLoad } from './http-load.js';
+import { type LoadResult, mergeLoads, probe, requestSequence, runLoad, toLoadResult } from './http-load.js';
 import type { BenchContext, HttpRequestSpec, HttpScenario } from './scenarios.js';
 import type { ConnectionSettings } from './seed.js';
-import { percentile, sleep } from './stats.js';
+import { sleep } from './stats.js';
 
 /** Quiet and busy phases alternate this many times, so both see the same background on a shared machine. */
 const ROUNDS = 2;
@@ -125,19 +125,5 @@ async function paced(
     }
     await sleep(Math.max(0, everyMs - (Date.now() - started)));
   }
-  const requests = Object.values(statuses).reduce((a, b) => a + b, 0);
-  return {
-    requests,
-    ok: samples.length,
-    statuses,
-    errors,
-    timeouts: 0,
-    p50: percentile(samples, 50),
-    p90: percentile(samples, 90),
-    p99: percentile(samples, 99),
-    max: percentile(samples, 100),
-    reqPerSec: samples.length / seconds,
-    seconds,
-    samples,
-  };
+  return toLoadResult({ samples, statuses, errors, timeouts: 0, seconds });
 }
