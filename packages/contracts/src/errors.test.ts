@@ -38,6 +38,10 @@ describe('error codes', () => {
         'UNAVAILABLE',
         'NOT_DELETED',
         'INTERNAL',
+        'OUTRANKED',
+        'METHOD_NOT_ALLOWED',
+        'PAYLOAD_TOO_LARGE',
+        'UNSUPPORTED_MEDIA_TYPE',
       ].sort(),
     );
   });
@@ -47,7 +51,11 @@ describe('error codes', () => {
     expect(statuses).toMatchObject({
       UNAUTHENTICATED: 401,
       FORBIDDEN: 403,
+      OUTRANKED: 403,
       NOT_FOUND: 404,
+      METHOD_NOT_ALLOWED: 405,
+      PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
       BAD_REQUEST: 400,
       VALIDATION_FAILED: 422,
       RELATION_NOT_ALLOWED: 422,

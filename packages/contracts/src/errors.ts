@@ -4,11 +4,18 @@ export const ERRORS = {
   BAD_REQUEST: { status: 400, title: 'The request could not be read.' },
   UNAUTHENTICATED: { status: 401, title: 'You need to sign in to do this.' },
   FORBIDDEN: { status: 403, title: 'You do not have permission to do this.' },
+  OUTRANKED: {
+    status: 403,
+    title: 'This user holds permissions you do not have, so you cannot change their account.',
+  },
   NOT_FOUND: { status: 404, title: 'The record was not found.' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'This address does not accept that HTTP method.' },
   VERSION_CONFLICT: {
     status: 409,
     title: 'Someone else changed this record. Reload it and try again.',
   },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, title: 'Some of the input is not valid.' },
   RELATION_NOT_ALLOWED: { status: 422, title: 'A requested relation cannot be loaded.' },
   COUNT_NOT_ALLOWED: { status: 422, title: 'A requested count cannot be loaded.' },

@@ -18,6 +18,7 @@ export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
 
 /** Codes the users business rules (SPEC §7) can refuse a change with. */
 export const USERS_RULE_CODES = [
+  'OUTRANKED',
   'SELF_DEACTIVATION',
   'LAST_ADMIN',
   'NOT_INACTIVE',
