@@ -232,9 +232,12 @@ function successResponse(route: RestRoute, output: JsonSchema | null): OpenApiRe
 
 function problemResponse(status: number, codes: ErrorCode[], permission?: string): OpenApiResponse {
   const listed = codes.map((code) => `\`${code}\`: ${ERRORS[code].title}`).join(' ');
+  const ceiling = codes.includes('OUTRANKED')
+    ? ' `OUTRANKED`: the user holds a permission the caller lacks (the privilege ceiling); the detail names them.'
+    : '';
   const description =
     status === 403 && permission
-      ? `The caller lacks the \`${permission}\` permission (\`FORBIDDEN\`); the problem's \`permission\` names it.`
+      ? `The caller lacks the \`${permission}\` permission (\`FORBIDDEN\`); the problem's \`permission\` names it.${ceiling}`
       : status === 422
         ? `${listed} A business rule's refusal carries the rule's own \`code\`.`
         : listed;
@@ -251,7 +254,8 @@ function problemResponse(status: number, codes: ErrorCode[], permission?: string
 /** The refusals a route can answer: implied by its guard, path and input, plus what it declares. */
 function problemCodes(route: RestRoute, input: JsonSchema | null, body: boolean, pathParams: string[]) {
   const codes: ErrorCode[] = [];
-  if (body) codes.push('BAD_REQUEST');
+  // A body is read before the procedure runs: unreadable, too large, or not JSON.
+  if (body) codes.push('BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (!route.meta.public) codes.push('UNAUTHENTICATED');
   if (route.meta.permission) codes.push('FORBIDDEN');
   if (pathParams.includes('id')) codes.push('NOT_FOUND');

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, PASSWORD } from '../support/given.js';
 import { loginCookie } from '../support/http.js';
@@ -63,11 +64,9 @@ describe('POST /users/bulk', () => {
     const g = given(own.db);
     const admins = [];
     for (let i = 0; i < 3; i++) admins.push((await g.user({ roles: ['admin'] })).id);
-    // A manager-like actor holding setActive and delete, but not an administrator itself.
-    const actor = usersApi(
-      own.app,
-      await g.token((await g.user({ permissions: ['users.setActive', 'users.delete', 'users.view'] })).id),
-    );
+    // An actor holding every permission directly, but not the admin role: the ceiling lets it
+    // act on administrators, and it is not one of them itself.
+    const actor = usersApi(own.app, await g.token((await g.user({ permissions: [...PERMISSIONS] })).id));
     const report = (await actor.bulk({ operation: 'setActive', ids: admins, active: false })).json();
     expect(report.affected).toEqual(admins.slice(0, 2));
     expect(report.skipped).toEqual([

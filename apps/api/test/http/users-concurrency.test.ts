@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@app/contracts';
 import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
@@ -63,7 +64,8 @@ describe('rules under concurrency', () => {
     'a user who becomes an administrator while a deactivation waits for its row is judged as one',
     async () => {
       const g = given(t.db);
-      const actor = await g.user({ permissions: ['users.view', 'users.setActive'] });
+      // Holding every permission, so the privilege ceiling lets it act on an administrator.
+      const actor = await g.user({ permissions: [...PERMISSIONS] });
       const target = await g.user({ name: 'Soon Admin' });
       const adminRoleId = (await t.db.models.Role.findOne({ where: { name: 'admin' } }))?.id as number;
       // Nobody else is an active administrator: once the grant lands, the target is the last one.

@@ -112,6 +112,14 @@ describe('GET /users', () => {
       is_active: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       deleted_at: null,
+      // What the administrator listing may do to this active viewer, as the writes would judge it.
+      actions: {
+        update: { allowed: true },
+        setActive: { allowed: true },
+        delete: { allowed: false, code: 'NOT_INACTIVE', message: expect.stringContaining('deactivate the account') },
+        restore: { allowed: false, code: 'NOT_DELETED', message: 'Zz Viewer is not deleted.' },
+        forceDelete: { allowed: false, code: 'NOT_DELETED', message: 'Zz Viewer is not deleted.' },
+      },
     });
     expect(body.meta).toEqual({ page: 1, perPage: 10, total: 9, pageCount: 1 });
     expect(body.availableRoles.map((r: { name: string }) => r.name)).toEqual(['admin', 'manager', 'viewer']);

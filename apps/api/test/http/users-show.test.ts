@@ -51,6 +51,7 @@ describe('GET /users/{id}', () => {
         created_at: '2024-01-10T08:00:00.000Z',
         updated_at: expect.any(String),
         deleted_at: null,
+        actions: expect.objectContaining({ update: { allowed: true }, setActive: { allowed: true } }),
       },
       meta: { loaded_relations: [], loaded_counts: [], loaded_appends: [] },
     });
@@ -122,7 +123,29 @@ describe('GET /users/{id}/edit', () => {
       ['manager', true],
       ['viewer', true],
     ]);
+    // Ada is an administrator: the manager may open the form data but change nothing.
+    expect(body.can).toEqual({ update: false, setActive: false, delete: false, restore: false, forceDelete: false });
+    expect(body.item.actions.update).toEqual({
+      allowed: false,
+      code: 'OUTRANKED',
+      message:
+        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.forceDelete, users.restore): only someone who holds all of them can change this account.',
+    });
+  });
+
+  it("says what the caller may do to a user it outranks or matches, by the server's own rules", async () => {
+    const g = given(t.db);
+    const peer = (await g.user({ roles: ['manager'], name: 'Peer Manager' })).id;
+    const body = (await get(`/api/users/${peer}/edit`, manager)).json();
     expect(body.can).toEqual({ update: true, setActive: true, delete: false, restore: false, forceDelete: false });
+    expect(body.item.actions.delete).toEqual({
+      allowed: false,
+      code: 'FORBIDDEN',
+      message: 'You need the users.delete permission to do this.',
+    });
+    const own = (await get(`/api/users/${peer}/edit`)).json();
+    expect(own.item.actions.delete).toMatchObject({ allowed: false, code: 'NOT_INACTIVE' });
+    expect(own.item.actions.restore).toMatchObject({ allowed: false, code: 'NOT_DELETED' });
   });
 
   it('needs users.update', async () => {

@@ -47,6 +47,14 @@ export function given(db: Database) {
       return { id: user.id, email, password: PASSWORD };
     },
 
+    /** A role granting exactly `permissions` (e.g. a custom role beside the seeded ones). */
+    async role(name: string, permissions: string[]): Promise<number> {
+      const role = await db.models.Role.create({ name, guard_name: 'web' });
+      const perms = await db.models.Permission.findAll({ where: { name: { [Op.in]: permissions } } });
+      await db.models.RolePermission.bulkCreate(perms.map((p) => ({ role_id: role.id, permission_id: p.id })));
+      return role.id;
+    },
+
     async token(userId: number, expiresAt: Date | null = null): Promise<string> {
       return (await createApiToken(db, userId, 'test', expiresAt)).token;
     },

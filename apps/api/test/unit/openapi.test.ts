@@ -173,6 +173,17 @@ describe('the OpenAPI document of the app', () => {
     expect(op(doc, 'get', '/api/auth/me')['x-permission']).toBeUndefined();
   });
 
+  it('documents the privilege ceiling (403 OUTRANKED) on every route that changes one user', () => {
+    for (const [method, path] of [
+      ['put', '/api/users/{id}'],
+      ['patch', '/api/users/{id}/active'],
+      ['delete', '/api/users/{id}'],
+    ] as const) {
+      expect(op(doc, method, path).responses['403']?.description, `${method} ${path}`).toContain('`OUTRANKED`');
+    }
+    expect(op(doc, 'put', '/api/users/{id}').responses['409']?.description).toContain('VERSION_CONFLICT');
+  });
+
   it('generates the Problem schema from the contracts, request id included', () => {
     const problem = doc.components.schemas.Problem as { properties: Record<string, JsonSchema>; required: string[] };
     expect(Object.keys(problem.properties)).toEqual(
@@ -307,6 +318,7 @@ describe('the OpenAPI generator', () => {
     // Nothing left but the path: no body at all, and so no 400 for a malformed one.
     expect(op(doc, 'post', '/api/things/{id}/touch').requestBody).toBeUndefined();
     expect(op(doc, 'post', '/api/things/{id}/touch').responses['400']).toBeUndefined();
+    expect(op(doc, 'post', '/api/things/{id}/touch').responses['415']).toBeUndefined();
   });
 
   it('moves named and recursive schemas to components, so their $refs resolve', () => {
@@ -354,8 +366,8 @@ describe('the OpenAPI generator', () => {
 
   it('documents the refusals a route implies, as problem+json', () => {
     const update = op(doc, 'put', '/api/things/{id}');
-    expect(Object.keys(update.responses).sort()).toEqual(['200', '400', '401', '403', '404', '422']);
-    for (const status of ['400', '401', '403', '404', '422']) {
+    expect(Object.keys(update.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422']);
+    for (const status of ['400', '401', '403', '404', '413', '415', '422']) {
       expect(update.responses[status]?.content).toEqual({
         'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
       });
@@ -368,7 +380,7 @@ describe('the OpenAPI generator', () => {
 
   it('adds the refusals a route declares, with Retry-After for 429', () => {
     const signIn = op(doc, 'post', '/api/sign-in');
-    expect(Object.keys(signIn.responses).sort()).toEqual(['201', '400', '401', '422', '429']);
+    expect(Object.keys(signIn.responses).sort()).toEqual(['201', '400', '401', '413', '415', '422', '429']);
     expect(signIn.security).toEqual([]);
     expect(signIn.responses['429']?.headers).toHaveProperty('Retry-After');
     expect(op(doc, 'get', '/api/things/export').responses['429']).toBeDefined();

@@ -9,7 +9,13 @@ const ON: UsersConfig = {
   list: { perPageDefault: 10, perPageMax: 100 },
 };
 const me: Actor = { id: 1, name: 'Me', email: 'me@x.io', permissions: new Set() };
-const user = (id: number, is_active = true): Target => ({ id, name: `User ${id}`, is_active, deleted: false });
+const user = (id: number, is_active = true, permissions: string[] = []): Target => ({
+  id,
+  name: `User ${id}`,
+  is_active,
+  deleted: false,
+  permissions: new Set(permissions),
+});
 const off = (patch: (c: UsersConfig) => void) => {
   const c = structuredClone(ON);
   patch(c);
@@ -17,6 +23,43 @@ const off = (patch: (c: UsersConfig) => void) => {
 };
 
 describe('the users rules', () => {
+  it('refuse any change to a user holding a permission the actor lacks, naming what it lacks', () => {
+    const manager: Actor = { ...me, permissions: new Set(['users.view', 'users.update', 'users.setActive']) };
+    const admin = user(2, true, ['users.view', 'users.delete', 'users.create']);
+    const kinds: Change[] = [
+      { kind: 'update', target: admin },
+      { kind: 'setActive', target: admin, active: false },
+      { kind: 'delete', target: user(2, false, ['users.delete']) },
+      { kind: 'restore', target: admin },
+      { kind: 'forceDelete', target: admin },
+      { kind: 'removeAdminRole', target: admin },
+    ];
+    for (const change of kinds) {
+      const refused = judge(manager, [change], new Set(), ON).get(2);
+      expect(refused?.code, change.kind).toBe('OUTRANKED');
+    }
+    expect(judge(manager, [kinds[0] as Change], new Set(), ON).get(2)?.message).toBe(
+      'User 2 holds permissions you do not have (users.create, users.delete): only someone who holds all of them can change this account.',
+    );
+  });
+
+  it('let an actor change a user whose permissions it all holds, and judge changes to oneself by the self rules only', () => {
+    const manager: Actor = { ...me, permissions: new Set(['users.view', 'users.update', 'users.setActive']) };
+    expect(judge(manager, [{ kind: 'update', target: user(2, true, ['users.view']) }], new Set(), ON).size).toBe(0);
+    const self = user(1, true, ['users.view', 'users.update', 'users.setActive', 'tokens.narrowed-away']);
+    expect(judge(manager, [{ kind: 'update', target: self }], new Set(), ON).size).toBe(0);
+    expect(judge(manager, [{ kind: 'setActive', target: self, active: false }], new Set(), ON).get(1)?.code).toBe(
+      'SELF_DEACTIVATION',
+    );
+  });
+
+  it('put the ceiling before the last-administrator rule', () => {
+    const manager: Actor = { ...me, permissions: new Set(['users.setActive']) };
+    const lastAdmin = user(2, true, ['users.delete']);
+    const change: Change = { kind: 'setActive', target: lastAdmin, active: false };
+    expect(judge(manager, [change], new Set([2]), ON).get(2)?.code).toBe('OUTRANKED');
+  });
+
   it('refuse deactivating oneself, unless switched off', () => {
     const change: Change = { kind: 'setActive', target: user(1), active: false };
     expect(judge(me, [change], new Set(), ON).get(1)?.code).toBe('SELF_DEACTIVATION');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, IsoDateTimeSchema, ListMetaSchema, NamedRefSchema } from '../common';
 import { ShowMetaSchema } from '../query/define-show-query';
+import { UserActionsSchema } from './users.actions';
 import type { UserColumnKey } from './users.columns';
 
 /** A row of the users table and of every export: the column set plus `deleted_at`. */
@@ -35,13 +36,22 @@ export const UserItemSchema = z.object({
 });
 export type UserItem = z.infer<typeof UserItemSchema>;
 
-export const UserShowResultSchema = z.object({ item: UserItemSchema, meta: ShowMetaSchema });
+/** A list row as the table gets it: the row plus what the caller may do to it. */
+export const UserListRowSchema = UserRowSchema.extend({ actions: UserActionsSchema });
+export type UserListRow = z.infer<typeof UserListRowSchema>;
+
+/** GET /users/{id}: the item with what the caller may do to it. */
+export const UserShowItemSchema = UserItemSchema.extend({ actions: UserActionsSchema });
+export type UserShowItem = z.infer<typeof UserShowItemSchema>;
+
+export const UserShowResultSchema = z.object({ item: UserShowItemSchema, meta: ShowMetaSchema });
 export type UserShowResult = z.infer<typeof UserShowResultSchema>;
 
 /** GET /users/{id}/edit: the item with its role ids and the optimistic-lock token. */
 export const UserEditItemSchema = UserItemSchema.extend({
   roles_ids: z.array(IdSchema),
   version: z.string(),
+  actions: UserActionsSchema,
 });
 export type UserEditItem = z.infer<typeof UserEditItemSchema>;
 
@@ -63,7 +73,7 @@ export type UsersSelectedResult = z.infer<typeof UsersSelectedResultSchema>;
 
 /** GET /users: a page of rows, its meta, the summary counters, the role options, the filters as understood. */
 export const UsersListResultSchema = z.object({
-  rows: z.array(UserRowSchema),
+  rows: z.array(UserListRowSchema),
   meta: ListMetaSchema,
   stats: UsersStatsSchema,
   availableRoles: z.array(NamedRefSchema),
@@ -71,7 +81,10 @@ export const UsersListResultSchema = z.object({
 });
 export type UsersListResult = z.infer<typeof UsersListResultSchema>;
 
-/** GET /users/{id}/edit: the form's data, the role options (with whether the caller may grant each) and record capabilities. */
+/**
+ * GET /users/{id}/edit: the form's data, the role options (with whether the caller may grant each)
+ * and record capabilities (`can`: each action's `allowed`, kept for clients of the first contract).
+ */
 export const UserEditResultSchema = z.object({
   item: UserEditItemSchema,
   options: z.object({ roles: z.array(NamedRefSchema.extend({ assignable: z.boolean() })) }),

@@ -6,6 +6,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
 import { type Change, judge, type Target } from './users.rules.js';
 import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
+import { permissionsBeyond } from './users.held-permissions.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from './users.write-repository.js';
@@ -32,10 +33,15 @@ function stateSkip(operation: BulkInput['operation'], id: number, user: Target |
   return null;
 }
 
-function toChange(input: BulkInput, user: Target): Change | null {
-  if (input.operation === 'setActive') return { kind: 'setActive', target: user, active: input.active as boolean };
-  if (input.operation === 'delete') return { kind: 'delete', target: user };
-  return null;
+function toChange(input: BulkInput, user: Target): Change {
+  switch (input.operation) {
+    case 'setActive':
+      return { kind: 'setActive', target: user, active: input.active as boolean };
+    case 'delete':
+    case 'restore':
+    case 'forceDelete':
+      return { kind: input.operation, target: user };
+  }
 }
 
 /** Each operation's effect on a row's counted state (null: the row is erased). */
@@ -106,6 +112,8 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
       const removesAdmins = input.operation === 'delete' || (input.operation === 'setActive' && input.active === false);
       if (removesAdmins) await lockAdministratorChanges(db, tx);
       const users = await lockTargets(db, tx, input.ids);
+      const held = await permissionsBeyond(db, tx, ctx.actor, [...users.keys()]);
+      for (const [id, permissions] of held) users.set(id, { ...(users.get(id) as Target), permissions });
       const skipped: Skip[] = [];
       const candidates: number[] = [];
       for (const id of input.ids) {
@@ -123,7 +131,7 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
         : new Set<number>();
       // Rules judge in id order, so the same batch always keeps the same administrator.
       const ordered = [...candidates].sort((a, b) => a - b);
-      const changes = ordered.flatMap((id) => toChange(input, users.get(id) as Target) ?? []);
+      const changes = ordered.map((id) => toChange(input, users.get(id) as Target));
       const violations = judge(ctx.actor, changes, admins, config.users);
       for (const id of candidates) {
         const v = violations.get(id);

@@ -4,15 +4,16 @@ import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
 import { lockForAdminRemoval } from './users.admin-turn.js';
 import { judge } from './users.rules.js';
-import { auditOrigin, refuse, toTarget, type WriteContext } from './users.write-support.js';
+import { auditOrigin, refuse, targetOf, type WriteContext } from './users.write-support.js';
 import { revokeCredentials, updateMany } from './users.batch-repository.js';
 
-/** DELETE /users/{id}: soft delete after self-delete, rule 3 and rule 4, in that order. */
+/** DELETE /users/{id}: soft delete after the ceiling, self-delete, rule 3 and rule 4, in that order. */
 export async function deleteUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<void> {
   const { db, config } = ctx;
   await writeTransaction(db, async (tx) => {
     const { user, admins } = await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName);
-    const violation = judge(ctx.actor, [{ kind: 'delete', target: toTarget(user) }], admins, config.users).get(user.id);
+    const target = await targetOf(ctx, tx, user);
+    const violation = judge(ctx.actor, [{ kind: 'delete', target }], admins, config.users).get(user.id);
     if (violation) refuse(violation);
     const now = new Date();
     await updateMany(db, tx, [user.id], { deleted_at: now });

@@ -1,19 +1,23 @@
-import type { UserRow, UsersListQuery, UsersStats } from '@app/contracts';
+import type { UserListRow, UsersListQuery, UsersStats } from '@app/contracts';
 import { plainFilters } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
 import type { Actor, Context } from '../../trpc/context.js';
+import { actionsFor } from './users.actions.js';
 import { availableRoles, pageIds, readStats, rowsByIds } from './users.read-repository.js';
 import { assertTrashAllowed, countUsers, effectivePerPage, usersOrder, usersWhere } from './users.list-query.js';
 
 export interface UsersListResult {
-  rows: UserRow[];
+  rows: UserListRow[];
   meta: { page: number; perPage: number; total: number; pageCount: number };
   stats: UsersStats;
   availableRoles: Array<{ id: number; name: string }>;
   filters: Record<string, unknown>;
 }
 
-/** GET /users: one page, its meta, the summary counters, the role options and the filters as understood. */
+/**
+ * GET /users: one page (each row with what the caller may do to it), its meta, the summary
+ * counters, the role options and the filters as understood.
+ */
 export async function listUsers({
   ctx,
   input,
@@ -32,8 +36,13 @@ export async function listUsers({
     availableRoles(db),
   ]);
   const { trashed, ...visible } = stats;
+  const rows = await rowsByIds(db, ids);
+  const actions = await actionsFor(
+    ctx,
+    rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, deleted: r.deleted_at !== null })),
+  );
   return {
-    rows: await rowsByIds(db, ids),
+    rows: rows.map((r) => ({ ...r, actions: actions.get(r.id) as UserListRow['actions'] })),
     meta: { page: input.page, perPage, total, pageCount: Math.ceil(total / perPage) },
     stats: canSeeTrash(ctx.actor) ? stats : visible,
     availableRoles: roles,

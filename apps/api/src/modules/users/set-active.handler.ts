@@ -4,11 +4,11 @@ import { writeTransaction } from '../../db/transaction.js';
 import { lockForAdminRemoval } from './users.admin-turn.js';
 import { toUserItem } from './users.item.js';
 import { judge } from './users.rules.js';
-import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
+import { auditOrigin, liveUser, refuse, targetOf, type WriteContext } from './users.write-support.js';
 import { revokeCredentials } from './users.batch-repository.js';
 import { lockUsers } from './users.write-repository.js';
 
-/** PATCH /users/{id}/active: rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
+/** PATCH /users/{id}/active: the ceiling and rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
 export async function setUserActive({
   ctx,
   input,
@@ -23,7 +23,7 @@ export async function setUserActive({
       : await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName);
     const violation = judge(
       ctx.actor,
-      [{ kind: 'setActive', target: toTarget(user), active: input.active }],
+      [{ kind: 'setActive', target: await targetOf(ctx, tx, user), active: input.active }],
       admins,
       config.users,
     ).get(user.id);

@@ -1,8 +1,10 @@
-import type { IdInput, UserShowQuery, UserShowResult } from '@app/contracts';
+import type { IdInput, UserShowItem, UserShowQuery, UserShowResult } from '@app/contracts';
 import { AppError, notFound } from '../../errors.js';
 import { usersPolicy } from '../../policies/users.policy.js';
 import type { Actor, Context } from '../../trpc/context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
+import { actionsFor } from './users.actions.js';
+import { toTarget } from './users.write-support.js';
 
 /** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
 export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {
@@ -20,7 +22,10 @@ export async function findUserForView(ctx: Context & { actor: Actor }, id: numbe
   return user;
 }
 
-/** GET /users/{id}: the item plus what was asked for (`with`, `withCount`, `append`), and what was loaded. */
+/**
+ * GET /users/{id}: the item with what the caller may do to it, plus what was asked for (`with`,
+ * `withCount`, `append`), and what was loaded.
+ */
 export async function showUser({
   ctx,
   input,
@@ -39,8 +44,9 @@ export async function showUser({
     item.is_admin = roles.some((r) => r.name === adminRole);
   }
   if (input.append.includes('permission_names')) item.permission_names = await sortedPermissionNames(ctx.db, user.id);
+  const actions = (await actionsFor(ctx, [toTarget(user)])).get(user.id) as UserShowItem['actions'];
   return {
-    item,
+    item: { ...item, actions },
     meta: {
       loaded_relations: [...input.with],
       loaded_counts: input.withCount.map((relation) => `${relation}_count`),

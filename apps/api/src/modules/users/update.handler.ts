@@ -8,10 +8,10 @@ import { emailTakenError } from './create.handler.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { emailTaken } from './users.repository.js';
 import { lockForAdminRemoval } from './users.admin-turn.js';
-import { revokeCredentials } from './users.batch-repository.js';
+import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
 import { checkRoleChange } from './users.roles-change.js';
-import { type Change, judge } from './users.rules.js';
-import { auditOrigin, liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
+import { type Change, judge, outranked } from './users.rules.js';
+import { auditOrigin, liveUser, refuse, targetOf, type WriteContext } from './users.write-support.js';
 import { lockUsers, replaceRoles, roleIdByName, roleIdsOf } from './users.write-repository.js';
 
 const staleVersion = () =>
@@ -21,9 +21,11 @@ const staleVersion = () =>
   );
 
 /**
- * PUT /users/{id}: optimistic lock first (409 when `version` is stale, nothing written), then the
- * e-mail, the status (needs users.setActive, rules 1–2) and the roles (anti-escalation, rule 2
- * when the admin role is removed), all judged and applied in one transaction.
+ * PUT /users/{id}: the privilege ceiling first (403 OUTRANKED: a caller who may not touch the
+ * account learns nothing more), then the optimistic lock (409 when `version` is stale, nothing
+ * written), the e-mail, the status (needs users.setActive, rules 1–2) and the roles
+ * (anti-escalation, rule 2 when the admin role is removed), all judged and applied in one
+ * transaction. A new password ends the user's other sessions and tokens in that transaction.
  */
 export async function updateUser({
   ctx,
@@ -43,10 +45,12 @@ export async function updateUser({
       const { user, admins } = mayRemoveAdmin
         ? await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName)
         : { user: liveUser(await lockUsers(db, tx, [input.id]), input.id), admins: new Set<number>() };
+      const target = await targetOf(ctx, tx, user);
+      const ceiling = outranked(ctx.actor, { kind: 'update', target });
+      if (ceiling) refuse(ceiling);
       if (versionOf(user) !== input.version) throw staleVersion();
       if (await emailTaken(db, tx, input.email, user.id)) throw emailTakenError();
 
-      const target = toTarget(user);
       const changes: Change[] = [];
       const statusChanges = input.is_active !== undefined && input.is_active !== target.is_active;
       if (statusChanges) {
@@ -69,7 +73,14 @@ export async function updateUser({
       if (passwordHash) user.set('password_hash', passwordHash);
       await user.save({ transaction: tx });
       await replaceRoles(db, tx, user.id, delta.added, delta.removed);
-      if (statusChanges && !input.is_active) await revokeCredentials(db, tx, [user.id]);
+      const deactivated = statusChanges && !input.is_active;
+      if (deactivated) await revokeCredentials(db, tx, [user.id]);
+      // Whoever changed the password, the old one's sessions and tokens must not outlive it; the
+      // credential this very request came with survives when users change their own.
+      const revoked =
+        passwordHash && !deactivated
+          ? await revokeOtherCredentials(db, tx, user.id, user.id === ctx.actor.id ? ctx.auth : null)
+          : null;
       const roles = await rolesOf(db, user.id, tx);
       await recordAudit(db, tx, {
         ...auditOrigin(ctx),
@@ -80,7 +91,7 @@ export async function updateUser({
           { ...before, roles: beforeRoles },
           { name: user.name, email: user.email, is_active: Boolean(user.is_active), roles: roles.map((r) => r.name) },
         ),
-        ...(passwordHash ? { context: { passwordChanged: true } } : {}),
+        ...(passwordHash ? { context: { passwordChanged: true, ...revoked } } : {}),
       });
       return { item: { ...toUserItem(user), roles } };
     });

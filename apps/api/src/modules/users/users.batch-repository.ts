@@ -1,5 +1,6 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
+import type { AuthMethod } from '../../trpc/context.js';
 import type { Target } from './users.rules.js';
 
 /**
@@ -18,11 +19,14 @@ export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
+const NO_PERMISSIONS: ReadonlySet<string> = new Set();
+
 const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : '');
 
 /**
  * The rows a batch judges, locked in id order (one order for every writer, so no lock cycles),
- * deleted ones included; what the rules need of each.
+ * deleted ones included; what the rules need of each but the permissions they hold (see
+ * `permissionsBeyond`, which only an actor lacking some needs).
  */
 export async function lockTargets(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, Target>> {
   const found = new Map<number, Target>();
@@ -33,7 +37,13 @@ export async function lockTargets(db: Database, tx: Transaction, ids: readonly n
     );
     for (const r of rows) {
       const id = Number(r.id);
-      found.set(id, { id, name: r.name, is_active: Boolean(Number(r.is_active)), deleted: r.deleted_at !== null });
+      found.set(id, {
+        id,
+        name: r.name,
+        is_active: Boolean(Number(r.is_active)),
+        deleted: r.deleted_at !== null,
+        permissions: NO_PERMISSIONS,
+      });
     }
   }
   return found;
@@ -75,4 +85,26 @@ export async function revokeCredentials(db: Database, tx: Transaction, userIds: 
       transaction: tx,
     });
   }
+}
+
+/**
+ * After a password change: ends every session and token of the user except `keep`, the credential
+ * of the request that made the change when users change their own password. Returns how many
+ * went, for the audit row.
+ */
+export async function revokeOtherCredentials(
+  db: Database,
+  tx: Transaction,
+  userId: number,
+  keep: AuthMethod | null,
+): Promise<{ sessionsEnded: number; tokensRevoked: number }> {
+  const sessionsEnded = await db.models.Session.destroy({
+    where: { user_id: userId, ...(keep?.via === 'session' ? { id: { [Op.ne]: keep.sessionId } } : {}) },
+    transaction: tx,
+  });
+  const tokensRevoked = await db.models.ApiToken.destroy({
+    where: { user_id: userId, ...(keep?.via === 'token' ? { id: { [Op.ne]: keep.tokenId } } : {}) },
+    transaction: tx,
+  });
+  return { sessionsEnded, tokensRevoked };
 }

@@ -8,13 +8,21 @@ export interface Target {
   name: string;
   is_active: boolean;
   deleted: boolean;
+  /**
+   * The permissions the user holds (roles and direct grants) that the acting user may lack. Those
+   * the actor holds cannot make the user outrank it, so loaders may leave them out.
+   */
+  permissions: ReadonlySet<string>;
 }
 
-/** A change that could break a rule. A PUT may produce two for one target (status and roles). */
+/** A change to one user. A PUT produces one per thing it changes (fields, status, admin role). */
 export type Change =
+  | { kind: 'update'; target: Target }
   | { kind: 'setActive'; target: Target; active: boolean }
   | { kind: 'delete'; target: Target }
-  | { kind: 'removeAdminRole'; target: Target };
+  | { kind: 'removeAdminRole'; target: Target }
+  | { kind: 'restore'; target: Target }
+  | { kind: 'forceDelete'; target: Target };
 
 export interface Violation {
   id: number;
@@ -27,6 +35,24 @@ const violation = (target: Target, code: UsersRuleCode, message: string): Violat
   code,
   message,
 });
+
+/**
+ * The privilege ceiling: nobody changes another account that holds a permission they lack,
+ * whatever the change (fields, e-mail, password, status, deletion, restore, purge) — otherwise
+ * changing an administrator's e-mail or password would make its holder one. Changes to oneself
+ * are left to the self rules.
+ */
+export function outranked(actor: Actor, change: Change): Violation | null {
+  const { target } = change;
+  if (target.id === actor.id) return null;
+  const missing = [...target.permissions].filter((p) => !actor.permissions.has(p)).sort();
+  if (missing.length === 0) return null;
+  return violation(
+    target,
+    'OUTRANKED',
+    `${target.name} holds permissions you do not have (${missing.join(', ')}): only someone who holds all of them can change this account.`,
+  );
+}
 
 /** Rule 1: nobody deactivates their own account. */
 export function selfDeactivation(actor: Actor, change: Change, cfg: UsersConfig): Violation | null {
@@ -56,7 +82,8 @@ export function notInactive(change: Change, cfg: UsersConfig): Violation | null 
 }
 
 /** Whether a change takes its target out of the active administrators. */
-const takesAdminAway = (change: Change) => change.kind !== 'setActive' || !change.active;
+const takesAdminAway = (change: Change) =>
+  change.kind === 'delete' || change.kind === 'removeAdminRole' || (change.kind === 'setActive' && !change.active);
 
 /** Whether the last-administrator rule guarding this kind of change is switched on. */
 const lastAdminRuleOn = (change: Change, cfg: UsersConfig) =>
@@ -64,7 +91,7 @@ const lastAdminRuleOn = (change: Change, cfg: UsersConfig) =>
 
 /**
  * Judges a batch of changes against the state it would leave, in order: each change first meets
- * its own rules (self-deactivation, self-delete, not inactive), then rules 2 and 4 — it may
+ * the privilege ceiling, then its own rules (self-deactivation, self-delete, not inactive), then rules 2 and 4 — it may
  * take an active administrator away only while another one would remain. `activeAdmins` are the
  * active, non-deleted holders of the admin role among the targets, plus any other one (read in
  * the administrators' turn by the caller): whether one would remain depends on nothing else.
@@ -75,7 +102,11 @@ export function judge(actor: Actor, changes: readonly Change[], activeAdmins: Re
   const refused = new Map<number, Violation>();
   for (const change of changes) {
     if (refused.has(change.target.id)) continue;
-    const own = selfDelete(actor, change) ?? selfDeactivation(actor, change, cfg) ?? notInactive(change, cfg);
+    const own =
+      outranked(actor, change) ??
+      selfDelete(actor, change) ??
+      selfDeactivation(actor, change, cfg) ??
+      notInactive(change, cfg);
     if (own) {
       refused.set(change.target.id, own);
       continue;

@@ -29,19 +29,26 @@ export const usersWriteProcedures = {
     .output(ItemResultSchema)
     .mutation(createUser),
   update: can('users.update')
-    .meta(rest('PUT', '/users/{id}', { summary: 'Update a user (optimistic lock: send the version from /edit)' }))
+    .meta(
+      rest('PUT', '/users/{id}', {
+        summary: 'Update a user (optimistic lock: send the version from /edit)',
+        problems: ['OUTRANKED', 'VERSION_CONFLICT'],
+      }),
+    )
     .input(IdInputSchema)
     .input(UserUpdateInputSchema)
     .output(ItemResultSchema)
     .mutation(updateUser),
   setActive: can('users.setActive')
-    .meta(rest('PATCH', '/users/{id}/active', { summary: 'Activate or deactivate a user' }))
+    .meta(rest('PATCH', '/users/{id}/active', { summary: 'Activate or deactivate a user', problems: ['OUTRANKED'] }))
     .input(IdInputSchema)
     .input(SetActiveInputSchema)
     .output(ItemResultSchema)
     .mutation(setUserActive),
   delete: can('users.delete')
-    .meta(rest('DELETE', '/users/{id}', { status: 204, summary: 'Soft-delete an inactive user' }))
+    .meta(
+      rest('DELETE', '/users/{id}', { status: 204, summary: 'Soft-delete an inactive user', problems: ['OUTRANKED'] }),
+    )
     .input(IdInputSchema)
     .mutation(deleteUser),
   // The permission depends on the operation: read from the raw body so it is still checked

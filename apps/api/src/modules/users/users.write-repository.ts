@@ -19,7 +19,7 @@ export async function lockUsers(db: Database, tx: Transaction, ids: readonly num
   return found;
 }
 
-export async function roleIdByName(db: Database, tx: Transaction, name: string): Promise<number | null> {
+export async function roleIdByName(db: Database, tx: Transaction | null, name: string): Promise<number | null> {
   const role = await db.models.Role.findOne({ attributes: ['id'], where: { name }, transaction: tx });
   return role?.id ?? null;
 }
@@ -51,7 +51,7 @@ const ACTIVE_ADMINS = `SELECT ur.user_id AS id FROM user_roles ur JOIN users u O
  */
 export async function activeAdminsInPlay(
   db: Database,
-  tx: Transaction,
+  tx: Transaction | null,
   adminRoleId: number | null,
   targetIds: readonly number[],
 ): Promise<Set<number>> {

@@ -1,16 +1,27 @@
+import type { Transaction } from 'sequelize';
 import { AppError, notFound } from '../../errors.js';
 import type { User } from '../../db/models/index.js';
 import type { Actor, Context } from '../../trpc/context.js';
+import { permissionsBeyond } from './users.held-permissions.js';
 import type { Target, Violation } from './users.rules.js';
 
 export type WriteContext = Context & { actor: Actor };
 
-export const toTarget = (user: User): Target => ({
+const NONE: ReadonlySet<string> = new Set();
+
+export const toTarget = (user: User, permissions: ReadonlySet<string> = NONE): Target => ({
   id: user.id,
   name: user.name,
   is_active: Boolean(user.is_active),
   deleted: user.deleted_at !== null,
+  permissions,
 });
+
+/** The locked user as the rules see it, with the permissions it holds beyond the actor's. */
+export async function targetOf(ctx: WriteContext, tx: Transaction, user: User): Promise<Target> {
+  const held = await permissionsBeyond(ctx.db, tx, ctx.actor, [user.id]);
+  return toTarget(user, held.get(user.id));
+}
 
 /** A single-record route refuses with the rule's own code (422). */
 export function refuse(violation: Violation): never {
