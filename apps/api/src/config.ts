@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { canonicalEmail, hasInvisibleCharacter, INVISIBLE_IN_EMAIL_MESSAGE } from '@app/contracts';
 import { z } from 'zod';
 import { envBoolean, envOptional } from './config-helpers.js';
 import { type UsersConfig, usersConfigEnvSchema } from './modules/users/users.config.js';
+import { envTrustProxy } from './trust-proxy.js';
 
 /** The repository root: `./data/` and the built SPA are found from here whatever the cwd. */
 export const ROOT_DIR = path.resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -34,12 +36,18 @@ const EnvSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'data')),
   MIGRATE_ON_START: envBoolean(false),
-  ADMIN_EMAIL: z.string().trim().toLowerCase().email().default('admin@example.com'),
+  ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .refine((v) => !hasInvisibleCharacter(v), INVISIBLE_IN_EMAIL_MESSAGE)
+    .transform(canonicalEmail)
+    .pipe(z.email())
+    .default('admin@example.com'),
   ADMIN_PASSWORD: envOptional(z.string().min(8, 'must be at least 8 characters').max(128)),
   DEMO_USERS: z.coerce.number().int().min(0).max(1_000_000).default(250),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   COOKIE_SECURE: envBoolean(false),
-  TRUST_PROXY: envBoolean(false),
+  TRUST_PROXY: envTrustProxy(),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()

@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { canonicalEmailField } from './email';
 import { type CapabilityMap, PERMISSIONS, type Permission } from './permissions';
 
 /**
- * Login takes the credentials as typed: the e-mail is trimmed (compared case-insensitively by
- * the database), the password is not (a space is a legal character). Lengths are capped so a
- * megabyte "password" cannot tie up a hash worker.
+ * Login takes the e-mail in its canonical form (see `canonicalEmail`; invisible and control
+ * characters refused) and the password as typed (a space is a legal character). Lengths are
+ * capped so a megabyte "password" cannot tie up a hash worker.
  */
 export const LoginInputSchema = z.object({
-  email: z.string({ error: 'Enter your e-mail address.' }).trim().min(1, 'Enter your e-mail address.').max(255),
+  email: canonicalEmailField({
+    required: 'Enter your e-mail address.',
+    tooLong: 'The e-mail address can be at most 255 characters long.',
+  }),
   password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(128),
 });
 export type LoginInput = z.infer<typeof LoginInputSchema>;

@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './common';
+export * from './email';
 export * from './errors';
 export * from './permissions';
 export * from './query/dates';
@@ -10,6 +11,7 @@ export * from './query/filters';
 export * from './query/normalise';
 export * from './query/query-string';
 export * from './roles/roles.query';
+export * from './users/users.actions';
 export * from './users/users.bulk';
 export * from './users/users.columns';
 export * from './users/users.forms';

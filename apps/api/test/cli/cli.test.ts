@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiToken } from '../../src/auth/api-tokens.js';
 import { verifyPassword } from '../../src/auth/password.js';
+import { createSession } from '../../src/auth/sessions.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Database } from '../../src/db/database.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
@@ -68,7 +70,8 @@ describe('the operator CLI', () => {
     );
     expect(res).toMatchObject({
       code: 0,
-      out: expect.stringMatching(/Created user #\d+ Ops@Example.com \(inactive\)\./),
+      // Stored in its canonical form, as every door stores e-mails.
+      out: expect.stringMatching(/Created user #\d+ ops@example.com \(inactive\)\./),
     });
     const user = await db.models.User.scope('withPassword').findOne({
       where: { email: 'Ops@Example.com' },
@@ -91,7 +94,7 @@ describe('the operator CLI', () => {
       '--password',
       'long-enough-pw',
     );
-    expect(res).toMatchObject({ code: 1, err: 'Error: The e-mail ops@example.COM is already taken.' });
+    expect(res).toMatchObject({ code: 1, err: 'Error: The e-mail ops@example.com is already taken.' });
   });
 
   it('refuses an unknown role and lists the known ones', async () => {
@@ -143,6 +146,17 @@ describe('the operator CLI', () => {
     expect(res.code).toBe(0);
     const user = await db.models.User.scope('withPassword').findOne({ where: { email: 'ops@example.com' } });
     expect(await verifyPassword('brand-new-password', user?.password_hash)).toBe(true);
+    // The old password's sessions and API tokens end with it.
+    await createApiToken(db, user?.id as number, 'sync', null);
+    await createSession(db, user?.id as number, { idleMs: 60_000, absoluteMs: 60_000 }, { ip: null, userAgent: null });
+    expect(
+      (await cli('user:set-password', '--email', ' OPS@example.com ', '--password', 'another-new-password')).code,
+    ).toBe(0);
+    expect(await db.models.ApiToken.count({ where: { user_id: user?.id } })).toBe(0);
+    expect(await db.models.Session.count({ where: { user_id: user?.id } })).toBe(0);
+    const audit = await db.models.AuditLog.findOne({ where: { action: 'user.setPassword' }, order: [['id', 'DESC']] });
+    expect(audit?.context).toMatchObject({ source: 'cli', sessionsEnded: 1, tokensRevoked: 1 });
+    expect(JSON.stringify(audit?.get())).not.toContain('another-new-password');
     expect(
       (await cli('user:set-password', '--email', 'nobody@example.com', '--password', 'brand-new-password')).code,
     ).toBe(1);

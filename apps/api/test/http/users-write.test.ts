@@ -65,6 +65,23 @@ describe('POST /users', () => {
     });
   });
 
+  it('stores the e-mail in its canonical form and refuses one with an invisible character', async () => {
+    const res = await admin.create(newUser({ email: '  Ｃanon.Ical@Example.COM ' }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().item.email).toBe('canon.ical@example.com');
+    const hidden = await admin.create(newUser({ email: 'hid\u200bden@example.com' }));
+    expect(hidden.statusCode).toBe(422);
+    expect(hidden.json().errors.email).toEqual([
+      'The e-mail address contains an invisible or control character. Type it again without it.',
+    ]);
+    const { item } = res.json();
+    const renamed = await admin.update(
+      item.id,
+      await editedBody(admin, item.id, { email: 'NEW.Spelling@Example.com' }),
+    );
+    expect(renamed.json().item.email).toBe('new.spelling@example.com');
+  });
+
   it('validates every field at once with messages an administrator can act on', async () => {
     const res = await admin.create({ name: '', email: 'nope', password: 'short', password_confirmation: 'other' });
     expect(res.statusCode).toBe(422);

@@ -52,6 +52,59 @@ describe('configuration', () => {
     );
   });
 
+  it('trusts no proxy unless told: unset, empty, false and 0 all mean nobody', () => {
+    for (const TRUST_PROXY of [undefined, '', '  ', 'false', 'FALSE', '0']) {
+      expect(loadConfig(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }).TRUST_PROXY, String(TRUST_PROXY)).toBe(false);
+    }
+  });
+
+  it('takes TRUST_PROXY as a hop count', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 2 ' }).TRUST_PROXY).toBe(2);
+  });
+
+  it('takes TRUST_PROXY as a list of addresses, CIDR ranges and proxy-addr range names', () => {
+    const config = loadConfig({
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1 , fd00::/8, ::ffff:192.0.2.1, Loopback, linklocal, uniquelocal',
+    });
+    expect(config.TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      '::ffff:192.0.2.1',
+      'loopback',
+      'linklocal',
+      'uniquelocal',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true, saying what to give instead', () => {
+    for (const TRUST_PROXY of ['true', 'TRUE']) {
+      expect(() => loadConfig({ TRUST_PROXY })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY })).toThrow(
+        /TRUST_PROXY: "true" would trust every hop.*give the number of proxies in front of the app \(e\.g\. 1\) or their addresses/,
+      );
+    }
+  });
+
+  it('names every TRUST_PROXY entry that is not an address, a range or a hop count', () => {
+    for (const [TRUST_PROXY, named] of [
+      ['yes', '"yes"'],
+      ['-1', '"-1"'],
+      ['1.5', '"1.5"'],
+      ['10.0.0.1, 1', '"1"'],
+      ['10.0.0.256', '"10.0.0.256"'],
+      ['10.0.0.0/33', '"10.0.0.0/33"'],
+      ['::1/129', '"::1/129"'],
+      ['10.0.0.0/8/8', '"10.0.0.0/8/8"'],
+      ['proxy.internal, 127.0.0.1, 10.0.0.0/x', '"proxy.internal", "10.0.0.0/x"'],
+      [',', '","'],
+    ]) {
+      expect(() => loadConfig({ TRUST_PROXY }), TRUST_PROXY).toThrow(`TRUST_PROXY: ${named} is not a hop count`);
+    }
+  });
+
   it('accepts a MariaDB URL and read replicas', () => {
     const config = loadConfig({
       DATABASE_URL: 'mariadb://app:secret@db:3306/users',

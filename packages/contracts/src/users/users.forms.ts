@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalEmailField } from '../email';
 import { integer, numeric } from '../query/fields';
 import { dedupe, isPlainObject } from '../query/normalise';
 
@@ -10,12 +11,11 @@ const name = z
   .min(1, 'Enter a name.')
   .max(100, 'The name can be at most 100 characters long.');
 
-const email = z
-  .string({ error: 'Enter an e-mail address.' })
-  .trim()
-  .min(1, 'Enter an e-mail address.')
-  .max(255, 'The e-mail address can be at most 255 characters long.')
-  .pipe(z.email('Enter a valid e-mail address, e.g. ann@example.com.'));
+// E-mails are stored and compared in their canonical form (trimmed, NFKC, lower-case).
+const email = canonicalEmailField({
+  required: 'Enter an e-mail address.',
+  tooLong: 'The e-mail address can be at most 255 characters long.',
+}).pipe(z.email('Enter a valid e-mail address, e.g. ann@example.com.'));
 
 const password = z
   .string({ error: 'Enter a password.' })

@@ -1,3 +1,4 @@
+import { canonicalEmail } from '@app/contracts';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.js';
 import { createApiToken } from '../../auth/api-tokens.js';
@@ -22,7 +23,7 @@ export async function tokenCreate(db: Database, _config: AppConfig, args: string
         .optional(),
     }),
   );
-  const user = await findByEmail(db, null, opts.email);
+  const user = await findByEmail(db, null, canonicalEmail(opts.email));
   if (!user || user.deleted_at) throw new CliError(`No user has the e-mail ${opts.email}.`);
   if (!user.is_active) throw new CliError(`${user.email} is inactive: a token would not work until it is activated.`);
   const days = opts['expires-days'];

@@ -1,10 +1,11 @@
-import { fieldErrorsFromZod, PermissionSchema, UserCreateInputSchema } from '@app/contracts';
+import { canonicalEmail, fieldErrorsFromZod, PermissionSchema, UserCreateInputSchema } from '@app/contracts';
 import { Op } from 'sequelize';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.js';
 import { hashPassword } from '../../auth/password.js';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { revokeOtherCredentials } from '../../modules/users/users.batch-repository.js';
 import { emailTaken, findByEmail, insertUser } from '../../modules/users/users.repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
 import { parseOptions } from '../options.js';
@@ -100,21 +101,24 @@ export async function userSetPassword(db: Database, _config: AppConfig, args: st
     { email: { type: 'string' }, password: { type: 'string' } },
     z.object({ email: z.string({ error: 'is required' }), password: z.string({ error: 'is required' }) }),
   );
-  const user = await findByEmail(db, null, opts.email.trim());
+  const user = await findByEmail(db, null, canonicalEmail(opts.email));
   if (!user) throw new CliError(`No user has the e-mail ${opts.email}.`);
   validateAccount({ name: user.name, email: user.email, password: opts.password, is_active: user.is_active });
   const hash = await hashPassword(opts.password);
-  await db.sequelize.transaction(async (tx) => {
+  const revoked = await db.sequelize.transaction(async (tx) => {
     await db.models.User.update({ password_hash: hash }, { where: { id: user.id }, paranoid: false, transaction: tx });
-    // A new password ends every existing session and token of the account.
-    await db.models.Session.destroy({ where: { user_id: user.id }, transaction: tx });
+    // A new password ends every existing session and token of the account, in the same transaction.
+    const ended = await revokeOtherCredentials(db, tx, user.id, null);
     await recordAudit(db, tx, {
       actorId: null,
       action: 'user.setPassword',
       targetType: 'user',
       targetIds: [user.id],
-      context: { source: 'cli' },
+      context: { source: 'cli', ...ended },
     });
+    return ended;
   });
-  io.out(`Password updated for ${user.email}; their sessions were signed out.`);
+  io.out(
+    `Password updated for ${user.email}; ${revoked.sessionsEnded} session(s) signed out, ${revoked.tokensRevoked} API token(s) revoked.`,
+  );
 }

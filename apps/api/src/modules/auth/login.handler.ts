@@ -2,7 +2,7 @@ import type { AuthSession, LoginInput } from '@app/contracts';
 import { recordAudit } from '../../audit/audit.js';
 import { loadActor } from '../../auth/actor.js';
 import { verifyPassword } from '../../auth/password.js';
-import { bucketKey, hit, peek, type RateWindow, reset } from '../../auth/rate-limit.js';
+import { bucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
 import type { Context } from '../../trpc/context.js';
@@ -21,25 +21,35 @@ function tooManyAttempts(window: RateWindow): AppError {
 }
 
 /**
- * Signs in with e-mail and password. Every attempt counts against the client's IP; failures
- * count against the e-mail (success clears that count). Unknown e-mail, wrong password,
- * inactive and deleted accounts all cost one full password hash and get the same 401.
+ * The per-account counter: the account's id when the e-mail reaches one — whatever spelling
+ * reached it (MySQL's collation ignores accents and some invisible characters) — else the
+ * canonical e-mail, so probing unknown addresses is limited too.
+ */
+const accountBucket = (userId: number | undefined, email: string) =>
+  userId === undefined ? bucketKey('login-email', email) : bucketKey('login-user', String(userId));
+
+/**
+ * Signs in with e-mail and password. Every attempt counts against the client's IP and against
+ * the account, both before the password is checked and each in one atomic statement, so
+ * parallel guesses each take a slot of the limit; success clears the account's count. Unknown
+ * e-mail, wrong password, inactive and deleted accounts all cost one full password hash and get
+ * the same 401.
  */
 export async function login({ ctx, input }: { ctx: Context; input: LoginInput }): Promise<AuthSession> {
   const { db, config } = ctx;
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
   const ipWindow = await hit(db, bucketKey('login-ip', ctx.ip), windowMs);
   if (ipWindow.hits > config.LOGIN_MAX_ATTEMPTS_PER_IP) throw tooManyAttempts(ipWindow);
-  const emailBucket = bucketKey('login-email', input.email);
-  const emailWindow = await peek(db, emailBucket, windowMs);
-  if (emailWindow && emailWindow.hits >= config.LOGIN_MAX_ATTEMPTS_PER_EMAIL) throw tooManyAttempts(emailWindow);
 
   // The default scope hides deleted users, so a deleted account looks exactly like an unknown one.
   const user = await db.models.User.scope('withPassword').findOne({ where: { email: input.email } });
+  const bucket = accountBucket(user?.id, input.email);
+  const attempts = await hit(db, bucket, windowMs);
+  if (attempts.hits > config.LOGIN_MAX_ATTEMPTS_PER_EMAIL) throw tooManyAttempts(attempts);
+
   const passwordOk = await verifyPassword(input.password, user?.password_hash);
   const actor = user && passwordOk ? await loadActor(db, user.id) : null;
   if (!actor) {
-    await hit(db, emailBucket, windowMs);
     await recordAudit(db, null, {
       actorId: null,
       action: 'auth.loginFailed',
@@ -52,7 +62,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
     throw new AppError('UNAUTHENTICATED', BAD_CREDENTIALS);
   }
 
-  await reset(db, emailBucket);
+  await reset(db, bucket);
   // A fresh session id at every login: a session fixed before login is never promoted.
   if (ctx.auth?.via === 'session') await deleteSession(db, ctx.auth.sessionId);
   const limits = sessionLimits(config);
