@@ -4,19 +4,20 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerRestBridge } from './rest/bridge.js';
-import { logError, registerErrorHandler } from './rest/error-handler.js';
+import { registerErrorHandler } from './rest/error-handler.js';
 import { problem, sendProblem } from './rest/problem.js';
-import { type AppRouter, appRouter } from './trpc/app-router.js';
-import { describeError, trpcStatusFor } from './trpc/error-formatter.js';
+import { appRouter } from './trpc/app-router.js';
+import { registerTrpcDoor } from './trpc/http-door.js';
 import { contextFactory } from './request-context.js';
 import { assertEveryProcedureGuarded } from './trpc/guard-check.js';
 import { registerSameOriginCheck } from './auth/same-origin.js';
+import { isApiPath, refuseUnroutableUrl, registerNoStore } from './api-scope.js';
+import { fastifyTrustProxy } from './trust-proxy.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -30,7 +31,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   assertEveryProcedureGuarded(appRouter);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     // 10 000 `ids[]` in an export URL are ~110 KB; Node's default header limit is 16 KB.
     http: { maxHeaderSize: 256 * 1024 },
@@ -39,7 +40,10 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { maxParamLength: 200 },
+    // The tRPC door's one parameter is a batch of procedure names (`users.list,auth.me,…`): the
+    // SPA batches what a page asks for at once, so 200 characters could refuse a real page.
+    routerOptions: { maxParamLength: 5000 },
+    frameworkErrors: refuseUnroutableUrl,
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -66,29 +70,11 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
 
   const createContext = contextFactory(db, config);
 
-  // API answers are per-user and must never be stored by a shared cache.
-  app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+  registerNoStore(app);
   registerSameOriginCheck(app);
   registerErrorHandler(app);
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/api/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req, res }) => createContext(req, res),
-      responseMeta: ({ errors }) => {
-        const status = trpcStatusFor(errors);
-        return status ? { status } : {};
-      },
-      onError: ({ error, ctx }) => {
-        const { code } = describeError(error);
-        const status = code === 'INTERNAL' ? 500 : 400;
-        logError(ctx?.log ?? logger, error, status);
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  });
+  await registerTrpcDoor(app, { router: appRouter, createContext });
 
   registerRestBridge(app, appRouter, createContext);
 
@@ -112,7 +98,8 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-    if (url === '/api' || url.startsWith('/api/')) {
+    // Read as the router reads it, so `/%61pi/nothing` is an API 404 and not the SPA.
+    if (isApiPath(req.url)) {
       return sendProblem(
         reply,
         problem('NOT_FOUND', `No API route matches ${req.method} ${url}.`, undefined, String(req.id)),

@@ -27,9 +27,13 @@ export function crossSiteRefusal(req: FastifyRequest): string | null {
   return null;
 }
 
+/**
+ * Checks every request, wherever it is addressed. A test on the URL can be spelled around
+ * (`/%61pi/…` reaches the `/api/…` routes), and there is nothing to leave out: the only routes
+ * outside the API are the SPA's static files, which take GET and HEAD, and those pass anyway.
+ */
 export function registerSameOriginCheck(app: FastifyInstance) {
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/api/')) return;
     const refusal = crossSiteRefusal(req);
     if (refusal) {
       req.log.warn({ refusal }, 'cross-site request refused');

@@ -95,6 +95,9 @@ export function registerRestBridge(
   router: AnyRouter,
   createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>,
 ) {
+  // The REST door reads JSON only. Fastify's built-in text/plain parser would hand a route a
+  // string, refused late as 422; without it a text body is 415 like any other media type.
+  app.removeContentTypeParser('text/plain');
   const createCaller = createCallerFactory(router);
   for (const route of restRoutes(router)) {
     const hasInput = route.procedure._def.inputs.length > 0;

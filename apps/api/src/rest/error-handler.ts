@@ -8,22 +8,11 @@ export function logError(log: FastifyBaseLogger, error: unknown, status: number)
   else log.debug({ err: error instanceof Error ? error.message : String(error), status }, 'request refused');
 }
 
-/** Fastify's own 4xx refusals (bad JSON, wrong content type, body too large) as a plain sentence. */
-function fastifyRefusal(error: FastifyError): string | null {
-  if (!error.code?.startsWith('FST_') || !error.statusCode || error.statusCode >= 500) return null;
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Send the request body as application/json.';
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'The request body is too large.';
-  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The request body is empty; send a JSON object.';
-  return 'The request body is not valid JSON.';
-}
-
 /** The one place a REST failure becomes problem+json (RFC 9457) and gets logged. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    const refusal = fastifyRefusal(error);
-    const { code, detail, errors, headers, extra } = refusal
-      ? { code: 'BAD_REQUEST' as const, detail: refusal, errors: undefined, headers: undefined, extra: undefined }
-      : describeError(error);
+    // Fastify's own refusals too: wrong media type 415, body too large 413, unreadable JSON 400.
+    const { code, detail, errors, headers, extra } = describeError(error);
     const body = problem(code, detail, errors, String(req.id), extra);
     logError(req.log, error, body.status);
     return sendProblem(reply, body, headers);

@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server';
 import type { DefaultErrorShape } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.js';
+import { describeFastifyRefusal } from '../fastify-refusals.js';
 
 export interface ErrorData {
   code: ErrorCode;
@@ -20,8 +21,49 @@ export interface DescribedError {
   extra?: Record<string, string | number> | undefined;
 }
 
+/**
+ * Every tRPC code, so a new one is a type error here rather than a 500. tRPC raises the
+ * request-shape ones itself (wrong method, media type, unreadable input, unknown procedure);
+ * 4xx codes the contract has no word for (nothing here raises them) stay the caller's 400.
+ */
+const CONTRACT_CODE_OF: Record<TRPCError['code'], ErrorCode> = {
+  PARSE_ERROR: 'BAD_REQUEST',
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHENTICATED',
+  PAYMENT_REQUIRED: 'BAD_REQUEST',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+  TIMEOUT: 'BAD_REQUEST',
+  CONFLICT: 'VERSION_CONFLICT',
+  PRECONDITION_FAILED: 'BAD_REQUEST',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  UNPROCESSABLE_CONTENT: 'VALIDATION_FAILED',
+  PRECONDITION_REQUIRED: 'BAD_REQUEST',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
+  CLIENT_CLOSED_REQUEST: 'BAD_REQUEST',
+  INTERNAL_SERVER_ERROR: 'INTERNAL',
+  NOT_IMPLEMENTED: 'INTERNAL',
+  BAD_GATEWAY: 'INTERNAL',
+  SERVICE_UNAVAILABLE: 'UNAVAILABLE',
+  GATEWAY_TIMEOUT: 'INTERNAL',
+};
+
+/** The tRPC door's one rule about methods, for every 405 it answers. */
+export const WRONG_METHOD = 'tRPC reads queries with GET and mutations with POST.';
+
+/** tRPC's own refusals, said more usefully than their code's title. */
+const TRPC_DETAIL: Partial<Record<TRPCError['code'], string>> = {
+  METHOD_NOT_SUPPORTED: WRONG_METHOD,
+  // Handlers throw AppError: a bare NOT_FOUND is tRPC's own, about the procedure path.
+  NOT_FOUND: 'No procedure has this path.',
+};
+
 /** Resolves any thrown value to the contract's error code, detail and field errors. */
 export function describeError(error: unknown): DescribedError {
+  const refusal = describeFastifyRefusal(error);
+  if (refusal) return refusal;
   const cause = error instanceof TRPCError && !(error instanceof AppError) && error.cause ? error.cause : error;
   if (cause instanceof AppError) {
     return {
@@ -39,21 +81,8 @@ export function describeError(error: unknown): DescribedError {
     return { code, detail: first ?? ERRORS[code].title, errors };
   }
   if (error instanceof TRPCError) {
-    switch (error.code) {
-      case 'UNAUTHORIZED':
-        return { code: 'UNAUTHENTICATED', detail: ERRORS.UNAUTHENTICATED.title };
-      case 'FORBIDDEN':
-        return { code: 'FORBIDDEN', detail: ERRORS.FORBIDDEN.title };
-      case 'NOT_FOUND':
-        return { code: 'NOT_FOUND', detail: ERRORS.NOT_FOUND.title };
-      case 'PARSE_ERROR':
-      case 'BAD_REQUEST':
-        return { code: 'BAD_REQUEST', detail: ERRORS.BAD_REQUEST.title };
-      case 'TOO_MANY_REQUESTS':
-        return { code: 'RATE_LIMITED', detail: ERRORS.RATE_LIMITED.title };
-      default:
-        break;
-    }
+    const code = CONTRACT_CODE_OF[error.code];
+    return { code, detail: TRPC_DETAIL[error.code] ?? ERRORS[code].title };
   }
   return { code: 'INTERNAL', detail: ERRORS.INTERNAL.title };
 }
@@ -72,7 +101,7 @@ export function formatTrpcError({ shape, error, path }: { shape: DefaultErrorSha
   return { message: detail, code: shape.code, data };
 }
 
-/** tRPC answers input validation failures with 400; the contract says 422, as on REST. */
+/** The contract's status, not tRPC's: input validation is 422 (tRPC says 400), as on REST. */
 export function trpcStatusFor(errors: readonly TRPCError[]): number | undefined {
   const first = errors[0];
   if (!first) return undefined;
