@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from './auth/authenticate.js';
+import { isSameOriginFetch } from './auth/same-origin-fetch.js';
 import { SESSION_COOKIE } from './auth/sessions.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
@@ -33,6 +34,7 @@ export function contextFactory(db: Database, config: AppConfig) {
       cookies: cookieJar(reply, config),
       // The REST bridge says 'rest'; any other caller is treated as tRPC, which cannot carry a file.
       transport: 'trpc',
+      sameOrigin: isSameOriginFetch(req),
     };
   };
 }

@@ -32,6 +32,11 @@ export interface Context {
   auth: AuthMethod | null;
   cookies: CookieJar;
   transport: Transport;
+  /**
+   * The browser vouches that the request came from the application's own pages (`Sec-Fetch-Site`
+   * or `Origin`, see `isSameOriginFetch`). False for any client that sends neither header.
+   */
+  sameOrigin: boolean;
 }
 
 /** Pure: tests build contexts directly with the actor they need. */

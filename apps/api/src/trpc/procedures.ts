@@ -1,7 +1,7 @@
 import type { Permission } from '@app/contracts';
-import { forbidden, unauthenticated } from '../errors.js';
+import { AppError, forbidden, unauthenticated } from '../errors.js';
 import type { Actor } from './context.js';
-import { publicProcedure } from './init.js';
+import { middleware, publicProcedure } from './init.js';
 
 /** Needs a signed-in caller (session or token): 401 otherwise. */
 export const protectedProcedure = publicProcedure.meta({ authenticated: true }).use(({ ctx, next }) => {
@@ -21,3 +21,21 @@ export const can = (permission: Permission) =>
   });
 
 export const hasPermission = (actor: Actor, permission: Permission) => actor.permissions.has(permission);
+
+/**
+ * For a GET that spends something (a rate-limit allowance, an audit row): a page on another
+ * site can start one by top-level navigation, and the Lax session cookie goes along. A caller
+ * proven by that cookie must therefore come from the application's own pages (403 otherwise,
+ * before the handler spends anything). A bearer token is never attached by a browser on its
+ * own, so its callers are not asked. `action` names what is refused, for the message.
+ */
+export const fromTheApp = (action: string) =>
+  middleware(({ ctx, next }) => {
+    if (ctx.auth?.via !== 'token' && !ctx.sameOrigin) {
+      throw new AppError(
+        'FORBIDDEN',
+        `Start the ${action} from the application itself: a link or page on another site cannot start it.`,
+      );
+    }
+    return next();
+  });

@@ -1,6 +1,7 @@
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { given } from '../support/given.js';
+import { type GivenUser, given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -30,7 +31,7 @@ async function usersSheet(payload: Buffer): Promise<ExcelJS.Worksheet> {
 }
 
 describe('GET /api/users/export', () => {
-  it('downloads CSV: BOM, labelled header, CRLF, RFC 4180 quoting, true/false, ISO timestamps', async () => {
+  it('downloads CSV: BOM, quoted header labels and text, CRLF, true/false, ISO timestamps', async () => {
     const g = given(t.db);
     const quoted = await g.user({ name: 'csvmark Smith, "Jo"', roles: ['viewer'] });
     const plain = await g.user({ name: 'csvmark Plain', active: false });
@@ -48,11 +49,11 @@ describe('GET /api/users/export', () => {
     expect(res.body.startsWith(BOM)).toBe(true);
     expect(res.body.endsWith('\r\n')).toBe(true);
     const lines = csvLines(res.body);
-    expect(lines[0]).toBe('ID,Name,E-mail,Roles,Active,Created');
+    expect(lines[0]).toBe('"ID","Name","E-mail","Roles","Active","Created"');
     expect(lines[1]).toMatch(
-      new RegExp(`^${plain.id},csvmark Plain,${plain.email},0,false,\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
+      new RegExp(`^${plain.id},"csvmark Plain","${plain.email}",0,false,\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
     );
-    expect(lines[2]).toMatch(new RegExp(`^${quoted.id},"csvmark Smith, ""Jo""",${quoted.email},1,true,`));
+    expect(lines[2]).toMatch(new RegExp(`^${quoted.id},"csvmark Smith, ""Jo""","${quoted.email}",1,true,`));
     expect(lines.slice(3)).toEqual(['']);
   });
 
@@ -104,7 +105,7 @@ describe('GET /api/users/export', () => {
     const { http } = await exporter();
     const none = 'q=no-such-user-anywhere';
     const csv = await http.get(`/api/users/export?format=csv&${none}`);
-    expect(csv.body).toBe(`${BOM}ID,Name,E-mail,Roles,Active,Created\r\n`);
+    expect(csv.body).toBe(`${BOM}"ID","Name","E-mail","Roles","Active","Created"\r\n`);
     const json = await http.get(`/api/users/export?format=json&${none}`);
     expect(json.json()).toEqual([]);
     const book = await http.get(`/api/users/export?format=xlsx&${none}`);
@@ -123,12 +124,58 @@ describe('GET /api/users/export', () => {
     expect((await http.get(`/api/users/export?format=json&${query}`)).json()).toEqual([{ name }]);
   });
 
+  it('quotes every text cell, so no list separator a spreadsheet may use starts a formula', async () => {
+    const g = given(t.db);
+    const people = [
+      { name: 'a;=1+1;b' },
+      { name: 'x\t=1' },
+      { name: '=cmd' },
+      { name: '@SUM(1)', email: `-2+3@formula${process.pid}.example` },
+      { name: 'Line\n+break, c,-d' },
+    ];
+    const users = [];
+    for (const person of people) users.push(await g.user(person));
+    const { http } = await exporter();
+    // The default columns: the name is the second field, where a quote does not open the cell
+    // for a spreadsheet that splits the line on `;` or tab.
+    const ids = users.map((user) => `ids[]=${user.id}`).join('&');
+    const res = await http.get(`/api/users/export?format=csv&sort=id&dir=asc&${ids}`);
+    expect(res.statusCode).toBe(200);
+    const [a, x, cmd, sum, line] = users as [GivenUser, GivenUser, GivenUser, GivenUser, GivenUser];
+    const records: string[][] = parse(res.body, { bom: true });
+    expect(records.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual([
+      [String(a.id), "a;'=1+1;b", a.email],
+      [String(x.id), "x\t'=1", x.email],
+      [String(cmd.id), "'=cmd", cmd.email],
+      [String(sum.id), "'@SUM(1)", `'${sum.email}`],
+      [String(line.id), "Line\n'+break, c,'-d", line.email],
+    ]);
+    // Every text cell is quoted in the raw bytes.
+    expect(res.body).toContain(`${a.id},"a;'=1+1;b","${a.email}",0,true,`);
+    for (const delimiter of [',', ';', '\t']) {
+      // Read as a spreadsheet set to another separator would: leniently, not as RFC 4180 says.
+      const fields: string[] = parse(res.body, {
+        bom: true,
+        delimiter,
+        relax_quotes: true,
+        relax_column_count: true,
+      }).flat();
+      expect(
+        fields.filter((field) => /^[=+\-@\t\r]/.test(field)),
+        `split on ${JSON.stringify(delimiter)}`,
+      ).toEqual([]);
+    }
+    // XLSX and JSON carry the names as stored (XLSX neutralises only a leading formula character).
+    const json = (await http.get(`/api/users/export?format=json&sort=id&dir=asc&${ids}`)).json();
+    expect(json.map((r: { name: string }) => r.name)).toEqual(people.map((p) => p.name));
+  });
+
   it('picks and orders columns as asked', async () => {
     const user = await given(t.db).user({ name: 'colmark Cy' });
     const { http } = await exporter();
     const query = 'q=colmark&columns[]=email&columns[]=is_active&columns[]=id';
     const csv = await http.get(`/api/users/export?${query}`);
-    expect(csvLines(csv.body).slice(0, 2)).toEqual(['E-mail,Active,ID', `${user.email},true,${user.id}`]);
+    expect(csvLines(csv.body).slice(0, 2)).toEqual(['"E-mail","Active","ID"', `"${user.email}",true,${user.id}`]);
     const [row] = (await http.get(`/api/users/export?format=json&${query}`)).json();
     expect(Object.keys(row)).toEqual(['email', 'is_active', 'id']);
   });

@@ -10,7 +10,7 @@ import {
   userShowQuery,
 } from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
-import { can } from '../../trpc/procedures.js';
+import { can, fromTheApp } from '../../trpc/procedures.js';
 import { editUser } from './edit.handler.js';
 import { EXPORT_MEDIA_TYPES } from './export.formats.js';
 import { exportUsers } from './export.handler.js';
@@ -39,6 +39,7 @@ export const usersRouter = router({
         problems: ['RATE_LIMITED'],
       }),
     )
+    .use(fromTheApp('export'))
     .input(UsersExportInputSchema)
     .query(exportUsers),
   show: can('users.view')
