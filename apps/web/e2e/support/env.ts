@@ -7,3 +7,4 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password' } as const;
 export const VIEWER = { email: 'vera.viewer@example.com', password: 'e2e-viewer-password' } as const;
+export const MANAGER = { email: 'max.manager@example.com', password: 'e2e-manager-password' } as const;

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ADMIN, CHROMIUM, VIEWER, webDir } from './env';
+import { ADMIN, CHROMIUM, MANAGER, VIEWER, webDir } from './env';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -85,24 +85,27 @@ export default async function setup(project: TestProject) {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForReady(baseUrl, server, () => output);
-  execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/index.ts',
-      'user:create',
-      '--email',
-      VIEWER.email,
-      '--name',
-      'Vera Viewer',
-      '--password',
-      VIEWER.password,
-      '--role',
-      'viewer',
-    ],
-    { cwd: apiDir, env, stdio: 'ignore' },
-  );
+  const createAccount = (who: { email: string; password: string }, name: string, role: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/index.ts',
+        'user:create',
+        '--email',
+        who.email,
+        '--name',
+        name,
+        '--password',
+        who.password,
+        '--role',
+        role,
+      ],
+      { cwd: apiDir, env, stdio: 'ignore' },
+    );
+  createAccount(VIEWER, 'Vera Viewer', 'viewer');
+  createAccount(MANAGER, 'Max Manager', 'manager');
   project.provide('baseUrl', baseUrl);
   project.provide('distDir', distDir);
 

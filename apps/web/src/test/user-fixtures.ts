@@ -1,21 +1,66 @@
-import type { UserEditResult, UserShowResult } from '@app/contracts';
+import type { Permission, UserActions, UserEditResult, UserShowResult } from '@app/contracts';
+import { capabilities } from './trpc-mock';
+
+type Granted = readonly Permission[] | 'all';
+
+/**
+ * The `actions` the server would send for a user in this state to a caller holding `granted`:
+ * permission, then record state, then "only an inactive user may be deleted". Fixtures only; a
+ * test about the ceiling or another rule passes the state it needs.
+ */
+export function actionsFor(
+  user: { name?: string; is_active: boolean; deleted_at: string | null },
+  granted: Granted = 'all',
+): UserActions {
+  const can = capabilities(granted);
+  const name = user.name ?? 'The user';
+  const state = (
+    permission: Permission,
+    applies: boolean,
+    refusal: { code: 'NOT_FOUND' | 'NOT_DELETED'; message: string },
+  ) =>
+    !can[permission]
+      ? { allowed: false, code: 'FORBIDDEN' as const, message: `You need the ${permission} permission to do this.` }
+      : applies
+        ? { allowed: true }
+        : { allowed: false, ...refusal };
+  const live = user.deleted_at === null;
+  const deletedRefusal = { code: 'NOT_FOUND' as const, message: `${name} is deleted: restore the account first.` };
+  const liveRefusal = { code: 'NOT_DELETED' as const, message: `${name} is not deleted.` };
+  const remove = state('users.delete', live, deletedRefusal);
+  return {
+    update: state('users.update', live, deletedRefusal),
+    setActive: state('users.setActive', live, deletedRefusal),
+    delete:
+      remove.allowed && user.is_active
+        ? {
+            allowed: false,
+            code: 'NOT_INACTIVE',
+            message: `${name} is active: deactivate the account before deleting it.`,
+          }
+        : remove,
+    restore: state('users.restore', !live, liveRefusal),
+    forceDelete: state('users.forceDelete', !live, liveRefusal),
+  };
+}
 
 /** A `users.show` answer; override what the test is about. */
-export function userShow(item: Partial<UserShowResult['item']> = {}): UserShowResult {
+export function userShow(item: Partial<UserShowResult['item']> = {}, granted: Granted = 'all'): UserShowResult {
+  const base = {
+    id: 42,
+    name: 'Ann Lee',
+    email: 'ann@example.com',
+    is_active: true,
+    created_at: '2024-03-01T09:30:00.000Z',
+    updated_at: '2024-05-02T14:00:00.000Z',
+    deleted_at: null,
+    roles: [{ id: 2, name: 'manager' }],
+    is_admin: false,
+    permission_names: ['roles.view', 'users.export', 'users.setActive', 'users.update', 'users.view'],
+    ...item,
+  };
   return {
-    item: {
-      id: 42,
-      name: 'Ann Lee',
-      email: 'ann@example.com',
-      is_active: true,
-      created_at: '2024-03-01T09:30:00.000Z',
-      updated_at: '2024-05-02T14:00:00.000Z',
-      deleted_at: null,
-      roles: [{ id: 2, name: 'manager' }],
-      is_admin: false,
-      permission_names: ['roles.view', 'users.export', 'users.setActive', 'users.update', 'users.view'],
-      ...item,
-    },
+    item: { ...base, actions: item.actions ?? actionsFor(base, granted) },
     meta: { loaded_relations: ['roles'], loaded_counts: [], loaded_appends: ['permission_names', 'is_admin'] },
   };
 }
@@ -43,6 +88,7 @@ export function userEdit(
       roles: [{ id: 2, name: 'manager' }],
       roles_ids: [2],
       version: 'v1',
+      actions: actionsFor({ is_active: item.is_active ?? true, deleted_at: item.deleted_at ?? null }),
       ...item,
     },
     options: { roles: extra.roles ?? ROLE_OPTIONS },

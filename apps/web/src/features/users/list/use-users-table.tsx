@@ -1,4 +1,4 @@
-import type { CapabilityMap, UserRow, UsersSort } from '@app/contracts';
+import type { UserListRow, UsersSort } from '@app/contracts';
 import { getCoreRowModel, type SortingState, useReactTable } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useMessages } from '../../../i18n/messages';
@@ -8,16 +8,15 @@ import type { UsersSelection } from './use-users-selection';
 import { usersColumns } from './users-columns';
 import { type RowActionRequest, UsersRowActions } from './users-row-actions';
 
-const NO_ROWS: UserRow[] = [];
+const NO_ROWS: UserListRow[] = [];
 
 export interface UseUsersTableOptions {
-  rows: UserRow[] | undefined;
+  rows: UserListRow[] | undefined;
   pageCount: number;
   list: UsersListController;
   prefs: TablePreferences;
   selection: UsersSelection;
   selectable: boolean;
-  can: CapabilityMap;
   onRowAction: (request: RowActionRequest) => void;
 }
 
@@ -32,7 +31,6 @@ export function useUsersTable({
   prefs,
   selection,
   selectable,
-  can,
   onRowAction,
 }: UseUsersTableOptions) {
   const m = useMessages();
@@ -41,9 +39,9 @@ export function useUsersTable({
       usersColumns({
         m,
         selectable,
-        renderActions: (row) => <UsersRowActions row={row} can={can} onRequest={onRowAction} />,
+        renderActions: (row) => <UsersRowActions row={row} onRequest={onRowAction} />,
       }),
-    [m, selectable, can, onRowAction],
+    [m, selectable, onRowAction],
   );
   const { sort, dir } = list.state;
   const sorting: SortingState = sort ? [{ id: sort, desc: dir === 'desc' }] : [];

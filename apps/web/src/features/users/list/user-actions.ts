@@ -1,4 +1,11 @@
-import { BULK_PERMISSIONS, type BulkInput, type CapabilityMap, type Permission } from '@app/contracts';
+import {
+  BULK_PERMISSIONS,
+  type BulkInput,
+  type CapabilityMap,
+  type Permission,
+  type UserActions,
+  type UserRecordAction,
+} from '@app/contracts';
 import type { TrashView } from './users-list-state';
 
 /** What can be done to users from the list, one by one or in bulk. */
@@ -40,15 +47,28 @@ export function bulkActionsFor(trashed: TrashView | undefined, can: CapabilityMa
   return fitting.filter((action) => can[ACTION_PERMISSION[action]]);
 }
 
-/** The actions of one row's menu, by its state and the caller's capabilities. */
-export function rowActionsFor(
-  row: { is_active: boolean; deleted_at: string | null },
-  can: CapabilityMap,
-): UserAction[] {
+/** Which of the server's per-record `actions` decides each list action. */
+export const RECORD_ACTION: Readonly<Record<UserAction, UserRecordAction>> = {
+  activate: 'setActive',
+  deactivate: 'setActive',
+  delete: 'delete',
+  restore: 'restore',
+  forceDelete: 'forceDelete',
+};
+
+/**
+ * The actions of one row's menu: those that fit its state and that the server says the caller
+ * may take on this very user (permission, privilege ceiling and rules, decided server side).
+ */
+export function rowActionsFor(row: {
+  is_active: boolean;
+  deleted_at: string | null;
+  actions: UserActions;
+}): UserAction[] {
   const fitting: UserAction[] = row.deleted_at
     ? ['restore', 'forceDelete']
     : [row.is_active ? 'deactivate' : 'activate', 'delete'];
-  return fitting.filter((action) => can[ACTION_PERMISSION[action]]);
+  return fitting.filter((action) => row.actions[RECORD_ACTION[action]].allowed);
 }
 
 export function canSeeTrash(can: CapabilityMap): boolean {

@@ -1,4 +1,4 @@
-import { USER_COLUMNS, type UserColumnKey, type UserRow, usersListQuery } from '@app/contracts';
+import { USER_COLUMNS, type UserColumnKey, type UserListRow, usersListQuery } from '@app/contracts';
 import { Badge, DataTableColumnHeader, SelectionCheckbox } from '@app/ui';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
@@ -12,7 +12,7 @@ export const LOCKED_COLUMNS = new Set<UserColumnKey>(['name']);
 const dayFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
 const fullFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' });
 
-type CellRenderer = (row: UserRow, m: Messages) => ReactNode;
+type CellRenderer = (row: UserListRow, m: Messages) => ReactNode;
 
 // One renderer per column of the contract's column set: a column added there fails to compile here.
 const CELLS: Record<UserColumnKey, { render: CellRenderer; className?: string; skeleton: string }> = {
@@ -82,14 +82,14 @@ const CELLS: Record<UserColumnKey, { render: CellRenderer; className?: string; s
 export interface UsersColumnsOptions {
   m: Messages;
   /** The row menu; absent when the caller may do nothing to a row. */
-  renderActions: (row: UserRow) => ReactNode;
+  renderActions: (row: UserListRow) => ReactNode;
   selectable: boolean;
 }
 
 /** The table's columns: selection, the contract's column set in its order, row actions. */
-export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptions): ColumnDef<UserRow>[] {
+export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptions): ColumnDef<UserListRow>[] {
   const labels = m.usersList.columns;
-  const data: ColumnDef<UserRow>[] = USER_COLUMNS.map(({ key }) => ({
+  const data: ColumnDef<UserListRow>[] = USER_COLUMNS.map(({ key }) => ({
     id: key,
     accessorKey: key,
     enableSorting: SORTABLE.has(key),
@@ -99,7 +99,7 @@ export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptio
     meta: { className: CELLS[key].className, skeletonClassName: CELLS[key].skeleton },
   }));
 
-  const select: ColumnDef<UserRow> = {
+  const select: ColumnDef<UserListRow> = {
     id: 'select',
     enableSorting: false,
     enableHiding: false,
@@ -121,7 +121,7 @@ export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptio
     meta: { className: 'w-10 pr-0 pl-4', skeletonClassName: 'w-4' },
   };
 
-  const actions: ColumnDef<UserRow> = {
+  const actions: ColumnDef<UserListRow> = {
     id: 'actions',
     enableSorting: false,
     enableHiding: false,

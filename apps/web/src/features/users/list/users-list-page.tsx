@@ -65,7 +65,6 @@ export function UsersListPage() {
     prefs,
     selection,
     selectable,
-    can,
     onRowAction: rowAction.open,
   });
 

@@ -1,6 +1,7 @@
-import type { BulkReport, UserRow, UsersListResult } from '@app/contracts';
+import type { BulkReport, UserListRow, UsersListResult } from '@app/contracts';
 import { configure, fireEvent, screen } from '@testing-library/react';
 import { type capabilities, mockTrpc, ok, sessionOf, type TrpcReply } from '../../../test/trpc-mock';
+import { actionsFor } from '../../../test/user-fixtures';
 import type { UsersListInput } from './users-list-state';
 
 // jsdom lacks what Radix's popper and menus measure with; the tests only need them to exist.
@@ -17,6 +18,8 @@ if (!Element.prototype.hasPointerCapture) {
 }
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 
+export type Granted = Parameters<typeof capabilities>[0];
+
 // A whole page renders per test; on a loaded machine the first answer can take over a second.
 configure({ asyncUtilTimeout: 4000 });
 
@@ -26,8 +29,8 @@ export const ROLES = [
   { id: 3, name: 'viewer' },
 ];
 
-export function userRow(id: number, overrides: Partial<UserRow> = {}): UserRow {
-  return {
+export function userRow(id: number, overrides: Partial<UserListRow> = {}, granted: Granted = 'all'): UserListRow {
+  const row = {
     id,
     name: `User ${id}`,
     email: `user${id}@example.com`,
@@ -37,11 +40,12 @@ export function userRow(id: number, overrides: Partial<UserRow> = {}): UserRow {
     deleted_at: null,
     ...overrides,
   };
+  return { ...row, actions: overrides.actions ?? actionsFor(row, granted) };
 }
 
 /** `count` users, newest first (the default order), answered a page at a time like the server. */
-export function usersDirectory(count: number) {
-  const users = Array.from({ length: count }, (_, index) => userRow(count - index));
+export function usersDirectory(count: number, granted: Granted = 'all') {
+  const users = Array.from({ length: count }, (_, index) => userRow(count - index, {}, granted));
   return (input: unknown): TrpcReply => {
     const query = input as UsersListInput;
     const page = Number(query.page ?? 1);
@@ -57,13 +61,11 @@ export function usersDirectory(count: number) {
   };
 }
 
-export type Granted = Parameters<typeof capabilities>[0];
-
 /** The API a signed-in user with `granted` sees, with `users` users; override any procedure. */
 export function mockUsersApi(granted: Granted, users = 42, overrides: Parameters<typeof mockTrpc>[0] = {}) {
   return mockTrpc({
     'auth.me': ok(sessionOf(granted)),
-    'users.list': usersDirectory(users),
+    'users.list': usersDirectory(users, granted),
     ...overrides,
   });
 }

@@ -1,4 +1,4 @@
-import type { CapabilityMap, UserRow } from '@app/contracts';
+import type { UserListRow } from '@app/contracts';
 import {
   Button,
   DropdownMenu,
@@ -23,23 +23,25 @@ const ICONS: Record<UserAction, typeof Eye> = {
 
 export interface RowActionRequest {
   action: UserAction;
-  row: UserRow;
+  row: UserListRow;
   /** Where focus goes back when the confirmation closes. */
   returnFocusTo: HTMLElement | null;
 }
 
 export interface UsersRowActionsProps {
-  row: UserRow;
-  can: CapabilityMap;
+  row: UserListRow;
   onRequest: (request: RowActionRequest) => void;
 }
 
-/** A row's "…" menu: open, edit, and the state changes the caller may make, each confirmed first. */
-export function UsersRowActions({ row, can, onRequest }: UsersRowActionsProps) {
+/**
+ * A row's "…" menu: open, edit, and the state changes the caller may make to this user (as the
+ * server decided them for the row), each confirmed first.
+ */
+export function UsersRowActions({ row, onRequest }: UsersRowActionsProps) {
   const m = useMessages();
   const t = m.usersList.rowActions;
-  const actions = rowActionsFor(row, can);
-  const canEdit = can['users.update'] && !row.deleted_at;
+  const actions = rowActionsFor(row);
+  const canEdit = row.actions.update.allowed;
   const trigger = useRef<HTMLButtonElement>(null);
 
   return (

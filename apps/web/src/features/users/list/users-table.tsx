@@ -1,4 +1,4 @@
-import type { UserRow } from '@app/contracts';
+import type { UserListRow } from '@app/contracts';
 import { Button, DataTable, EmptyState, ErrorState, Pagination, Skeleton, type TableDensity } from '@app/ui';
 import type { Table } from '@tanstack/react-table';
 import { SearchX, Trash2, Users } from 'lucide-react';
@@ -43,7 +43,7 @@ function UsersEmpty({ list }: { list: UsersListController }) {
 }
 
 export interface UsersTableProps {
-  table: Table<UserRow>;
+  table: Table<UserListRow>;
   query: ListQueryState;
   list: UsersListController;
   density: TableDensity;

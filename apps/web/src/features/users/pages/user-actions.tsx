@@ -1,4 +1,4 @@
-import type { UserItem } from '@app/contracts';
+import type { ActionState, UserShowItem } from '@app/contracts';
 import { Button, buttonClassName, Card, CardHeader, CardTitle, cn } from '@app/ui';
 import { ArchiveRestore, Pencil, Power, PowerOff } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -8,17 +8,20 @@ import { useCan } from '../../auth/use-session';
 import type { UserAction } from './use-user-action-dialog';
 
 interface ActionsProps {
-  user: UserItem;
+  user: UserShowItem;
   ask: (action: UserAction) => void;
 }
 
-/** The page's everyday actions; each only with its capability and for a record it applies to. */
+/**
+ * The page's everyday actions, each only when the server says the caller may take it on this
+ * user (permission, record state, privilege ceiling, rules).
+ */
 export function UserHeaderActions({ user, ask }: ActionsProps) {
   const m = useMessages();
-  const can = useCan();
   const a = m.userActions;
+  const { actions } = user;
   if (user.deleted_at) {
-    return can['users.restore'] ? (
+    return actions.restore.allowed ? (
       <Button onClick={() => ask('restore')}>
         <ArchiveRestore aria-hidden="true" />
         {a.restore}
@@ -27,13 +30,13 @@ export function UserHeaderActions({ user, ask }: ActionsProps) {
   }
   return (
     <>
-      {can['users.setActive'] ? (
+      {actions.setActive.allowed ? (
         <Button variant="secondary" onClick={() => ask(user.is_active ? 'deactivate' : 'activate')}>
           {user.is_active ? <PowerOff aria-hidden="true" /> : <Power aria-hidden="true" />}
           {user.is_active ? a.deactivate : a.activate}
         </Button>
       ) : null}
-      {can['users.update'] ? (
+      {actions.update.allowed ? (
         <Link to={`/users/${user.id}/edit`} className={buttonClassName()}>
           <Pencil aria-hidden="true" />
           {a.edit}
@@ -67,24 +70,31 @@ function DangerRow({
   );
 }
 
+/** Refusals that a step of the caller's own can lift (or that explain themselves): shown, not hidden. */
+const EXPLAINED = new Set(['NOT_INACTIVE', 'SELF_DELETE', 'LAST_ADMIN']);
+
+function deleteBlockedReason(state: ActionState, a: ReturnType<typeof useMessages>['userActions']): string | null {
+  if (state.allowed) return null;
+  if (state.code === 'NOT_INACTIVE') return a.deleteBlockedActive;
+  if (state.code === 'SELF_DELETE') return a.deleteBlockedSelf;
+  return state.message ?? null;
+}
+
 /**
- * Deleting, visibly apart from the rest. When the delete is not possible yet the button stays,
- * disabled, with the reason beside it (an active user must be deactivated first).
+ * Deleting, visibly apart from the rest. When a rule stops the delete for now (an active user
+ * must be deactivated first) the button stays, disabled, with the reason beside it; when the
+ * caller may not delete this user at all, there is no button.
  */
-export function UserDangerZone({
-  user,
-  ask,
-  isSelf,
-  className,
-}: ActionsProps & { isSelf: boolean; className?: string }) {
+export function UserDangerZone({ user, ask, className }: ActionsProps & { className?: string }) {
   const m = useMessages();
   const can = useCan();
   const a = m.userActions;
-  const canDelete = !user.deleted_at && can['users.delete'];
-  const canForceDelete = Boolean(user.deleted_at) && can['users.forceDelete'];
+  const { actions } = user;
+  const canDelete = !user.deleted_at && (actions.delete.allowed || EXPLAINED.has(actions.delete.code ?? ''));
+  const canForceDelete = Boolean(user.deleted_at) && actions.forceDelete.allowed;
   if (!canDelete && !canForceDelete) return null;
 
-  const blocked = isSelf ? a.deleteBlockedSelf : user.is_active ? a.deleteBlockedActive : null;
+  const blocked = deleteBlockedReason(actions.delete, a);
   return (
     <Card aria-labelledby="danger-zone-title" className={cn('overflow-hidden border-danger/30', className)}>
       <CardHeader className="pb-4">

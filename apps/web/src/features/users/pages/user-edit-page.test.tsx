@@ -155,6 +155,23 @@ describe('edit user page', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(message)).toBeTruthy();
   });
+
+  it('offers no form for a user who outranks the caller, and says why', async () => {
+    const why =
+      'Grace Admin holds permissions you do not have (users.delete): only someone who holds all of them can change this account.';
+    const outranked = { allowed: false, code: 'OUTRANKED' as const, message: why };
+    const data = userEdit({ name: 'Grace Admin' }, { can: { update: false, setActive: false, delete: false } });
+    data.item.actions = { ...data.item.actions, update: outranked, setActive: outranked, delete: outranked };
+    mockTrpc({ 'auth.me': ok(sessionOf(['users.view', 'users.update', 'users.setActive'])), 'users.edit': ok(data) });
+    renderApp('/users/42/edit');
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(f.cannotEditTitle)).toBeTruthy();
+    expect(within(alert).getByText(why)).toBeTruthy();
+    expect(within(alert).getByRole('link', { name: f.backToProfile }).getAttribute('href')).toBe('/users/42');
+    expect(screen.queryByRole('textbox', { name: f.name })).toBeNull();
+    expect(screen.queryByRole('button', { name: f.save })).toBeNull();
+  });
 });
 
 describe('leaving the edit page', () => {

@@ -1,5 +1,6 @@
 import type { UserEditResult } from '@app/contracts';
-import { Card, PageHeader, Skeleton } from '@app/ui';
+import { Alert, buttonClassName, Card, PageHeader, Skeleton } from '@app/ui';
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useMessages } from '../../../i18n/messages';
 import { useTRPC } from '../../../lib/trpc';
@@ -30,7 +31,23 @@ export function UserEditPage() {
           <title>{m.app.documentTitle(`${m.userForm.editTitle}: ${edit.data.item.name}`)}</title>
           <PageHeader className="mt-3" title={m.userForm.editTitle} description={edit.data.item.email} />
           <div className="mt-8 max-w-4xl">
-            <UserEditForm key={id} id={id} data={edit.data} refetchLatest={refetchLatest} />
+            {edit.data.can.update ? (
+              <UserEditForm key={id} id={id} data={edit.data} refetchLatest={refetchLatest} />
+            ) : (
+              // The server refuses any change to this user (e.g. it holds permissions the caller
+              // lacks): say why instead of offering a form that cannot be saved.
+              <Alert
+                tone="warning"
+                title={m.userForm.cannotEditTitle}
+                actions={
+                  <Link to={`/users/${id}`} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+                    {m.userForm.backToProfile}
+                  </Link>
+                }
+              >
+                {edit.data.item.actions.update.message}
+              </Alert>
+            )}
           </div>
         </>
       ) : edit.isError || id === null ? (

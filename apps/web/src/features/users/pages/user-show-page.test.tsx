@@ -26,7 +26,10 @@ describe('user page', () => {
   });
 
   it('hides every action the caller may not use', async () => {
-    mockTrpc({ 'auth.me': ok(sessionOf(['users.view'])), 'users.show': ok(userShow({ is_active: false })) });
+    mockTrpc({
+      'auth.me': ok(sessionOf(['users.view'])),
+      'users.show': ok(userShow({ is_active: false }, ['users.view'])),
+    });
     renderApp('/users/42');
 
     await screen.findByRole('heading', { level: 1, name: 'Ann Lee' });
@@ -42,13 +45,35 @@ describe('user page', () => {
   it('shows each action its capability allows', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['users.view', 'users.update', 'users.setActive'])),
-      'users.show': ok(userShow()),
+      'users.show': ok(userShow({}, ['users.view', 'users.update', 'users.setActive'])),
     });
     renderApp('/users/42');
 
     expect((await screen.findByRole('link', { name: a.edit })).getAttribute('href')).toBe('/users/42/edit');
     expect(screen.getByRole('button', { name: a.deactivate })).toBeTruthy();
     expect(screen.queryByRole('button', { name: a.delete })).toBeNull();
+  });
+
+  it('offers no control on a user who outranks the caller, and says why', async () => {
+    const granted = ['users.view', 'users.update', 'users.setActive'] as const;
+    const why =
+      'Grace Admin holds permissions you do not have (users.create, users.delete): only someone who holds all of them can change this account.';
+    const outranked = { allowed: false, code: 'OUTRANKED' as const, message: why };
+    const base = userShow({ name: 'Grace Admin', is_admin: true }, granted).item;
+    mockTrpc({
+      'auth.me': ok(sessionOf(granted)),
+      'users.show': ok(
+        userShow({ ...base, actions: { ...base.actions, update: outranked, setActive: outranked } }, granted),
+      ),
+    });
+    renderApp('/users/42');
+
+    await screen.findByRole('heading', { level: 1, name: 'Grace Admin' });
+    expect(screen.queryByRole('link', { name: a.edit })).toBeNull();
+    expect(screen.queryByRole('button', { name: a.deactivate })).toBeNull();
+    expect(screen.queryByText(a.dangerZone)).toBeNull();
+    expect(screen.getByText(en.userPage.outrankedTitle)).toBeTruthy();
+    expect(screen.getByText(why)).toBeTruthy();
   });
 
   it('explains why an active user cannot be deleted', async () => {

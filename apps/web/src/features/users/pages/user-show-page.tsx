@@ -1,4 +1,4 @@
-import type { UserItem } from '@app/contracts';
+import type { UserShowItem } from '@app/contracts';
 import { Alert, Avatar, Badge, Card, Skeleton } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useMessages } from '../../../i18n/messages';
@@ -53,7 +53,7 @@ export function UserShowPage() {
   );
 }
 
-function UserProfile({ user }: { user: UserItem }) {
+function UserProfile({ user }: { user: UserShowItem }) {
   const m = useMessages();
   const { session } = useSession();
   const { ask, dialog } = useUserActionDialog(user);
@@ -85,13 +85,19 @@ function UserProfile({ user }: { user: UserItem }) {
           {m.userPage.deletedBanner(m.common.dateTime(user.deleted_at))}
         </Alert>
       ) : null}
+      {/* Why an editor sees no controls here: this user holds permissions the editor lacks. */}
+      {user.actions.update.code === 'OUTRANKED' ? (
+        <Alert title={m.userPage.outrankedTitle} className="mt-6">
+          {user.actions.update.message}
+        </Alert>
+      ) : null}
 
       {/* One column in reading order on small screens; roles move to a side column on wide ones. */}
       <div className="mt-8 grid gap-6 lg:grid-cols-3 lg:items-start">
         <UserDetailsCard user={user} className="lg:col-span-2" />
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard names={user.permission_names ?? []} className="lg:col-span-2" />
-        <UserDangerZone user={user} ask={ask} isSelf={isSelf} className="lg:col-span-2" />
+        <UserDangerZone user={user} ask={ask} className="lg:col-span-2" />
       </div>
       {dialog}
     </>

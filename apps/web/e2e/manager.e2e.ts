@@ -1,0 +1,91 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiList, en, signedInPage, usersTable } from './support/app';
+import { browserMissing, launch, screenshot, seriousA11yViolations } from './support/browser';
+import { ADMIN, MANAGER } from './support/env';
+
+const t = en.usersList;
+const a = en.userActions;
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!browserMissing()) browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const countOf = (page: Page, role: Parameters<Page['getByRole']>[0], name: string) =>
+  page.getByRole(role, { name, exact: true }).count();
+
+/** The controls that would change a user, by role and accessible name. */
+const MUTATING = [
+  ['link', a.edit],
+  ['button', a.activate],
+  ['button', a.deactivate],
+  ['button', a.delete],
+  ['button', a.restore],
+  ['button', a.forceDelete],
+] as const;
+
+async function mutatingControls(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const [role, name] of MUTATING) if ((await countOf(page, role, name)) > 0) found.push(`${role} “${name}”`);
+  return found;
+}
+
+/** The row menu's items for the user named `name` on the current list page. */
+async function rowMenuItems(page: Page, name: string): Promise<string[]> {
+  await page
+    .getByRole('button', { name: t.rowActions.open(name), exact: true })
+    .first()
+    .click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor();
+  const items = (await menu.getByRole('menuitem').allTextContents()).map((text) => text.trim());
+  await page.keyboard.press('Escape');
+  return items;
+}
+
+describe.skipIf(browserMissing())('a manager (users.update and users.setActive, not an administrator)', () => {
+  it('finds no control that changes the administrator, on the list, the user page or the edit page', async () => {
+    const { context, page } = await signedInPage(browser, MANAGER);
+    const admin = (await apiList(page, `filters[email]=${encodeURIComponent(ADMIN.email)}`)).rows[0];
+    if (!admin) throw new Error('the seeded administrator is not listed');
+
+    await page.goto(`/users?q=${encodeURIComponent(ADMIN.email)}`);
+    await usersTable(page).getByRole('link', { name: admin.name, exact: true }).waitFor();
+    expect(await rowMenuItems(page, admin.name)).toEqual([t.rowActions.view]);
+
+    await page.goto(`/users/${admin.id}`);
+    await page.getByRole('heading', { level: 1, name: admin.name }).waitFor();
+    await page.getByText(en.userPage.outrankedTitle, { exact: true }).waitFor();
+    expect(await mutatingControls(page)).toEqual([]);
+    expect(await page.getByText(a.dangerZone, { exact: true }).count()).toBe(0);
+    // The page says why, naming what the manager lacks.
+    expect(await page.getByText(/holds permissions you do not have \(users\.create/).count()).toBe(1);
+    await screenshot(page, 'manager-views-administrator');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`/users/${admin.id}/edit`);
+    await page.getByText(en.userForm.cannotEditTitle, { exact: true }).waitFor();
+    expect(await page.getByRole('textbox', { name: en.userForm.name }).count()).toBe(0);
+    expect(await countOf(page, 'button', en.userForm.save)).toBe(0);
+    await screenshot(page, 'manager-cannot-edit-administrator');
+    await context.close();
+  });
+
+  it('keeps every control it may use on a viewer', async () => {
+    const { context, page } = await signedInPage(browser, MANAGER);
+    const viewer = (await apiList(page, 'filters[is_active]=active&perPage=100')).rows.find(
+      (row) => row.actions.update.allowed && row.email !== MANAGER.email,
+    );
+    if (!viewer) throw new Error('no user the manager may change');
+    await page.goto(`/users/${viewer.id}`);
+    await page.getByRole('heading', { level: 1, name: viewer.name }).waitFor();
+    expect(await countOf(page, 'link', a.edit)).toBe(1);
+    expect(await countOf(page, 'button', a.deactivate)).toBe(1);
+    expect(await page.getByText(en.userPage.outrankedTitle, { exact: true }).count()).toBe(0);
+    await context.close();
+  });
+});
