@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiList, en, signedInPage, usersTable } from './support/app';
+import { apiList, countOf, en, mutatingControls, signedInPage, usersTable } from './support/app';
 import { browserMissing, launch, screenshot, seriousA11yViolations } from './support/browser';
 import { ADMIN, MANAGER } from './support/env';
 
@@ -14,25 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const countOf = (page: Page, role: Parameters<Page['getByRole']>[0], name: string) =>
-  page.getByRole(role, { name, exact: true }).count();
-
-/** The controls that would change a user, by role and accessible name. */
-const MUTATING = [
-  ['link', a.edit],
-  ['button', a.activate],
-  ['button', a.deactivate],
-  ['button', a.delete],
-  ['button', a.restore],
-  ['button', a.forceDelete],
-] as const;
-
-async function mutatingControls(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const [role, name] of MUTATING) if ((await countOf(page, role, name)) > 0) found.push(`${role} “${name}”`);
-  return found;
-}
 
 /** The row menu's items for the user named `name` on the current list page. */
 async function rowMenuItems(page: Page, name: string): Promise<string[]> {

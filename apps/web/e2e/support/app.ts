@@ -153,3 +153,27 @@ export async function networkQuiet(page: Page, quietMs = 250, timeout = 15_000):
   }
   throw new Error(`network still busy after ${timeout} ms: ${pending.size} request(s) in flight`);
 }
+
+/** How many elements with this role and exact accessible name the page has. */
+export const countOf = (page: Page, role: Parameters<Page['getByRole']>[0], name: string) =>
+  page.getByRole(role, { name, exact: true }).count();
+
+/** The controls of a user's page that would change the user, by role and accessible name. */
+const MUTATING_CONTROLS = [
+  ['link', en.userActions.edit],
+  ['button', en.userActions.edit],
+  ['button', en.userActions.activate],
+  ['button', en.userActions.deactivate],
+  ['button', en.userActions.delete],
+  ['button', en.userActions.restore],
+  ['button', en.userActions.forceDelete],
+] as const;
+
+/** The mutating controls the page shows, named (an empty list when there are none). */
+export async function mutatingControls(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const [role, name] of MUTATING_CONTROLS) {
+    if ((await countOf(page, role, name)) > 0) found.push(`${role} “${name}”`);
+  }
+  return found;
+}
