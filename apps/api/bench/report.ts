@@ -71,6 +71,8 @@ export interface RunInfo {
   totalSeconds: number;
   /** The API's RSS once started and answering, before any scenario. */
   apiIdleRssMb: number;
+  /** RSS the moment /api/health first answers, before V8 gives back what starting grew. */
+  apiStartRssMb: number;
   /** Set when --innodb-buffer-pool-mb resized the server's buffer pool for this run. */
   bufferPoolSetMb: number | null;
 }
@@ -215,7 +217,9 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
       `- InnoDB buffer pool resized to ${run.bufferPoolSetMb} MB for this run (\`--innodb-buffer-pool-mb\`), restored afterwards.`,
     );
   }
-  L.push(`- API RSS once started, before any scenario: ${f0(run.apiIdleRssMb)} MB.`);
+  L.push(
+    `- API runtime: \`node dist/main.js\` (compiled, as \`npm start\` runs it). RSS when ready: ${f0(run.apiStartRssMb)} MB; idle once settled, before any scenario: **${f0(run.apiIdleRssMb)} MB** (target ≤ 100 MB: ${run.apiIdleRssMb <= 100 ? 'pass' : 'miss'}).`,
+  );
   L.push('');
   L.push('## Results');
   L.push('');

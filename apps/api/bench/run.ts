@@ -166,6 +166,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
 
   const outcomes: Outcome[] = [];
   let apiIdleRssMb = Number.NaN;
+  let apiStartRssMb = Number.NaN;
   let server: ApiServer | null = null;
   const stopAll = async () => {
     if (server) await server.stop().catch(() => undefined);
@@ -174,8 +175,9 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
   onInterrupt.push(stopAll);
   try {
     server = await startApi(opts.databaseUrl, log);
-    apiIdleRssMb = server.rssMb();
-    log(`  API RSS after start: ${apiIdleRssMb.toFixed(0)} MB`);
+    apiStartRssMb = server.rssMb();
+    apiIdleRssMb = await server.settledRssMb();
+    log(`  API RSS when ready: ${apiStartRssMb.toFixed(0)} MB; idle, settled: ${apiIdleRssMb.toFixed(0)} MB`);
     let ctx = await benchContext(settings, token.token, opts.users, server.baseUrl);
     /** The running API, restarted when asked (exports) or when an earlier restart failed. */
     const api = async (fresh: boolean): Promise<ApiServer> => {
@@ -232,6 +234,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
       command,
       totalSeconds: (Date.now() - started) / 1000,
       apiIdleRssMb,
+      apiStartRssMb,
       bufferPoolSetMb: opts.bufferPoolMb,
     },
     machine,

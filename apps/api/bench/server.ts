@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -40,18 +40,31 @@ export interface ApiServer {
   /** Peak RSS in MB since the last resetPeak(): the larger of VmHWM and the 50 ms poller's max. */
   peakRssMb(): number;
   rssMb(): number;
+  /** RSS once the idle process has settled (V8 shrinks the heap it grew while starting). */
+  settledRssMb(): Promise<number>;
   /** The last lines the server wrote on stderr/stdout (for error messages). */
   output(): string;
   stop(): Promise<void>;
 }
 
+let built = false;
+
+/** Builds the production runtime once per run (`dist/main.js`, as `npm start` does). */
+function buildOnce() {
+  if (built) return;
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: API_DIR, stdio: 'inherit' });
+  built = true;
+}
+
 /**
- * Starts the API as `node --import tsx src/main.ts` (no npm or shell wrapper, so the pid is the
- * server itself) bound to 127.0.0.1 on a free port, and waits until /api/health answers.
+ * Starts the API as production runs it, `node dist/main.js` (no npm or shell wrapper, so the
+ * pid is the server itself), bound to 127.0.0.1 on a free port, and waits until /api/health
+ * answers.
  */
 export async function startApi(databaseUrl: string, log: (s: string) => void): Promise<ApiServer> {
+  buildOnce();
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
     cwd: API_DIR,
     env: {
       ...process.env,
@@ -109,6 +122,19 @@ export async function startApi(databaseUrl: string, log: (s: string) => void): P
       return Math.max(hwm, polledMaxKb, s?.rssKb ?? 0) / 1024;
     },
     rssMb: () => (procStatus(pid)?.rssKb ?? 0) / 1024,
+    async settledRssMb() {
+      // V8's memory reducer gives back the heap grown while starting after ~10 s without work:
+      // sampled each second for at least 15 s, then until three samples agree within 1 MB (45 s at most).
+      const samples: number[] = [];
+      for (let i = 0; i < 45; i++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        samples.push(server.rssMb());
+        const last = samples.slice(-3);
+        if (i >= 14 && Math.max(...last) - Math.min(...last) <= 1) break;
+      }
+      log(`  RSS samples (MB, 1 s apart): ${samples.map((s) => s.toFixed(0)).join(' ')}`);
+      return samples.at(-1) ?? server.rssMb();
+    },
     output: () => tail,
     async stop() {
       clearInterval(poller);

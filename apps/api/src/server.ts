@@ -86,6 +86,9 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
       prefix: '/',
       wildcard: true,
       index: ['index.html'],
+      // The build writes .br and .gz beside each text asset (apps/web/scripts/compress.mjs): sent
+      // as such to a client that accepts them, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       // Hashed assets never change; index.html must always be revalidated to pick up new builds.
       setHeaders: (res, filePath) => {
         res.header(

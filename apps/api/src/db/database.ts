@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import mysql2 from 'mysql2';
 import { type Options, QueryTypes, Sequelize } from 'sequelize';
-import sqlite3 from 'sqlite3';
+import type sqlite3 from 'sqlite3';
 import { defineModels, type Models } from './models/index.js';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -50,7 +49,7 @@ interface RawConnection {
   query(sql: string, cb: (err: Error | null) => void): void;
 }
 
-function mysqlOptions(opts: DatabaseOptions): Options {
+function mysqlOptions(opts: DatabaseOptions, mysql2: object): Options {
   const write = parseMysqlUrl(opts.url as string);
   const base: Options = {
     dialect: 'mysql',
@@ -88,12 +87,12 @@ function mysqlOptions(opts: DatabaseOptions): Options {
   };
 }
 
-function sqliteOptions(opts: DatabaseOptions): Options {
+function sqliteOptions(opts: DatabaseOptions, sqlite: typeof sqlite3): Options {
   const storage = opts.sqlitePath ?? ':memory:';
   if (storage !== ':memory:') fs.mkdirSync(path.dirname(storage), { recursive: true });
   return {
     dialect: 'sqlite',
-    dialectModule: sqlite3,
+    dialectModule: sqlite,
     storage,
     logging: opts.logSql ?? false,
     hooks: {
@@ -109,7 +108,12 @@ function sqliteOptions(opts: DatabaseOptions): Options {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const dialect: Dialect = opts.url ? 'mysql' : 'sqlite';
-  const sequelize = new Sequelize(dialect === 'mysql' ? mysqlOptions(opts) : sqliteOptions(opts));
+  // Only the engine in use is loaded: the other driver would only take memory (mysql2 ~16 MB).
+  const sequelize = new Sequelize(
+    dialect === 'mysql'
+      ? mysqlOptions(opts, (await import('mysql2')).default)
+      : sqliteOptions(opts, (await import('sqlite3')).default),
+  );
   if (dialect === 'sqlite') {
     // WAL lets readers proceed while a writer holds the lock; it is a property of the file.
     await sequelize.query('PRAGMA journal_mode = WAL');

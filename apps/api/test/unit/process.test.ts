@@ -1,23 +1,30 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const apiDir = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-proc-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+// The production runtime, as `npm start` builds and runs it: what a bundle could break (paths
+// found from import.meta.url, lazily loaded drivers, migrations) is only seen by running it.
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'inherit' });
+}, 60_000);
+
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', DATA_DIR: dataDir, WEB_DIST_DIR: '/nonexistent' });
 
 function start(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, WEB_DIST_DIR: '/nonexistent', DEMO_USERS: '5', ...env },
+    env: { ...baseEnv(), DEMO_USERS: '5', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -48,7 +55,7 @@ async function waitFor(check: () => boolean, ms: number) {
   }
 }
 
-describe('the server process', () => {
+describe('the server process (compiled: node dist/main.js)', () => {
   it('stops at start-up with exit code 1 and a clear message when the configuration is bad', async () => {
     const proc = start({ PORT: 'eighty', USERS_ACTIVATION_BLOCK_SELF_DEACTIVATE: 'perhaps' });
     expect(await proc.exited).toBe(1);
@@ -78,5 +85,15 @@ describe('the server process', () => {
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toContain('"msg":"stopped"');
     expect(fs.existsSync(path.join(dataDir, 'app.sqlite'))).toBe(true);
+  });
+
+  it('runs the compiled CLI against the same database', () => {
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, ['dist/cli.js', ...args], { cwd: apiDir, env: baseEnv(), encoding: 'utf8' });
+    expect(cli('db:migrate')).toMatch(/up to date|Applied/i);
+    expect(cli('user:create', '--email', ' Ops@Example.COM ', '--name', 'Ops', '--password', 'ops-password-1')).toMatch(
+      /Created user #\d+ ops@example\.com\./,
+    );
+    expect(cli('token:create', '--email', 'ops@example.com', '--name', 'deploy')).toContain('uat_');
   });
 });

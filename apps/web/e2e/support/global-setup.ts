@@ -55,6 +55,9 @@ export default async function setup(project: TestProject) {
     cwd: webDir,
     stdio: 'inherit',
   });
+  // As production serves it: precompressed assets, and the API compiled (node dist/main.js).
+  execFileSync(process.execPath, ['scripts/compress.mjs', distDir], { cwd: webDir, stdio: 'ignore' });
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'inherit' });
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-e2e-'));
   const port = await freePort();
@@ -72,7 +75,7 @@ export default async function setup(project: TestProject) {
     LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
   };
   let output = '';
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: apiDir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,20 +91,7 @@ export default async function setup(project: TestProject) {
   const createAccount = (who: { email: string; password: string }, name: string, role: string) =>
     execFileSync(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/index.ts',
-        'user:create',
-        '--email',
-        who.email,
-        '--name',
-        name,
-        '--password',
-        who.password,
-        '--role',
-        role,
-      ],
+      ['dist/cli.js', 'user:create', '--email', who.email, '--name', name, '--password', who.password, '--role', role],
       { cwd: apiDir, env, stdio: 'ignore' },
     );
   createAccount(VIEWER, 'Vera Viewer', 'viewer');

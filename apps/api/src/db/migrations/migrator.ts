@@ -1,5 +1,4 @@
-import type { QueryInterface } from 'sequelize';
-import { SequelizeStorage, Umzug } from 'umzug';
+import { QueryTypes, type QueryInterface } from 'sequelize';
 import type { Database, Dialect } from '../database.js';
 import { MIGRATIONS } from './index.js';
 
@@ -14,7 +13,11 @@ export interface Migration {
   down(ctx: MigrationContext): Promise<void>;
 }
 
-export function createMigrator(db: Database) {
+const MIGRATIONS_TABLE = 'schema_migrations';
+
+/** Umzug is loaded only when something is pending: it weighs ~20 MB of RSS a running API never needs again. */
+export async function createMigrator(db: Database) {
+  const { SequelizeStorage, Umzug } = await import('umzug');
   return new Umzug<MigrationContext>({
     migrations: MIGRATIONS.map((m) => ({
       name: m.name,
@@ -22,18 +25,24 @@ export function createMigrator(db: Database) {
       down: ({ context }) => m.down(context),
     })),
     context: { qi: db.sequelize.getQueryInterface(), dialect: db.dialect },
-    storage: new SequelizeStorage({ sequelize: db.sequelize, tableName: 'schema_migrations' }),
+    storage: new SequelizeStorage({ sequelize: db.sequelize, tableName: MIGRATIONS_TABLE }),
     logger: undefined,
   });
 }
 
-/** Applies every pending migration; returns the names applied. */
-export async function migrate(db: Database): Promise<string[]> {
-  const applied = await createMigrator(db).up();
-  return applied.map((m) => m.name);
+/** The migrations not yet recorded as applied (umzug's own table, read directly). */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  if (!(await db.sequelize.getQueryInterface().tableExists(MIGRATIONS_TABLE))) return MIGRATIONS.map((m) => m.name);
+  const rows = await db.sequelize.query<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE}`, {
+    type: QueryTypes.SELECT,
+  });
+  const applied = new Set(rows.map((r) => r.name));
+  return MIGRATIONS.map((m) => m.name).filter((name) => !applied.has(name));
 }
 
-export async function pendingMigrations(db: Database): Promise<string[]> {
-  const pending = await createMigrator(db).pending();
-  return pending.map((m) => m.name);
+/** Applies every pending migration; returns the names applied. */
+export async function migrate(db: Database): Promise<string[]> {
+  if ((await pendingMigrations(db)).length === 0) return [];
+  const applied = await (await createMigrator(db)).up();
+  return applied.map((m) => m.name);
 }
