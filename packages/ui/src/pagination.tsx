@@ -8,10 +8,10 @@ export interface PaginationLabels {
   /** Accessible name of the page navigation. */
   navigation: string;
   perPage: string;
-  /** "Showing 11–20 of 250"; from and to are 0 when there is nothing to show. */
-  range: (from: number, to: number, total: number) => ReactNode;
-  /** "Page 2 of 25". */
-  page: (page: number, pageCount: number) => ReactNode;
+  /** "Showing 11–20 of 250" ("of 10,000+" when `exact` is false); from and to are 0 when there is nothing to show. */
+  range: (from: number, to: number, total: number, exact: boolean) => ReactNode;
+  /** "Page 2 of 25" ("of 1,000+" when `exact` is false). */
+  page: (page: number, pageCount: number, exact: boolean) => ReactNode;
   first: string;
   previous: string;
   next: string;
@@ -23,6 +23,8 @@ export interface PaginationProps {
   pageCount: number;
   perPage: number;
   total: number;
+  /** False when `total` is a lower bound: the last page is unknown, so there is no "last page" button. */
+  totalExact?: boolean;
   perPageOptions: readonly number[];
   onPageChange: (page: number) => void;
   onPerPageChange: (perPage: number) => void;
@@ -35,6 +37,7 @@ export function Pagination({
   pageCount,
   perPage,
   total,
+  totalExact = true,
   perPageOptions,
   onPageChange,
   onPerPageChange,
@@ -55,7 +58,7 @@ export function Pagination({
   return (
     <div className={cn('flex flex-wrap items-center justify-between gap-x-6 gap-y-3 text-sm', className)}>
       <p aria-live="polite" className="text-muted-foreground tabular-nums">
-        {labels.range(from, to, total)}
+        {labels.range(from, to, total, totalExact)}
       </p>
       <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
         <div className="flex items-center gap-2 text-muted-foreground">
@@ -77,7 +80,7 @@ export function Pagination({
         </div>
         <nav aria-label={labels.navigation} className="flex items-center gap-1">
           <span className="mr-2 whitespace-nowrap text-muted-foreground tabular-nums">
-            {labels.page(Math.min(page, last), last)}
+            {labels.page(Math.min(page, last), last, totalExact)}
           </span>
           <Button
             variant="secondary"
@@ -106,15 +109,17 @@ export function Pagination({
           >
             <ChevronRightIcon />
           </Button>
-          <Button
-            variant="secondary"
-            size="icon-sm"
-            aria-label={labels.last}
-            disabled={atEnd}
-            onClick={() => onPageChange(last)}
-          >
-            <ChevronsRightIcon />
-          </Button>
+          {totalExact ? (
+            <Button
+              variant="secondary"
+              size="icon-sm"
+              aria-label={labels.last}
+              disabled={atEnd}
+              onClick={() => onPageChange(last)}
+            >
+              <ChevronsRightIcon />
+            </Button>
+          ) : null}
         </nav>
       </div>
     </div>

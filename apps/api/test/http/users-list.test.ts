@@ -121,7 +121,7 @@ describe('GET /users', () => {
         forceDelete: { allowed: false, code: 'NOT_DELETED', message: 'Zz Viewer is not deleted.' },
       },
     });
-    expect(body.meta).toEqual({ page: 1, perPage: 10, total: 9, pageCount: 1 });
+    expect(body.meta).toEqual({ page: 1, perPage: 10, total: 9, totalExact: true, pageCount: 1 });
     expect(body.availableRoles.map((r: { name: string }) => r.name)).toEqual(['admin', 'manager', 'viewer']);
     expect(body.filters).toEqual({ trashed: 'without' });
   });
@@ -247,7 +247,7 @@ describe('GET /users', () => {
     const past = await list('page=99&perPage=5');
     expect(past.statusCode).toBe(200);
     expect(past.json().rows).toEqual([]);
-    expect(past.json().meta).toEqual({ page: 99, perPage: 5, total: 9, pageCount: 2 });
+    expect(past.json().meta).toEqual({ page: 99, perPage: 5, total: 9, totalExact: true, pageCount: 2 });
     expect((await list('perPage=500')).json().meta.perPage).toBe(100);
     const p1 = (await list('perPage=4&page=1&sort=name')).json().rows.map((r: { id: number }) => r.id);
     const p2 = (await list('perPage=4&page=2&sort=name')).json().rows.map((r: { id: number }) => r.id);

@@ -1,6 +1,8 @@
 // Counts in this catalogue's language (1,234), with the noun agreeing (1 user, 2 users).
 const formatCount = (count: number) => count.toLocaleString('en');
 const usersCount = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
+/** A count the server gave as a lower bound reads "10,000+". */
+const atLeast = (count: number, exact: boolean) => `${formatCount(count)}${exact ? '' : '+'}`;
 
 /**
  * Every user-facing string of the SPA. Components read from here (via `useMessages`), never
@@ -334,9 +336,12 @@ export const en = {
     pagination: {
       navigation: 'Pages',
       perPage: 'Rows per page',
-      range: (from: number, to: number, total: number) =>
-        total === 0 ? 'No users to show' : `Showing ${formatCount(from)}–${formatCount(to)} of ${formatCount(total)}`,
-      page: (page: number, pageCount: number) => `Page ${formatCount(page)} of ${formatCount(pageCount)}`,
+      range: (from: number, to: number, total: number, exact = true) =>
+        total === 0
+          ? 'No users to show'
+          : `Showing ${formatCount(from)}–${formatCount(to)} of ${atLeast(total, exact)}`,
+      page: (page: number, pageCount: number, exact = true) =>
+        `Page ${formatCount(page)} of ${atLeast(pageCount, exact)}`,
       first: 'First page',
       previous: 'Previous page',
       next: 'Next page',
@@ -352,7 +357,8 @@ export const en = {
     },
     export: {
       button: 'Export',
-      headingAll: (total: number) => `Export ${usersCount(total)} matching`,
+      headingAll: (total: number, exact = true) =>
+        `Export ${exact ? usersCount(total) : `${atLeast(total, false)} users`} matching`,
       headingSelected: (count: number) => `Export ${usersCount(count)} selected`,
       csv: 'CSV',
       xlsx: 'Excel (.xlsx)',
@@ -363,7 +369,7 @@ export const en = {
       label: 'Selection',
       count: (count: number) => `${formatCount(count)} selected`,
       page: (count: number) => `All ${usersCount(count)} on this page are selected.`,
-      selectAllMatching: (total: number) => `Select all ${formatCount(total)} matching`,
+      selectAllMatching: (total: number, exact = true) => `Select all ${atLeast(total, exact)} matching`,
       allMatching: 'Every matching user is selected.',
       truncated: (count: number, total: number) =>
         `The first ${formatCount(count)} of ${usersCount(total)} matching are selected: one action takes at most ${formatCount(count)}.`,

@@ -4,11 +4,11 @@ import { canSeeTrash } from '../../policies/users.policy.js';
 import type { Actor, Context } from '../../trpc/context.js';
 import { actionsFor } from './users.actions.js';
 import { availableRoles, pageIds, readStats, rowsByIds } from './users.read-repository.js';
-import { assertTrashAllowed, countUsers, effectivePerPage, usersOrder, usersWhere } from './users.list-query.js';
+import { assertTrashAllowed, effectivePerPage, listTotal, usersOrder, usersWhere } from './users.list-query.js';
 
 export interface UsersListResult {
   rows: UserListRow[];
-  meta: { page: number; perPage: number; total: number; pageCount: number };
+  meta: { page: number; perPage: number; total: number; totalExact: boolean; pageCount: number };
   stats: UsersStats;
   availableRoles: Array<{ id: number; name: string }>;
   filters: Record<string, unknown>;
@@ -30,11 +30,14 @@ export async function listUsers({
   const perPage = effectivePerPage(input, ctx.config.users);
   const where = usersWhere(db, input);
   const stats = await readStats(db);
-  const [ids, total, roles] = await Promise.all([
-    pageIds(db, where, usersOrder(input), perPage, (input.page - 1) * perPage),
-    countUsers(db, input, where, stats),
+  const offset = (input.page - 1) * perPage;
+  const [ids, counted, roles] = await Promise.all([
+    pageIds(db, where, usersOrder(input), perPage, offset),
+    listTotal(db, input, where, stats),
     availableRoles(db),
   ]);
+  // A page past the bound proves at least its own rows: a lower bound never says less.
+  const total = counted.exact ? counted.total : Math.max(counted.total, offset + ids.length);
   const { trashed, ...visible } = stats;
   const rows = await rowsByIds(db, ids);
   const actions = await actionsFor(
@@ -43,7 +46,7 @@ export async function listUsers({
   );
   return {
     rows: rows.map((r) => ({ ...r, actions: actions.get(r.id) as UserListRow['actions'] })),
-    meta: { page: input.page, perPage, total, pageCount: Math.ceil(total / perPage) },
+    meta: { page: input.page, perPage, total, totalExact: counted.exact, pageCount: Math.ceil(total / perPage) },
     stats: canSeeTrash(ctx.actor) ? stats : visible,
     availableRoles: roles,
     filters: plainFilters(input.filters),

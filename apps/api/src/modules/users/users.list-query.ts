@@ -1,4 +1,4 @@
-import type { UsersListQuery, UsersStats } from '@app/contracts';
+import { LIST_COUNT_BOUND, type UsersListQuery, type UsersStats } from '@app/contracts';
 import { type IndexHint, IndexHints, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
@@ -6,7 +6,7 @@ import { orderFor, whereFor } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
 import type { Actor } from '../../trpc/context.js';
 import type { UsersConfig } from './users.config.js';
-import { countWhere, readStats } from './users.read-repository.js';
+import { countWhere, countWhereUpTo, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
 
 /** The trash views need more than users.view (SPEC §3); refused before any query runs. */
@@ -56,24 +56,49 @@ export function orderedReadHints(db: Database, query: UsersListQuery): { indexHi
 }
 
 /**
- * The exact number of users matching the query. Queries the trigger-kept counters can answer
- * (no search, at most the status and trash filters) cost one row read instead of a COUNT.
+ * What the trigger-kept counters say about the query, when they can answer it (no search, at
+ * most the status and trash filters): one row read instead of a COUNT. Null otherwise.
  */
+function countedByStats(query: UsersListQuery, s: Required<UsersStats>): number | null {
+  const { trashed, is_active, ...others } = query.filters;
+  const narrowed = query.q !== null || Object.values(others).some((v) => v !== undefined);
+  const mode = trashed?.value ?? 'without';
+  if (narrowed || (is_active && mode !== 'without')) return null;
+  if (mode === 'only') return s.trashed;
+  if (mode === 'with') return s.total + s.trashed;
+  if (!is_active) return s.total;
+  return is_active.value ? s.active : s.inactive;
+}
+
+/** The exact number of users matching the query (select all matching needs every one). */
 export async function countUsers(
   db: Database,
   query: UsersListQuery,
   where: WhereOptions,
   stats?: Required<UsersStats>,
 ): Promise<number> {
-  const { trashed, is_active, ...others } = query.filters;
-  const narrowed = query.q !== null || Object.values(others).some((v) => v !== undefined);
-  const mode = trashed?.value ?? 'without';
-  if (!narrowed && !(is_active && mode !== 'without')) {
-    const s = stats ?? (await readStats(db));
-    if (mode === 'only') return s.trashed;
-    if (mode === 'with') return s.total + s.trashed;
-    if (!is_active) return s.total;
-    return is_active.value ? s.active : s.inactive;
-  }
-  return countWhere(db, where);
+  return countedByStats(query, stats ?? (await readStats(db))) ?? countWhere(db, where);
+}
+
+export interface ListTotal {
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * The list's total, honest and cheap: exact from the counters when they answer; otherwise the
+ * rows are counted only up to LIST_COUNT_BOUND + 1 — past the bound, knowing the exact number
+ * would cost a scan of every match on each page turn, so the total is the bound, a lower bound
+ * (`exact: false`).
+ */
+export async function listTotal(
+  db: Database,
+  query: UsersListQuery,
+  where: WhereOptions,
+  stats: Required<UsersStats>,
+): Promise<ListTotal> {
+  const counted = countedByStats(query, stats);
+  if (counted !== null) return { total: counted, exact: true };
+  const n = await countWhereUpTo(db, where, LIST_COUNT_BOUND + 1);
+  return n > LIST_COUNT_BOUND ? { total: LIST_COUNT_BOUND, exact: false } : { total: n, exact: true };
 }

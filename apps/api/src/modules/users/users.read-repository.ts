@@ -80,6 +80,27 @@ export async function countWhere(db: Database, where: WhereOptions): Promise<num
   return db.models.User.count({ where, paranoid: false });
 }
 
+/** Sequelize's SQL writer: the same WHERE as every other users query, as text to wrap. */
+interface SelectQueryGenerator {
+  selectQuery(table: string, options: object, model: object): string;
+}
+
+/**
+ * How many users match, counting no further than `limit`: `COUNT(*)` over the matching rows
+ * with a LIMIT, so the database stops reading at `limit` matches instead of visiting all.
+ */
+export async function countWhereUpTo(db: Database, where: WhereOptions, limit: number): Promise<number> {
+  const { User } = db.models;
+  const generator = db.sequelize.getQueryInterface().queryGenerator as SelectQueryGenerator;
+  const inner = generator
+    .selectQuery(User.getTableName() as string, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit }, User)
+    .replace(/;\s*$/, '');
+  const [row] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS matching`, {
+    type: QueryTypes.SELECT,
+  });
+  return Number(row?.n ?? 0);
+}
+
 /** The trigger-maintained counters (migration 0003): exact, and one row read. */
 export async function readStats(db: Database): Promise<Required<UsersStats>> {
   const [row] = await db.sequelize.query<{ total: number | string; active: number | string; trashed: number | string }>(

@@ -20,6 +20,8 @@ export interface UsersBulkBarProps {
   pageRows: number;
   /** How many users match the current view. */
   total: number;
+  /** False when `total` is a lower bound ("10,000+"). */
+  totalExact?: boolean;
   actions: readonly UserAction[];
   onAction: (action: UserAction) => void;
   onSelectMatching: () => void;
@@ -62,7 +64,7 @@ export function UsersBulkBar(props: UsersBulkBarProps) {
                 disabled={props.selectingMatching}
                 className="rounded-sm font-medium text-primary underline-offset-4 hover:underline disabled:opacity-60"
               >
-                {props.selectingMatching ? s.selecting : s.selectAllMatching(total)}
+                {props.selectingMatching ? s.selecting : s.selectAllMatching(total, props.totalExact ?? true)}
               </button>
             </span>
           ) : null}

@@ -21,13 +21,18 @@ export interface UsersExportMenuProps {
   selectedIds: readonly number[];
   /** How many users match the view (for the menu's heading). */
   total: number | undefined;
+  totalExact?: boolean;
 }
 
-export function UsersExportMenu({ state, columns, selectedIds, total }: UsersExportMenuProps) {
+export function UsersExportMenu({ state, columns, selectedIds, total, totalExact = true }: UsersExportMenuProps) {
   const m = useMessages();
   const t = m.usersList.export;
   const heading =
-    selectedIds.length > 0 ? t.headingSelected(selectedIds.length) : total !== undefined ? t.headingAll(total) : null;
+    selectedIds.length > 0
+      ? t.headingSelected(selectedIds.length)
+      : total !== undefined
+        ? t.headingAll(total, totalExact)
+        : null;
 
   const download = (format: ExportFormat) => {
     startDownload(usersExportUrl(state, format, columns, selectedIds));

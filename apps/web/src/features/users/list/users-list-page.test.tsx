@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
 import { DENSITY_STORAGE_KEY } from './use-table-preferences';
-import { mockUsersApi } from './users-list.test-support';
+import type { UsersListResult } from '@app/contracts';
+import { ok } from '../../../test/trpc-mock';
+import { mockUsersApi, usersDirectory } from './users-list.test-support';
 
 const t = en.usersList;
 
@@ -26,6 +28,23 @@ describe('users list', { timeout: 20_000 }, () => {
     expect(screen.getByText('Showing 1–10 of 42')).toBeTruthy();
     expect(screen.getByText('Page 1 of 5')).toBeTruthy();
     expect(within(table).getByRole('link', { name: 'User 42' }).getAttribute('href')).toBe('/users/42');
+  });
+
+  it('says "10,000+" when the server gives the total as a lower bound, and offers no last page', async () => {
+    const directory = usersDirectory(42);
+    mockUsersApi('all', 42, {
+      'users.list': (input: unknown) => {
+        const page = (directory(input) as { data: UsersListResult }).data;
+        return ok({ ...page, meta: { ...page.meta, total: 10_000, totalExact: false, pageCount: 1_000 } });
+      },
+    });
+    renderApp('/users');
+
+    await findTable();
+    expect(screen.getByText('Showing 1–10 of 10,000+')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 1,000+')).toBeTruthy();
+    expect(screen.getByRole('button', { name: t.pagination.next })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: t.pagination.last })).toBeNull();
   });
 
   it('shows the summary counters and filters by status when one is clicked', async () => {

@@ -103,6 +103,7 @@ export function UsersListPage() {
           canExport={can['users.export']}
           selectedIds={selection.ids}
           total={data?.meta.total}
+          totalExact={data?.meta.totalExact}
         />
         <UsersTable table={table} query={query} list={list} density={prefs.density} />
       </Card>
@@ -112,6 +113,7 @@ export function UsersListPage() {
         pageSelected={pageRows > 0 && table.getIsAllPageRowsSelected()}
         pageRows={pageRows}
         total={data?.meta.total ?? 0}
+        totalExact={data?.meta.totalExact ?? true}
         actions={bulkActions}
         onAction={bulk.start}
         onSelectMatching={() => matching.mutate()}

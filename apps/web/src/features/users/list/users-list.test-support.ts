@@ -52,7 +52,7 @@ export function usersDirectory(count: number, granted: Granted = 'all') {
     const perPage = Number(query.perPage ?? 10);
     const result: UsersListResult = {
       rows: users.slice((page - 1) * perPage, page * perPage),
-      meta: { page, perPage, total: count, pageCount: Math.ceil(count / perPage) },
+      meta: { page, perPage, total: count, totalExact: true, pageCount: Math.ceil(count / perPage) },
       stats: { total: count, active: count - 8, inactive: 8, trashed: 3 },
       availableRoles: ROLES,
       filters: {},

@@ -89,6 +89,7 @@ export function UsersTable({ table, query, list, density }: UsersTableProps) {
               pageCount={meta.pageCount}
               perPage={state.perPage}
               total={meta.total}
+              totalExact={meta.totalExact}
               perPageOptions={PER_PAGE_OPTIONS}
               onPageChange={list.setPage}
               onPerPageChange={list.setPerPage}

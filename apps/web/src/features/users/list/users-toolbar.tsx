@@ -19,10 +19,20 @@ export interface UsersToolbarProps {
   canExport: boolean;
   selectedIds: readonly number[];
   total: number | undefined;
+  totalExact?: boolean;
 }
 
 /** Search, filters and view controls above the table, and the chips of what is in force. */
-export function UsersToolbar({ list, prefs, roles, canSeeTrash, canExport, selectedIds, total }: UsersToolbarProps) {
+export function UsersToolbar({
+  list,
+  prefs,
+  roles,
+  canSeeTrash,
+  canExport,
+  selectedIds,
+  total,
+  totalExact,
+}: UsersToolbarProps) {
   const m = useMessages();
   const v = m.usersList.view;
   const { state } = list;
@@ -43,7 +53,13 @@ export function UsersToolbar({ list, prefs, roles, canSeeTrash, canExport, selec
         <ToolbarSpacer />
         <div className="ml-auto flex items-center gap-2 sm:ml-0">
           {canExport ? (
-            <UsersExportMenu state={state} columns={prefs.visibleColumns} selectedIds={selectedIds} total={total} />
+            <UsersExportMenu
+              state={state}
+              columns={prefs.visibleColumns}
+              selectedIds={selectedIds}
+              total={total}
+              totalExact={totalExact}
+            />
           ) : null}
           <ColumnVisibilityMenu
             label={v.columns}

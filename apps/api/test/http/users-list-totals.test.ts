@@ -1,0 +1,72 @@
+import { LIST_COUNT_BOUND } from '@app/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given } from '../support/given.js';
+import { request } from '../support/http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * Honest totals: a narrowed list counts only up to LIST_COUNT_BOUND matches; past it `total` is
+ * a lower bound (`totalExact: false`). Unnarrowed views stay exact from the counters, and
+ * "select all matching" and exports still cover every match.
+ */
+const MANY = LIST_COUNT_BOUND + 50;
+let t: TestApp;
+let token: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const g = given(t.db);
+  token = await g.token((await g.user({ roles: ['admin'], name: 'Totals Admin' })).id);
+  const rows = Array.from({ length: MANY }, (_, i) => ({
+    name: `Crowd Member ${i}`,
+    email: `crowd${i}@totals.example`,
+    password_hash: '!',
+    is_active: i % 2 === 0,
+  }));
+  for (let i = 0; i < rows.length; i += 1_000) await t.db.models.User.bulkCreate(rows.slice(i, i + 1_000));
+  await t.db.models.User.bulkCreate([
+    { name: 'Lone Wolf', email: 'lone@wolf.example', password_hash: '!', is_active: true },
+  ]);
+}, 120_000);
+afterAll(() => t.close());
+
+const list = (query: string) => request(t.app, { token }).get(`/api/users?${query}`);
+
+describe('list totals', () => {
+  it('stays exact for a narrowed list with few matches', async () => {
+    const { meta } = (await list('q=wolf')).json();
+    expect(meta).toEqual({ page: 1, perPage: 10, total: 1, totalExact: true, pageCount: 1 });
+  });
+
+  it('gives a lower bound past the bound, with the pages it can show', async () => {
+    const { meta, rows } = (await list('q=crowd')).json();
+    expect(meta).toEqual({ page: 1, perPage: 10, total: LIST_COUNT_BOUND, totalExact: false, pageCount: 1_000 });
+    expect(rows).toHaveLength(10);
+  });
+
+  it('never reports less than the rows up to the page asked for', async () => {
+    const { meta, rows } = (await list('q=crowd&page=1004')).json();
+    expect(rows).toHaveLength(10);
+    expect(meta).toMatchObject({ total: 10_040, totalExact: false, pageCount: 1_004 });
+  });
+
+  it('keeps unnarrowed and status-only views exact, from the counters', async () => {
+    const all = (await list('')).json().meta;
+    expect(all).toMatchObject({ total: MANY + 2, totalExact: true });
+    const active = (await list('filters[is_active]=active')).json().meta;
+    expect(active).toMatchObject({ total: MANY / 2 + 2, totalExact: true });
+  });
+
+  it('still selects and exports every match', async () => {
+    const selected = (await request(t.app, { token }).get('/api/users/selected?q=crowd&limit=10000')).json();
+    expect(selected).toMatchObject({ total: MANY, truncated: true });
+    const csv = await request(t.app, { token }).get('/api/users/export?format=json&q=crowd&columns[]=id');
+    expect(csv.json()).toHaveLength(MANY);
+  });
+
+  it('says so through tRPC too', async () => {
+    const input = encodeURIComponent(JSON.stringify({ q: 'crowd' }));
+    const res = await request(t.app, { token }).get(`/api/trpc/users.list?input=${input}`);
+    expect(res.json().result.data.meta).toMatchObject({ total: LIST_COUNT_BOUND, totalExact: false });
+  });
+});
