@@ -93,7 +93,11 @@ export async function countWhereUpTo(db: Database, where: WhereOptions, limit: n
   const { User } = db.models;
   const generator = db.sequelize.getQueryInterface().queryGenerator as SelectQueryGenerator;
   const inner = generator
-    .selectQuery(User.getTableName() as string, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit }, User)
+    .selectQuery(
+      User.getTableName() as string,
+      { attributes: [[db.sequelize.literal('1'), 'one']], where, limit },
+      User,
+    )
     .replace(/;\s*$/, '');
   const [row] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS matching`, {
     type: QueryTypes.SELECT,
