@@ -26,7 +26,7 @@ async function userCount(db: Database): Promise<number> {
  */
 export async function prepareDatabase(db: Database, config: AppConfig, log: Logger): Promise<void> {
   if (db.dialect === 'sqlite' || config.MIGRATE_ON_START) {
-    const applied = await migrate(db);
+    const applied = await migrate(db, (message) => log.info(message));
     if (applied.length) log.info({ migrations: applied }, 'database migrated');
   } else {
     const pending = await pendingMigrations(db);

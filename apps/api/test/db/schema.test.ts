@@ -69,6 +69,17 @@ describe('migrations', () => {
         'user_stats',
         'users',
         'write_locks',
+        // The search index (migration 0007): a trigram table, or SQLite's FTS5 table and its shadows.
+        ...(db.dialect === 'mysql'
+          ? ['user_search_grams', 'user_search_positions']
+          : [
+              'user_search',
+              'user_search_config',
+              'user_search_data',
+              'user_search_docsize',
+              'user_search_idx',
+              'user_search_vocab',
+            ]),
       ].sort(),
     );
   });

@@ -9,7 +9,7 @@ import { parseOptions } from '../options.js';
 
 export async function dbMigrate(db: Database, _config: AppConfig, args: string[], io: CliIO) {
   parseOptions(args, {}, z.object({}));
-  const applied = await migrate(db);
+  const applied = await migrate(db, (message) => io.err(message));
   io.out(
     applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}.` : 'The database is up to date.',
   );
@@ -21,7 +21,7 @@ export async function dbSeed(db: Database, config: AppConfig, args: string[], io
     { demo: { type: 'string' } },
     z.object({ demo: z.coerce.number().int().min(0).max(10_000_000).default(0) }),
   );
-  await migrate(db);
+  await migrate(db, (message) => io.err(message));
   const result = await seedAdministrator(db, {
     adminEmail: config.ADMIN_EMAIL,
     adminPassword: config.ADMIN_PASSWORD,

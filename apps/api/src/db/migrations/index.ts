@@ -4,6 +4,7 @@ import { userStats } from './0003-user-stats.js';
 import { usersActiveCreatedIndex } from './0004-users-active-created-index.js';
 import { writeLocks } from './0005-write-locks.js';
 import { deferrableUserStats } from './0006-deferrable-user-stats.js';
+import { userSearchIndex } from './0007-user-search-index.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usersActiveCreatedIndex,
   writeLocks,
   deferrableUserStats,
+  userSearchIndex,
 ];

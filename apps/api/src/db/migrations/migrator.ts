@@ -5,6 +5,8 @@ import { MIGRATIONS } from './index.js';
 export interface MigrationContext {
   qi: QueryInterface;
   dialect: Dialect;
+  /** Progress of long data migrations (index builds), for the operator watching the start. */
+  progress?: (message: string) => void;
 }
 
 export interface Migration {
@@ -16,7 +18,7 @@ export interface Migration {
 const MIGRATIONS_TABLE = 'schema_migrations';
 
 /** Umzug is loaded only when something is pending: it weighs ~20 MB of RSS a running API never needs again. */
-export async function createMigrator(db: Database) {
+export async function createMigrator(db: Database, progress?: (message: string) => void) {
   const { SequelizeStorage, Umzug } = await import('umzug');
   return new Umzug<MigrationContext>({
     migrations: MIGRATIONS.map((m) => ({
@@ -24,7 +26,7 @@ export async function createMigrator(db: Database) {
       up: ({ context }) => m.up(context),
       down: ({ context }) => m.down(context),
     })),
-    context: { qi: db.sequelize.getQueryInterface(), dialect: db.dialect },
+    context: { qi: db.sequelize.getQueryInterface(), dialect: db.dialect, ...(progress ? { progress } : {}) },
     storage: new SequelizeStorage({ sequelize: db.sequelize, tableName: MIGRATIONS_TABLE }),
     logger: undefined,
   });
@@ -41,8 +43,8 @@ export async function pendingMigrations(db: Database): Promise<string[]> {
 }
 
 /** Applies every pending migration; returns the names applied. */
-export async function migrate(db: Database): Promise<string[]> {
+export async function migrate(db: Database, progress?: (message: string) => void): Promise<string[]> {
   if ((await pendingMigrations(db)).length === 0) return [];
-  const applied = await (await createMigrator(db)).up();
+  const applied = await (await createMigrator(db, progress)).up();
   return applied.map((m) => m.name);
 }

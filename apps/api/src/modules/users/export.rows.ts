@@ -4,7 +4,8 @@ import type { Database } from '../../db/database.js';
 import { after } from '../../query/list-query-engine.js';
 import { orderedReadHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
-import { ROW_ATTRIBUTES, toUserRow } from './users.read-repository.js';
+import { ROW_ATTRIBUTES, readStats, toUserRow } from './users.read-repository.js';
+import { estimateUsersSearch, searchCondition } from './users.search.js';
 
 /** Rows per query: large enough to amortise the round trip, small enough to keep memory flat. */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -22,10 +23,13 @@ export async function openUserBatches(
   input: UsersExportInput,
   size = EXPORT_BATCH_SIZE,
 ): Promise<AsyncGenerator<UserRow[]>> {
-  const base = usersWhere(db, input);
+  const search = await estimateUsersSearch(db, input, await readStats(db));
+  const narrowing = searchCondition(db, search, { kind: 'batches', size });
+  const base = usersWhere(db, input, narrowing);
   const matching: WhereOptions = input.ids ? { [Op.and]: [base, { id: { [Op.in]: input.ids } }] } : base;
   const order = usersOrder(input);
-  const hints = orderedReadHints(db, input);
+  // Read through the search index, the candidates are sorted, not walked in the sort's index.
+  const hints = narrowing ? {} : orderedReadHints(db, input);
   const read = async (last: RawRow | undefined): Promise<RawRow[]> => {
     // Bound as a Date, the timestamp is written exactly as stored (SQLite keeps text), so ties compare equal.
     const continuation = last && after(usersMapping, input, { ...last, created_at: new Date(last.created_at) });

@@ -1,9 +1,10 @@
-import type { UserListRow, UsersListQuery, UsersStats } from '@app/contracts';
+import { LIST_COUNT_BOUND, type UserListRow, type UsersListQuery, type UsersStats } from '@app/contracts';
 import { plainFilters } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
 import type { Actor, Context } from '../../trpc/context.js';
 import { actionsFor } from './users.actions.js';
 import { availableRoles, pageIds, readStats, rowsByIds } from './users.read-repository.js';
+import { estimateUsersSearch, searchCondition } from './users.search.js';
 import { assertTrashAllowed, effectivePerPage, listTotal, usersOrder, usersWhere } from './users.list-query.js';
 
 export interface UsersListResult {
@@ -28,12 +29,14 @@ export async function listUsers({
   assertTrashAllowed(ctx.actor, input);
   const { db } = ctx;
   const perPage = effectivePerPage(input, ctx.config.users);
-  const where = usersWhere(db, input);
   const stats = await readStats(db);
   const offset = (input.page - 1) * perPage;
+  const search = await estimateUsersSearch(db, input, stats);
+  const pageWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
+  const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
   const [ids, counted, roles] = await Promise.all([
-    pageIds(db, where, usersOrder(input), perPage, offset),
-    listTotal(db, input, where, stats),
+    pageIds(db, pageWhere, usersOrder(input), perPage, offset),
+    listTotal(db, input, countWhere, stats),
     availableRoles(db),
   ]);
   // A page past the bound proves at least its own rows: a lower bound never says less.

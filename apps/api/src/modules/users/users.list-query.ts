@@ -1,5 +1,5 @@
 import { LIST_COUNT_BOUND, type UsersListQuery, type UsersStats } from '@app/contracts';
-import { type IndexHint, IndexHints, type WhereOptions } from 'sequelize';
+import { type IndexHint, IndexHints, Op, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { orderFor, whereFor } from '../../query/list-query-engine.js';
@@ -26,8 +26,10 @@ export function effectivePerPage(query: Pick<UsersListQuery, 'perPageRequested'>
   return Math.min(query.perPageRequested ?? cfg.list.perPageDefault, cfg.list.perPageMax);
 }
 
-export function usersWhere(db: Database, query: UsersListQuery): WhereOptions {
-  return whereFor(db, usersMapping, query);
+/** The query's WHERE; `narrowing` (the search index's candidates) is ANDed to it when given. */
+export function usersWhere(db: Database, query: UsersListQuery, narrowing: WhereOptions | null = null): WhereOptions {
+  const where = whereFor(db, usersMapping, query);
+  return narrowing ? { [Op.and]: [where, narrowing] } : where;
 }
 
 export function usersOrder(query: UsersListQuery) {

@@ -1,0 +1,88 @@
+import type { UsersListQuery, UsersStats } from '@app/contracts';
+import type { WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { FTS_TABLE, GRAMS_TABLE } from '../../db/migrations/0007-user-search-index.js';
+import {
+  candidateRows,
+  candidates,
+  estimateTerm,
+  indexIsCheaper,
+  type TermEstimate,
+  type TrigramIndex,
+} from '../../query/trigram-search.js';
+
+/** The users' trigram index (migration 0007), over name and e-mail together. */
+const USERS_INDEX: TrigramIndex = {
+  gramsTable: GRAMS_TABLE,
+  gramsKey: 'user_id',
+  ftsTable: FTS_TABLE,
+  ftsVocabTable: `${FTS_TABLE}_vocab`,
+  keyColumn: '`User`.`id`',
+};
+
+/** What a read needs from the matches: it decides whether walking rows or the index is cheaper. */
+export type SearchNeed =
+  /** One page in the query's order. */
+  | { kind: 'page'; offset: number; limit: number }
+  /** A count that stops at `limit`. */
+  | { kind: 'count'; limit: number }
+  /** Every match, once (an exact count). */
+  | { kind: 'all' }
+  /** Every match in keyset batches of `size` (an export): each batch reads the candidates again. */
+  | { kind: 'batches'; size: number };
+
+export interface UsersSearch {
+  /** The searched term the index knows least rows for; null when no term has a trigram. */
+  estimate: TermEstimate | null;
+  /** Rows in the table, trashed ones included (the index holds them all). */
+  rows: number;
+}
+
+/**
+ * Asks the index about every substring term of the query (`q`, and the name and e-mail
+ * "contains" filters: both columns' trigrams are in the one index, so it narrows each), and
+ * keeps the most selective. Terms under three characters have no trigram and are left to LIKE.
+ */
+export async function estimateUsersSearch(
+  db: Database,
+  query: Pick<UsersListQuery, 'q' | 'filters'>,
+  stats: Required<UsersStats>,
+): Promise<UsersSearch> {
+  const terms = [query.q, textOf(query.filters.name), textOf(query.filters.email)].filter(
+    (t): t is string => typeof t === 'string' && Array.from(t).length >= 3,
+  );
+  let best: TermEstimate | null = null;
+  for (const term of terms) {
+    const e = await estimateTerm(db, USERS_INDEX, term);
+    if (e && (!best || candidateRows(e) < candidateRows(best))) best = e;
+  }
+  return { estimate: best, rows: stats.total + stats.trashed };
+}
+
+const textOf = (f: UsersListQuery['filters']['name']) => (f?.kind === 'contains' ? f.value : null);
+
+/**
+ * The index's candidate condition, when reading candidates is cheaper than what the LIKE scan
+ * would read for `need` (the scan stops once it has found what it needs; matches are assumed
+ * spread evenly through it). Null: let the scan answer.
+ */
+export function searchCondition(db: Database, search: UsersSearch, need: SearchNeed): WhereOptions | null {
+  const { estimate, rows } = search;
+  if (!estimate) return null;
+  const density = Math.max(candidateRows(estimate), 1) / Math.max(rows, 1);
+  // What the scan reads, over how many times the index's candidates would be read.
+  const [scanRows, reads] =
+    need.kind === 'all'
+      ? [rows, 1]
+      : need.kind === 'batches'
+        ? [rows, Math.max(1, Math.ceil(candidateRows(estimate) / need.size))]
+        : need.kind === 'count'
+          ? [Math.min(rows, need.limit / density), 1]
+          : [Math.min(rows, (need.offset + need.limit) / density), 1];
+  return indexIsCheaper(estimate, scanRows / reads) ? candidates(db, USERS_INDEX, estimate) : null;
+}
+
+/** The index's candidate condition whatever it costs (the property tests and the bench's EXPLAIN). */
+export function indexedSearchCondition(db: Database, search: UsersSearch): WhereOptions | null {
+  return search.estimate ? candidates(db, USERS_INDEX, search.estimate) : null;
+}
