@@ -8,6 +8,7 @@ import {
   summarize,
   timeStatements,
 } from './floor.js';
+import { naiveStatements } from './naive.js';
 import { type LoadResult, mergeLoads, probe, requestSequence, runLoad } from './http-load.js';
 import type { BenchOptions } from './options.js';
 import type { HttpOutcome } from './report.js';
@@ -23,6 +24,8 @@ const MIN_REQUESTS_PER_CONNECTION = 3;
 /** …but never longer than this. */
 const MAX_LOAD_SECONDS = 120;
 const FLOOR_MAX_MS = 60_000;
+/** The naive SQL can take seconds at a million users: a few runs tell its p50. */
+const NAIVE_RUNS = 5;
 /** HTTP load and SQL floor alternate this many times in a scenario that has a floor. */
 const FLOOR_ROUNDS = 3;
 
@@ -156,5 +159,35 @@ export async function runHttpScenario(
       log(`  SQL floor failed: ${outcome.floorError}`);
     }
   }
+  if (scenario.naive) await measureNaive(opts, settings, outcome, log);
   return outcome;
+}
+
+/** Times the plain LIKE + COUNT(*) statements of the same list request, alone on one connection. */
+async function measureNaive(
+  opts: BenchOptions,
+  settings: ConnectionSettings,
+  outcome: HttpOutcome,
+  log: (s: string) => void,
+): Promise<void> {
+  try {
+    const statements = await naiveStatements(opts.databaseUrl, outcome.request.path);
+    if (!statements) return;
+    const runs = await timeStatements(settings, statements, {
+      connections: 1,
+      runs: Math.min(opts.floorRuns, NAIVE_RUNS),
+      maxMs: FLOOR_MAX_MS,
+      warmup: true,
+    });
+    outcome.naive = {
+      ...summarize(
+        runs,
+        statements.map((_, i) => i),
+      ),
+      statements,
+    };
+    log(`  naive LIKE + COUNT(*): p50 ${outcome.naive.p50.toFixed(2)} ms alone`);
+  } catch (err) {
+    log(`  naive SQL not measured: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

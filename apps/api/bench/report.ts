@@ -40,6 +40,8 @@ export interface HttpOutcome {
   background?: Array<{ title: string; load: LoadResult }>;
   /** With background writes: the list's own statements replayed without and with them. */
   listSql?: { quiet: FloorResult; busy: FloorResult };
+  /** The plain LIKE + exact COUNT(*) SQL for the same list request (bench/naive.ts), alone. */
+  naive?: FloorResult & { statements: string[] };
 }
 
 export interface ExportOutcome {
@@ -91,6 +93,8 @@ export function targetText(t: Target): string {
       return `p50 ≤ ${t.ratio} × SQL floor`;
     case 'download':
       return `≤ ${t.seconds} s, RSS ≤ ${t.rssMb} MB`;
+    case 'downloadFloor':
+      return `≤ ${t.ratio} × SQL floor, RSS ≤ ${t.rssMb} MB`;
     case 'unchanged':
       return `p50 ≤ ${t.ratio} × p50 without writes`;
     case 'none':
@@ -118,6 +122,9 @@ export function verdict(o: Outcome): 'pass' | 'miss' | '—' {
   }
   const d = o.download;
   if (t.kind === 'download' && d) return d.seconds <= t.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
+  if (t.kind === 'downloadFloor' && d && o.floor) {
+    return d.seconds <= t.ratio * o.floor.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
+  }
   return '—';
 }
 
@@ -224,9 +231,9 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   L.push('## Results');
   L.push('');
   L.push(
-    '| Scenario | p50 | p99 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | API peak RSS | target | result |',
+    '| Scenario | p50 | p99 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | naive LIKE + COUNT(*) p50 | API peak RSS | target | result |',
   );
-  L.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  L.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const o of http) {
     const l = o.load;
     const s = statusText(o);
@@ -234,8 +241,8 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
       `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
         o.floor?.list.p50 ?? Number.NaN,
       )} | ${ratio(o, 'list')} | ${ms(o.floor?.withAuth.p50 ?? Number.NaN)} | ${ratio(o, 'withAuth')} | ${
-        o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'
-      } | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+        o.naive ? ms(o.naive.p50) : '—'
+      } | ${o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'} | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
     );
   }
   L.push('');
@@ -349,6 +356,14 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
         L.push(...planTable(plan));
         L.push('');
       });
+    }
+    if (o.naive) {
+      L.push(
+        `The plain LIKE + exact COUNT(*) SQL for the same request (no search index, no bound; \`bench/naive.ts\`): p50 ${ms(o.naive.p50)} alone (${o.naive.samples} runs).`,
+      );
+      L.push('');
+      for (const sql of o.naive.statements) L.push(`    ${sql.replace(/\s+/g, ' ')}`);
+      L.push('');
     }
   }
   for (const o of exports) {

@@ -11,8 +11,6 @@ import type { Database } from '../db/database.js';
 const GRAM = 3;
 /** Trigrams the planner asks the database about: enough to find a rare one in a long e-mail. */
 const MAX_PROBED = 12;
-/** Trigrams a candidate must hold besides the rarest: each one is a key lookup per candidate. */
-const MAX_JOINED = 2;
 /** A candidate read through the index costs a key lookup and a LIKE: about this many scanned rows. */
 const INDEX_ROW_COST = 3;
 
@@ -99,15 +97,13 @@ export const indexIsCheaper = (e: TermEstimate, scanRows: number) => candidateRo
 /** A condition keeping the rows that may contain the term (a superset of the LIKE's matches). */
 export function candidates(db: Database, index: TrigramIndex, e: TermEstimate): WhereOptions {
   if (db.dialect === 'mysql') {
-    const [first, ...rest] = e.grams.slice(0, 1 + MAX_JOINED);
-    const joins = rest
-      .map(
-        (g, i) =>
-          ` JOIN ${index.gramsTable} AS g${i + 1} ON g${i + 1}.gram = ${db.sequelize.escape(g.gram)} AND g${i + 1}.${index.gramsKey} = g0.${index.gramsKey}`,
-      )
-      .join('');
+    // The rarest trigram alone: its rows come in key order, so the database can stop at a
+    // LIMIT. Requiring more trigrams (a join per candidate) was measured slower at a million
+    // users: the joins must all run before the first row is checked, and names' trigrams
+    // travel together (every "hop" is in "hopper"), so they rarely shrink the candidates.
+    const rarest = e.grams[0]?.gram ?? '';
     return literal(
-      `${index.keyColumn} IN (SELECT g0.${index.gramsKey} FROM ${index.gramsTable} AS g0${joins} WHERE g0.gram = ${db.sequelize.escape(first?.gram ?? '')})`,
+      `${index.keyColumn} IN (SELECT g.${index.gramsKey} FROM ${index.gramsTable} AS g WHERE g.gram = ${db.sequelize.escape(rarest)})`,
     );
   }
   // One FTS5 phrase: rows whose name or e-mail holds the term's trigrams in sequence.

@@ -3,9 +3,16 @@ import { plainFilters } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
 import type { Actor, Context } from '../../trpc/context.js';
 import { actionsFor } from './users.actions.js';
-import { availableRoles, pageIds, readStats, rowsByIds } from './users.read-repository.js';
-import { estimateUsersSearch, searchCondition } from './users.search.js';
-import { assertTrashAllowed, effectivePerPage, listTotal, usersOrder, usersWhere } from './users.list-query.js';
+import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
+import { estimateUsersSearch, indexedSearchCondition, pageWithTotal, searchCondition } from './users.search.js';
+import {
+  assertTrashAllowed,
+  effectivePerPage,
+  type ListTotal,
+  listTotal,
+  usersOrder,
+  usersWhere,
+} from './users.list-query.js';
 
 export interface UsersListResult {
   rows: UserListRow[];
@@ -32,17 +39,32 @@ export async function listUsers({
   const stats = await readStats(db);
   const offset = (input.page - 1) * perPage;
   const search = await estimateUsersSearch(db, input, stats);
-  const pageWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
   const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
-  const [ids, counted, roles] = await Promise.all([
-    pageIds(db, pageWhere, usersOrder(input), perPage, offset),
-    listTotal(db, input, countWhere, stats),
-    availableRoles(db),
-  ]);
+  const order = usersOrder(input);
+  let ids: number[];
+  let counted: ListTotal;
+  if (pageWithTotal(db, search, offset, perPage)) {
+    // Few candidates, or a deep page: check every candidate once, for the page and the total.
+    const where = usersWhere(db, input, indexedSearchCondition(db, search));
+    const read = await pageIdsWithTotal(db, where, order, perPage, offset);
+    ids = read.ids;
+    counted = read.total !== null ? { total: read.total, exact: true } : await listTotal(db, input, countWhere, stats);
+  } else if (search.estimate) {
+    // Many candidates: the count comes first, and how many rows match decides whether the page
+    // walks the sort's index (matches are dense) or sorts the index's candidates.
+    counted = await listTotal(db, input, countWhere, stats);
+    const need = { kind: 'page', offset, limit: perPage, matches: counted.total } as const;
+    ids = await pageIds(db, usersWhere(db, input, searchCondition(db, search, need)), order, perPage, offset);
+  } else {
+    [ids, counted] = await Promise.all([
+      pageIds(db, usersWhere(db, input), order, perPage, offset),
+      listTotal(db, input, countWhere, stats),
+    ]);
+  }
   // A page past the bound proves at least its own rows: a lower bound never says less.
   const total = counted.exact ? counted.total : Math.max(counted.total, offset + ids.length);
   const { trashed, ...visible } = stats;
-  const rows = await rowsByIds(db, ids);
+  const [rows, roles] = await Promise.all([rowsByIds(db, ids), availableRoles(db)]);
   const actions = await actionsFor(
     ctx,
     rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, deleted: r.deleted_at !== null })),

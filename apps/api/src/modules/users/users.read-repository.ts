@@ -63,6 +63,29 @@ export async function pageIds(
   return rows.map((r) => Number(r.id));
 }
 
+/**
+ * One page of ids and the number of rows matching in all (`COUNT(*) OVER ()`, computed in the
+ * same pass). The total is null when the page is past the last match (no row carries it).
+ */
+export async function pageIdsWithTotal(
+  db: Database,
+  where: WhereOptions,
+  order: OrderItem[],
+  limit: number,
+  offset: number,
+): Promise<{ ids: number[]; total: number | null }> {
+  const rows = (await db.models.User.findAll({
+    attributes: ['id', [db.sequelize.literal('COUNT(*) OVER ()'), 'total']] as never,
+    where,
+    order,
+    limit,
+    offset,
+    paranoid: false,
+    raw: true,
+  })) as unknown as Array<{ id: number; total: number | string }>;
+  return { ids: rows.map((r) => Number(r.id)), total: rows.length ? Number(rows[0]?.total) : null };
+}
+
 /** Rows for `ids`, returned in the order of `ids`. */
 export async function rowsByIds(db: Database, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
