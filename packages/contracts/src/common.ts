@@ -31,7 +31,7 @@ export const ListMetaSchema = z.object({
   totalExact: z
     .boolean()
     .describe(
-      `False when more than ${LIST_COUNT_BOUND} rows match a search or filter the server cannot count from its counters: \`total\` is then a lower bound and \`pageCount\` follows from it. "Select all matching" and exports still cover every match.`,
+      `False when more than ${LIST_COUNT_BOUND} rows match a search or filter the server can count neither from its counters nor by checking the search index's candidates: \`total\` is then a lower bound and \`pageCount\` follows from it. "Select all matching" and exports still cover every match.`,
     ),
   pageCount: z.number().int().nonnegative(),
 });
