@@ -51,39 +51,45 @@ export async function pageIds(
   limit: number,
   offset = 0,
 ): Promise<number[]> {
-  const rows = await db.models.User.findAll({
-    attributes: ['id'],
-    where,
-    order,
-    limit,
-    offset,
-    paranoid: false,
-    raw: true,
-  });
-  return rows.map((r) => Number(r.id));
+  return (await readPage(db, where, order, limit, offset, false)).ids;
 }
 
 /**
  * One page of ids and the number of rows matching in all (`COUNT(*) OVER ()`, computed in the
  * same pass). The total is null when the page is past the last match (no row carries it).
  */
-export async function pageIdsWithTotal(
+export function pageIdsWithTotal(
   db: Database,
   where: WhereOptions,
   order: OrderItem[],
   limit: number,
   offset: number,
 ): Promise<{ ids: number[]; total: number | null }> {
+  return readPage(db, where, order, limit, offset, true);
+}
+
+async function readPage(
+  db: Database,
+  where: WhereOptions,
+  order: OrderItem[],
+  limit: number,
+  offset: number,
+  withTotal: boolean,
+): Promise<{ ids: number[]; total: number | null }> {
+  const total = [db.sequelize.literal('COUNT(*) OVER ()'), 'total'];
   const rows = (await db.models.User.findAll({
-    attributes: ['id', [db.sequelize.literal('COUNT(*) OVER ()'), 'total']] as never,
+    attributes: (withTotal ? ['id', total] : ['id']) as never,
     where,
     order,
     limit,
     offset,
     paranoid: false,
     raw: true,
-  })) as unknown as Array<{ id: number; total: number | string }>;
-  return { ids: rows.map((r) => Number(r.id)), total: rows.length ? Number(rows[0]?.total) : null };
+  })) as unknown as Array<{ id: number; total?: number | string }>;
+  return {
+    ids: rows.map((r) => Number(r.id)),
+    total: withTotal && rows.length ? Number(rows[0]?.total) : null,
+  };
 }
 
 /** Rows for `ids`, returned in the order of `ids`. */
