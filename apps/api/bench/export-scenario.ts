@@ -1,9 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
+import { profileLine, readProfileDir } from './cpu-profile.js';
 import { type DownloadResult, timeDownload } from './export.js';
 import { captureStatements, summarize, timeStatements } from './floor.js';
 import type { ExportOutcome } from './report.js';
 import type { BenchContext, ExportScenario } from './scenarios.js';
 import type { ConnectionSettings } from './seed.js';
-import type { ApiServer } from './server.js';
+import { type ApiServer, startApi } from './server.js';
 
 /**
  * One export: a whole download timed on a fresh API, then its SQL floor — the batch queries of a
@@ -62,7 +66,38 @@ export async function runExportScenario(
     outcome.floorError = err instanceof Error ? err.message : String(err);
     log(`  SQL floor failed: ${outcome.floorError}`);
   }
+  outcome.profile = await profileDownload(settings, ctx, path, log);
   return outcome;
+}
+
+/**
+ * Where the export's time goes: a third download from an API started under V8's sampling
+ * profiler (kept apart from the timed one, which the profiler would slow), summarised by
+ * package and source file.
+ */
+async function profileDownload(
+  settings: ConnectionSettings,
+  ctx: BenchContext,
+  path: string,
+  log: (s: string) => void,
+): Promise<ExportOutcome['profile']> {
+  const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'ua-bench-prof-'));
+  try {
+    const url = `mysql://${encodeURIComponent(settings.user)}:${encodeURIComponent(settings.password)}@${settings.host}:${settings.port}/${settings.database}`;
+    const server = await startApi(url, log, { cpuProfileDir: dir });
+    try {
+      await drain({ ...ctx, baseUrl: server.baseUrl }, path);
+    } finally {
+      await server.stop();
+    }
+    const summary = readProfileDir(dir);
+    log(`  CPU profile: ${profileLine(summary)}`);
+    return summary;
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    log(`  CPU profile failed: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
 }
 
 /** Downloads `path` whole and discards it (bounded to 15 minutes). */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ProfileSummary, profileLine } from './cpu-profile.js';
 import type { DownloadResult } from './export.js';
 import type { CapturedStatement, FloorResult, PlanRow } from './floor.js';
 import type { LoadResult } from './http-load.js';
@@ -56,6 +57,8 @@ export interface ExportOutcome {
   /** The batch queries the export issued, replayed in sequence on one connection. */
   floor?: { statements: number; seconds: number };
   floorError?: string;
+  /** Where a profiled download's main-thread time went. */
+  profile?: ProfileSummary;
 }
 
 export type Outcome = HttpOutcome | ExportOutcome;
@@ -389,6 +392,12 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
         : `SQL floor not measured${o.floorError ? `: ${o.floorError}` : ''}.`,
     );
     L.push('');
+    if (o.profile) {
+      L.push(
+        `CPU profile of a third download (\`node --cpu-prof\`, self time by package or source file): ${profileLine(o.profile)}.`,
+      );
+      L.push('');
+    }
   }
 
   L.push('## Method', '', ...METHOD);

@@ -61,10 +61,16 @@ function buildOnce() {
  * pid is the server itself), bound to 127.0.0.1 on a free port, and waits until /api/health
  * answers.
  */
-export async function startApi(databaseUrl: string, log: (s: string) => void): Promise<ApiServer> {
+export async function startApi(
+  databaseUrl: string,
+  log: (s: string) => void,
+  options: { cpuProfileDir?: string } = {},
+): Promise<ApiServer> {
   buildOnce();
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
+  // With a profile directory, V8 samples the process until it exits and writes a .cpuprofile there.
+  const profiling = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profiling, 'dist/main.js'], {
     cwd: API_DIR,
     env: {
       ...process.env,

@@ -32,19 +32,26 @@ async function exporterToken(): Promise<{ id: number; token: string }> {
   return { id: user.id, token: await g.token(user.id) };
 }
 
-/** Counts the export's batch queries (and can slow them down, to catch a download mid-way). */
+/** Counts the export's batch queries, by their SQL (and can slow them down, to catch a download mid-way). */
 function watchBatches(delayMs = 0) {
   let count = 0;
-  t.db.models.User.addHook('beforeFind', 'watch-export-batches', async (options) => {
-    if (options.limit !== EXPORT_BATCH_SIZE) return;
-    count += 1;
-    if (delayMs) await sleep(delayMs);
+  const batch = new RegExp(`FROM \`users\`.* LIMIT ${EXPORT_BATCH_SIZE}$`, 's');
+  t.db.sequelize.addHook('beforeQuery', 'watch-export-batches', (_options, query) => {
+    const q = query as unknown as { run(sql: string, ...rest: unknown[]): Promise<unknown> };
+    const run = q.run.bind(q);
+    q.run = async (sql, ...rest) => {
+      if (batch.test(sql.trim().replace(/;$/, ''))) {
+        count += 1;
+        if (delayMs) await sleep(delayMs);
+      }
+      return run(sql, ...rest);
+    };
   });
   return {
     get count() {
       return count;
     },
-    stop: () => t.db.models.User.removeHook('beforeFind', 'watch-export-batches'),
+    stop: () => t.db.sequelize.removeHook('beforeQuery', 'watch-export-batches'),
   };
 }
 

@@ -101,6 +101,17 @@ describe('GET /api/users/export', () => {
     expect((created.value as Date).getTime()).toBe(stored?.created_at.getTime());
   });
 
+  it('keeps XLSX text as typed: outer spaces, line breaks, markup characters; drops what XML cannot hold', async () => {
+    const name = ' xlsxtext <b>&"Jo"\r\nline\u0007 ';
+    const user = await given(t.db).user({ name });
+    const { http } = await exporter();
+    const res = await http.get(`/api/users/export?format=xlsx&ids[]=${user.id}&columns[]=id&columns[]=name`);
+    expect(res.statusCode).toBe(200);
+    const sheet = await usersSheet(res.rawPayload);
+    expect(sheet.getCell('A2').value).toBe(user.id);
+    expect(sheet.getCell('B2').value).toBe(' xlsxtext <b>&"Jo"\r\nline ');
+  });
+
   it('is a valid file when nothing matches: CSV header only, JSON [], XLSX header row only', async () => {
     const { http } = await exporter();
     const none = 'q=no-such-user-anywhere';

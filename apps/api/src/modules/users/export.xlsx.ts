@@ -1,69 +1,93 @@
-import { PassThrough, type Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { Readable } from 'node:stream';
 import type { UserRow } from '@app/contracts';
-import type ExcelJS from 'exceljs';
-import { type ExportColumn, sheetValue } from './export.columns.js';
+import yazl from 'yazl';
+import { CHUNKS_AHEAD, type ExportColumn, neutralise } from './export.columns.js';
+import {
+  columnLetters,
+  dateSerial,
+  inlineText,
+  SHEET_END,
+  SHEET_PATH,
+  STYLE,
+  sheetStart,
+  workbookParts,
+} from './export.xlsx-parts.js';
 
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
 /** Widths in characters: wide enough for typical values without the user resizing every column. */
 const WIDTH: Record<ExportColumn['type'], number> = { number: 10, boolean: 9, datetime: 20, string: 32 };
 
-/** Sheet XML waiting to be compressed beyond this, the writer waits before reading more rows. */
-const MAX_BACKLOG_BYTES = 1024 * 1024;
-
-/** The buffer counts every stream implementation keeps (archiver's readable-stream copy has no `writableLength`). */
-type Buffered = { _writableState?: { length: number }; _readableState?: { length: number } };
-
 /**
- * Bytes of sheet XML written but not yet taken by the zip. exceljs's sheet buffer pipes into the
- * zip without waiting for it (no backpressure), so a fast database would pile the whole sheet up
- * in memory; this reads its pipe targets (0 if exceljs ever changes, which only loses the pacing).
+ * zlib level 1: the sheet is the whole cost of the download, and at a million rows level 6
+ * took 30 % longer for a file 15 % smaller (measured at 200 000 rows: 1.57 s and 9.5 MB against
+ * 1.21 s and 11.1 MB).
  */
-function backlog(sheet: ExcelJS.Worksheet): number {
-  const buffer = (sheet as unknown as { stream?: { pipes?: Buffered[] } }).stream;
-  return (buffer?.pipes ?? []).reduce(
-    (n, p) => n + (p._writableState?.length ?? 0) + (p._readableState?.length ?? 0),
-    0,
-  );
-}
+const COMPRESSION_LEVEL = 1;
 
-/** Waits while the zip is behind (slow compression, or a slow client holding it back); not past a closed download. */
-async function caughtUp(sheet: ExcelJS.Worksheet, body: PassThrough): Promise<void> {
-  while (!body.destroyed && (body.writableNeedDrain || backlog(sheet) > MAX_BACKLOG_BYTES)) await sleep(5);
-}
-
-async function writeWorkbook(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[], body: PassThrough) {
-  // Loaded at the first XLSX export, not at start: exceljs and its zip stack weigh ~28 MB of RSS
-  // that an API serving no spreadsheet should not carry.
-  const { default: Excel } = await import('exceljs');
-  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: body, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('Users', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((column) => ({
-    header: column.label,
-    key: column.key,
-    width: Math.max(WIDTH[column.type], column.label.length + 2),
-    ...(column.type === 'datetime' ? { style: { numFmt: DATE_TIME_FORMAT } } : {}),
-  }));
-  const header = sheet.getRow(1);
-  header.font = { bold: true };
-  header.commit();
-  for await (const batch of batches) {
-    for (const row of batch) sheet.addRow(columns.map((column) => sheetValue(row, column))).commit();
-    await caughtUp(sheet, body);
-    // Leaving the loop closes the batch reader: no further query is issued.
-    if (body.destroyed) return;
+/** How a column's value becomes a cell of row `r` (the reference, its type and its style). */
+function cellWriter(column: ExportColumn, index: number): (row: UserRow, r: number) => string {
+  const { key } = column;
+  const letters = columnLetters(index);
+  switch (column.type) {
+    case 'string':
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(String(row[key])))}</c>`;
+    case 'boolean':
+      return (row, r) => `<c r="${letters}${r}" t="b"><v>${row[key] ? 1 : 0}</v></c>`;
+    case 'datetime':
+      return (row, r) =>
+        `<c r="${letters}${r}" s="${STYLE.dateTime}"><v>${dateSerial(Date.parse(String(row[key])))}</v></c>`;
+    default:
+      return (row, r) => `<c r="${letters}${r}"><v>${Number(row[key])}</v></c>`;
   }
-  sheet.commit();
-  await workbook.commit();
+}
+
+/** The sheet's XML, one chunk per batch, read only as fast as the zip takes it. */
+function sheetXml(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
+  const cells = columns.map(cellWriter);
+  const widths = columns.map((column) => Math.max(WIDTH[column.type], column.label.length + 2));
+  const header = columns
+    .map((column, i) => `<c r="${columnLetters(i)}1" s="${STYLE.header}" t="inlineStr">${inlineText(column.label)}</c>`)
+    .join('');
+  async function* chunks() {
+    yield `${sheetStart(widths)}<row r="1">${header}</row>`;
+    let r = 1;
+    for await (const batch of batches) {
+      let chunk = '';
+      for (const row of batch) {
+        r += 1;
+        chunk += `<row r="${r}">`;
+        for (const cell of cells) chunk += cell(row, r);
+        chunk += '</row>';
+      }
+      yield chunk;
+    }
+    yield SHEET_END;
+  }
+  return Readable.from(chunks(), { highWaterMark: CHUNKS_AHEAD });
 }
 
 /**
  * A real workbook, written as the rows arrive: one sheet "Users", typed cells (numbers,
  * booleans, dates with a date-time format), a bold header row frozen in place.
+ *
+ * The SpreadsheetML is written here and zipped by yazl (Node's zlib, on the thread pool, so
+ * compression overlaps the next batch's query and XML): exceljs's streaming writer built a cell
+ * model per value and took 4× as long (200 000 rows: 4.8 s against 1.2 s). The zip reads the
+ * sheet through a pipe, so a slow client holds back the zip, the sheet and then the queries;
+ * a closed download stops the sheet, which stops asking for batches.
  */
 export function xlsxBody(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
-  const body = new PassThrough();
-  writeWorkbook(batches, columns, body).catch((error: unknown) => body.destroy(error as Error));
+  const zip = new yazl.ZipFile();
+  const mtime = new Date();
+  for (const [name, text] of Object.entries(workbookParts('Users', DATE_TIME_FORMAT))) {
+    zip.addBuffer(Buffer.from(text, 'utf8'), name, { mtime, compressionLevel: COMPRESSION_LEVEL });
+  }
+  const sheet = sheetXml(batches, columns);
+  zip.addReadStream(sheet, SHEET_PATH, { mtime, compressionLevel: COMPRESSION_LEVEL });
+  zip.end();
+  const body = zip.outputStream as unknown as Readable;
+  sheet.once('error', (error) => body.destroy(error));
+  body.once('close', () => sheet.destroy());
   return body;
 }

@@ -10,6 +10,7 @@ import {
   effectivePerPage,
   type ListTotal,
   listTotal,
+  rangeReadHints,
   usersOrder,
   usersWhere,
 } from './users.list-query.js';
@@ -55,6 +56,12 @@ export async function listUsers({
     counted = await listTotal(db, input, countWhere, stats);
     const need = { kind: 'page', offset, limit: perPage, matches: counted.total } as const;
     ids = await pageIds(db, usersWhere(db, input, searchCondition(db, search, need)), order, perPage, offset);
+  } else if (input.filters.created_between && offset > 0) {
+    // Past the first page, how many users the date range holds decides how the page is read.
+    counted = await listTotal(db, input, countWhere, stats);
+    const where = usersWhere(db, input);
+    const hints = await rangeReadHints(db, input, where, counted, stats, { offset, limit: perPage });
+    ids = await pageIds(db, where, order, perPage, offset, hints);
   } else {
     [ids, counted] = await Promise.all([
       pageIds(db, usersWhere(db, input), order, perPage, offset),

@@ -6,7 +6,7 @@ import { orderFor, whereFor } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
 import type { Actor } from '../../trpc/context.js';
 import type { UsersConfig } from './users.config.js';
-import { countWhere, countWhereUpTo, readStats } from './users.read-repository.js';
+import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
 
 /** The trash views need more than users.view (SPEC §3); refused before any query runs. */
@@ -58,6 +58,23 @@ export function orderedReadHints(db: Database, query: UsersListQuery): { indexHi
 }
 
 /**
+ * The index an export's keyset batches walk. Sorted by id while live users are the majority,
+ * the table itself (its primary key) in id order: a batch reads its rows where they lie instead
+ * of finding each through (deleted_at, id) first — 1.3 ms against 2.9 ms per 1 000 rows at a
+ * million users. Otherwise as the list's ordered reads.
+ */
+export function exportReadHints(
+  db: Database,
+  query: UsersListQuery,
+  stats: Required<UsersStats>,
+): { indexHints?: IndexHint[] } {
+  const hints = orderedReadHints(db, query);
+  const byId = (query.order[0]?.[0] ?? 'id') === 'id';
+  if (!hints.indexHints || !byId || stats.trashed >= stats.total) return hints;
+  return { indexHints: [{ type: IndexHints.FORCE, values: ['PRIMARY'] }] };
+}
+
+/**
  * What the trigger-kept counters say about the query, when they can answer it (no search, at
  * most the status and trash filters): one row read instead of a COUNT. Null otherwise.
  */
@@ -103,4 +120,33 @@ export async function listTotal(
   if (counted !== null) return { total: counted, exact: true };
   const n = await countWhereUpTo(db, where, LIST_COUNT_BOUND + 1);
   return n > LIST_COUNT_BOUND ? { total: LIST_COUNT_BOUND, exact: false } : { total: n, exact: true };
+}
+
+/** A page read walks the sort's index; reading and sorting a narrow range costs about this much more per row. */
+const SORT_COST = 2;
+
+/**
+ * The page of a creation-date filter sorted by another column, read from the date range and
+ * sorted (forcing the index of `created_at`) when that reads fewer rows than walking the sort's
+ * index and skipping every user outside the range. At a million users, a month sorted by name
+ * on page 1 000 walked 370 000 index entries the other way. Matches are taken as spread evenly
+ * through the sort's order; when the count stopped at its bound, the range's own estimate
+ * stands in for them (an upper bound, so the walk is never judged dearer than it is).
+ */
+export async function rangeReadHints(
+  db: Database,
+  query: UsersListQuery,
+  where: WhereOptions,
+  matches: ListTotal,
+  stats: Required<UsersStats>,
+  need: { offset: number; limit: number },
+): Promise<{ indexHints?: IndexHint[] }> {
+  const sortKey = query.order[0]?.[0] ?? 'id';
+  const live = (query.filters.trashed?.value ?? 'without') === 'without';
+  if (db.dialect !== 'mysql' || !live || !query.filters.created_between || sortKey === 'created_at') return {};
+  const index = query.filters.is_active ? 'users_deleted_active_created' : 'users_deleted_created';
+  const rangeRows = await estimatedRows(db, where, index);
+  const density = Math.max(matches.exact ? matches.total : rangeRows, 1) / Math.max(stats.total, 1);
+  const walked = (need.offset + need.limit) / density;
+  return rangeRows * SORT_COST < walked ? { indexHints: [{ type: IndexHints.FORCE, values: [index] }] } : {};
 }
