@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { columnLetters, dateSerial, inlineText, xmlText } from '../../src/modules/users/export.xlsx-parts.js';
 
-describe('the workbook writer\'s XML text', () => {
+describe("the workbook writer's XML text", () => {
   it('names columns as spreadsheets do', () => {
     expect([0, 5, 25, 26, 27, 51, 52, 701, 702].map(columnLetters)).toEqual([
       'A',
