@@ -8,7 +8,8 @@ import { en, signedInPage, usersTable, waitForRows } from './support/app';
 import { browserMissing, distDir, launch } from './support/browser';
 import { RESULTS_DIR } from './support/env';
 
-// Budgets (issue 6): measured and reported in test-results/budgets.json, not asserted as timings.
+// Budgets: measured and reported in test-results/budgets.json. Timings vary with the machine and
+// are not asserted; the route's JavaScript size does not, and is.
 const BUDGET = { routeJsGzipKB: 250, usableMs: 1500 } as const;
 
 const report: Record<string, unknown> = {};
@@ -62,7 +63,7 @@ async function timeToRows(page: Page, reload: boolean): Promise<{ wallMs: number
   return { wallMs: Math.round(wallMs), inPageMs: Math.round(inPageMs) };
 }
 
-describe.skipIf(browserMissing())('budgets of the users route (measured, reported, not asserted)', () => {
+describe.skipIf(browserMissing())('budgets of the users route', () => {
   it('measures the gzipped JavaScript the /users route loads', async () => {
     const { context, page } = await signedInPage(browser);
     const encodings = new Map<string, string>();
@@ -107,6 +108,7 @@ describe.skipIf(browserMissing())('budgets of the users route (measured, reporte
       withinBudget: gzipKB <= BUDGET.routeJsGzipKB,
     };
     await context.close();
+    expect(gzipKB).toBeLessThanOrEqual(BUDGET.routeJsGzipKB);
   });
 
   it('measures the time from navigation to the users table showing rows', async () => {

@@ -10,6 +10,7 @@ export * from './query/fields';
 export * from './query/filters';
 export * from './query/normalise';
 export * from './query/query-string';
+export * from './query/url-query';
 export * from './roles/roles.query';
 export * from './users/users.actions';
 export * from './users/users.bulk';

@@ -51,9 +51,12 @@ export default async function setup(project: TestProject) {
   // Always test the current code: build the SPA the API will serve. Into a directory of this
   // run's own: a `vite build` elsewhere (apps/web/dist) must not swap the chunks under the tests.
   const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-e2e-dist-'));
+  // NODE_ENV is `test` inside vitest, and vite would pass that on: React's development build,
+  // twice the size and slower, instead of what ships.
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', distDir, '--emptyOutDir'], {
     cwd: webDir,
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   // As production serves it: precompressed assets, and the API compiled (node dist/main.js).
   execFileSync(process.execPath, ['scripts/compress.mjs', distDir], { cwd: webDir, stdio: 'ignore' });

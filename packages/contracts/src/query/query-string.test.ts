@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQueryString, QUERY_STRING_LIMITS, QueryStringError, stringifyQuery } from './query-string';
+import { parseQueryString, QUERY_STRING_LIMITS, QueryStringError } from './query-string';
 
 const repeat = (count: number, part: (i: number) => string) =>
   Array.from({ length: count }, (_, i) => part(i)).join('&');
@@ -160,27 +160,4 @@ describe('parseQueryString: hostile input', () => {
       expect(timed(() => parseQueryString(raw))).toBeLessThan(300);
     });
   }
-});
-
-describe('stringifyQuery', () => {
-  it('writes lists in bracket notation', () => {
-    expect(stringifyQuery({ filters: { role_id: [2, 3] }, with: ['roles'] })).toBe(
-      'filters[role_id][]=2&filters[role_id][]=3&with[]=roles',
-    );
-  });
-
-  it('leaves out null, undefined, empty strings and empty lists', () => {
-    expect(stringifyQuery({ q: '', sort: null, dir: undefined, filters: { name: '', role_id: [] }, page: 2 })).toBe(
-      'page=2',
-    );
-  });
-
-  it('encodes values so that they read back unchanged', () => {
-    const query = { q: 'a&b=c %_\\ +', filters: { created_between: { from: '2024-05-01T10:00:00+02:00' } } };
-    expect(parseQueryString(stringifyQuery(query))).toEqual(query);
-  });
-
-  it('writes booleans and numbers as text', () => {
-    expect(stringifyQuery({ page: 3, filters: { is_active: false } })).toBe('page=3&filters[is_active]=false');
-  });
 });

@@ -154,17 +154,3 @@ export function parseQueryString(raw: string, overrides: Partial<QueryStringLimi
     return translate(error, limits);
   }
 }
-
-/**
- * Builds a query string in the notation {@link parseQueryString} reads, for the SPA's URLs.
- * null, undefined, empty strings and empty lists are left out, so cleared filters vanish from
- * the URL. Keys are not percent-encoded (`filters[name]=ann`): they are our own field names.
- */
-export function stringifyQuery(value: Record<string, unknown>): string {
-  return qs.stringify(value, {
-    arrayFormat: 'brackets',
-    encodeValuesOnly: true,
-    skipNulls: true,
-    filter: (_prefix, item: unknown) => (item === '' ? undefined : item),
-  });
-}

@@ -1,4 +1,4 @@
-import { type Direction, parseQueryString, stringifyQuery, usersListQuery, type UsersSort } from '@app/contracts';
+import { type Direction, readQueryString, stringifyQuery, usersListQuery, type UsersSort } from '@app/contracts';
 import type { RouterInputs } from '../../../lib/api-types';
 
 export type UsersListInput = RouterInputs['users']['list'];
@@ -76,15 +76,10 @@ function withoutPath(raw: Record<string, unknown>, path: readonly PropertyKey[])
 /**
  * The list state a URL's query string stands for, validated by the same contract as the server.
  * A hand-edited or stale link never breaks the page: the invalid parts are dropped (the rest is
- * kept), and a string that cannot be parsed at all gives the defaults.
+ * kept), and keys that cannot be read are skipped.
  */
 export function parseListState(search: string): UsersListState {
-  let raw: Record<string, unknown>;
-  try {
-    raw = parseQueryString(search);
-  } catch {
-    return DEFAULT_LIST_STATE;
-  }
+  let raw = readQueryString(search);
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const result = usersListQuery.input.safeParse(raw);
     if (result.success) {
