@@ -41,7 +41,7 @@ export interface ApiServer {
   peakRssMb(): number;
   rssMb(): number;
   /** RSS once the idle process has settled (V8 shrinks the heap it grew while starting). */
-  settledRssMb(): Promise<number>;
+  settledRssMb(minSeconds: number): Promise<number>;
   /** The last lines the server wrote on stderr/stdout (for error messages). */
   output(): string;
   stop(): Promise<void>;
@@ -128,15 +128,17 @@ export async function startApi(
       return Math.max(hwm, polledMaxKb, s?.rssKb ?? 0) / 1024;
     },
     rssMb: () => (procStatus(pid)?.rssKb ?? 0) / 1024,
-    async settledRssMb() {
-      // V8's memory reducer gives back the heap grown while starting after ~10 s without work:
-      // sampled each second for at least 15 s, then until three samples agree within 1 MB (45 s at most).
+    async settledRssMb(minSeconds) {
+      // V8's memory reducer gives back the heap grown while starting once the process has been
+      // quiet for a while: 7 s in most runs, but after a fresh seed not within 15 s (106 MB flat
+      // where a later start settled at 82 MB). Sampled each second for at least `minSeconds`,
+      // then until three samples agree within 1 MB (twice that at most).
       const samples: number[] = [];
-      for (let i = 0; i < 45; i++) {
+      for (let i = 0; i < minSeconds * 2; i++) {
         await new Promise((r) => setTimeout(r, 1_000));
         samples.push(server.rssMb());
         const last = samples.slice(-3);
-        if (i >= 14 && Math.max(...last) - Math.min(...last) <= 1) break;
+        if (i >= minSeconds - 1 && Math.max(...last) - Math.min(...last) <= 1) break;
       }
       log(`  RSS samples (MB, 1 s apart): ${samples.map((s) => s.toFixed(0)).join(' ')}`);
       return samples.at(-1) ?? server.rssMb();
