@@ -30,6 +30,14 @@ export const SEEDED_ROLES: Readonly<Record<SeededRoleName, readonly Permission[]
 
 export type CapabilityMap = Record<Permission, boolean>;
 
+/**
+ * Seeing deleted users (the trash views, a trashed record, the trashed count) is for those who
+ * can do something with them. The API's record policy and the SPA both ask this.
+ */
+export function canSeeTrash(holds: (permission: Permission) => boolean): boolean {
+  return holds('users.restore') || holds('users.forceDelete');
+}
+
 export function isPermission(name: string): name is Permission {
   return (PERMISSIONS as readonly string[]).includes(name);
 }

@@ -1,4 +1,4 @@
-import type { ComponentPropsWithRef } from 'react';
+import { type ComponentPropsWithRef, useId } from 'react';
 import { cn } from './cn';
 import { Spinner } from './spinner';
 
@@ -45,6 +45,13 @@ export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   size?: ButtonSize;
   /** Shows a spinner, disables the button and marks it busy; the label stays so width is stable. */
   loading?: boolean;
+  /**
+   * Why the action cannot be taken now (the server's sentence). The button stays in place and
+   * focusable, reads as unavailable (`aria-disabled`), gives the reason as its tooltip and
+   * description, and does nothing when pressed: a reason cannot be read off a button that
+   * keyboard users can never reach.
+   */
+  unavailableReason?: string | null | undefined;
 }
 
 /** React 19 passes `ref` as a prop, so the ref reaches the <button> without forwardRef. */
@@ -56,8 +63,36 @@ export function Button({
   type = 'button',
   className,
   children,
+  unavailableReason,
   ...rest
 }: ButtonProps) {
+  const reasonId = useId();
+  if (unavailableReason) {
+    const { onClick: _ignored, ...inert } = rest;
+    // A description the caller already shows (aria-describedby) is the reason's; else our own,
+    // outside the button so it does not become part of the button's name.
+    const describedBy = rest['aria-describedby'];
+    return (
+      <>
+        <button
+          type={type}
+          aria-disabled="true"
+          aria-describedby={reasonId}
+          title={unavailableReason}
+          className={buttonClassName({ variant, size, className: cn('cursor-not-allowed opacity-60', className) })}
+          {...inert}
+          onClick={(event) => event.preventDefault()}
+        >
+          {children}
+        </button>
+        {describedBy ? null : (
+          <span id={reasonId} className="sr-only">
+            {unavailableReason}
+          </span>
+        )}
+      </>
+    );
+  }
   return (
     <button
       type={type}

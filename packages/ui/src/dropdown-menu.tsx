@@ -1,5 +1,5 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
-import type { ComponentPropsWithRef } from 'react';
+import { type ComponentPropsWithRef, useId } from 'react';
 import { cn } from './cn';
 import { CheckIcon } from './icons';
 
@@ -39,9 +39,44 @@ const item =
 export interface DropdownMenuItemProps extends ComponentPropsWithRef<typeof Menu.Item> {
   /** Destructive actions are tinted so they are not picked by accident. */
   tone?: 'default' | 'danger';
+  /**
+   * Why the action cannot be taken now, shown under its label. The item stays reachable with
+   * the arrow keys (Radix's `disabled` would skip it, hiding the reason from keyboard users),
+   * reads as unavailable, and choosing it leaves the menu open and does nothing.
+   */
+  unavailableReason?: string | null | undefined;
 }
 
-export function DropdownMenuItem({ className, tone = 'default', ...rest }: DropdownMenuItemProps) {
+export function DropdownMenuItem({
+  className,
+  tone = 'default',
+  unavailableReason,
+  children,
+  onSelect,
+  ...rest
+}: DropdownMenuItemProps) {
+  const labelId = useId();
+  const reasonId = useId();
+  if (unavailableReason) {
+    // Named by its label alone, described by the reason.
+    return (
+      <Menu.Item
+        aria-disabled="true"
+        aria-labelledby={labelId}
+        aria-describedby={reasonId}
+        className={cn(item, 'h-auto min-h-8 flex-wrap py-1.5 data-[highlighted]:bg-surface-muted/60', className)}
+        onSelect={(event) => event.preventDefault()}
+        {...rest}
+      >
+        <span id={labelId} className="flex items-center gap-2 opacity-60">
+          {children}
+        </span>
+        <span id={reasonId} className="w-full max-w-64 pl-6 text-xs text-pretty text-muted-foreground">
+          {unavailableReason}
+        </span>
+      </Menu.Item>
+    );
+  }
   return (
     <Menu.Item
       className={cn(
@@ -49,8 +84,11 @@ export function DropdownMenuItem({ className, tone = 'default', ...rest }: Dropd
         tone === 'danger' && 'text-danger data-[highlighted]:bg-danger/10 [&_svg]:text-danger',
         className,
       )}
+      onSelect={onSelect}
       {...rest}
-    />
+    >
+      {children}
+    </Menu.Item>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Permission } from '@app/contracts';
+import { type Permission, canSeeTrash as holdsTrashPermission } from '@app/contracts';
 import type { Actor } from '../trpc/context.js';
 
 /** What a record policy needs to know about a user record. */
@@ -10,7 +10,7 @@ export interface UserRecord {
 const has = (actor: Actor, permission: Permission) => actor.permissions.has(permission);
 
 /** Seeing the trash (or a trashed record) is for those who can do something with it. */
-export const canSeeTrash = (actor: Actor) => has(actor, 'users.restore') || has(actor, 'users.forceDelete');
+export const canSeeTrash = (actor: Actor) => holdsTrashPermission((permission) => has(actor, permission));
 
 /**
  * The users record policy: the same permission names as the route guards, plus what the record's

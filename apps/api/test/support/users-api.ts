@@ -10,6 +10,8 @@ export function usersApi(app: FastifyInstance, token: string) {
     update: (id: number, body: Record<string, unknown>) => r.put(`/api/users/${id}`, body),
     setActive: (id: number, active: boolean) => r.patch(`/api/users/${id}/active`, { active }),
     remove: (id: number) => r.delete(`/api/users/${id}`),
+    restore: (id: number) => r.post(`/api/users/${id}/restore`, {}),
+    forceDelete: (id: number) => r.delete(`/api/users/${id}/force`),
     bulk: (body: Record<string, unknown>) => r.post('/api/users/bulk', body),
     show: (id: number, query = '') => r.get(`/api/users/${id}${query}`),
     list: (query = '') => r.get(`/api/users${query}`),

@@ -134,8 +134,6 @@ export const en = {
       canRestore
         ? 'The user moves to the trash and can no longer sign in. You can restore them later.'
         : 'The user moves to the trash and can no longer sign in.',
-    deleteBlockedActive: 'Only inactive users can be deleted. Deactivate this user first.',
-    deleteBlockedSelf: 'You can’t delete your own account.',
     forceDeleteTitle: 'Delete this user permanently',
     forceDeleteDescription: 'The user is removed for good. This can’t be undone.',
     confirmActivateTitle: (name: string) => `Activate ${name}?`,
@@ -449,7 +447,7 @@ export const en = {
       description: {
         activate: 'They will be able to sign in again.',
         deactivate: 'They are signed out at once and cannot sign in until activated again.',
-        delete: 'The user moves to the trash and can be restored from there. Only inactive users can be deleted.',
+        delete: 'The user moves to the trash and can be restored from there.',
         restore: 'The user returns to the list with the status they had.',
         forceDelete: 'The user is removed for good. This cannot be undone.',
       },

@@ -16,6 +16,8 @@ import { can, protectedProcedure } from '../../trpc/procedures.js';
 import { runBulk } from './bulk.handler.js';
 import { createUser } from './create.handler.js';
 import { deleteUser } from './delete.handler.js';
+import { forceDeleteUser } from './force-delete.handler.js';
+import { restoreUser } from './restore.handler.js';
 import { setUserActive } from './set-active.handler.js';
 import { updateUser } from './update.handler.js';
 
@@ -51,6 +53,26 @@ export const usersWriteProcedures = {
     )
     .input(IdInputSchema)
     .mutation(deleteUser),
+  restore: can('users.restore')
+    .meta(
+      rest('POST', '/users/{id}/restore', {
+        summary: 'Restore a deleted user',
+        problems: ['OUTRANKED', 'NOT_DELETED'],
+      }),
+    )
+    .input(IdInputSchema)
+    .output(ItemResultSchema)
+    .mutation(restoreUser),
+  forceDelete: can('users.forceDelete')
+    .meta(
+      rest('DELETE', '/users/{id}/force', {
+        status: 204,
+        summary: 'Erase a deleted user for good',
+        problems: ['OUTRANKED', 'NOT_DELETED'],
+      }),
+    )
+    .input(IdInputSchema)
+    .mutation(forceDeleteUser),
   // The permission depends on the operation: read from the raw body so it is still checked
   // before validation (an unrecognised operation is left to validation's 422).
   bulk: protectedProcedure

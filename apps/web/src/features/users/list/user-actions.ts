@@ -2,10 +2,12 @@ import {
   BULK_PERMISSIONS,
   type BulkInput,
   type CapabilityMap,
+  canSeeTrash as holdsTrashPermission,
   type Permission,
   type UserActions,
   type UserRecordAction,
 } from '@app/contracts';
+import { isOffered, refusalOf } from '../action-state';
 import type { TrashView } from './users-list-state';
 
 /** What can be done to users from the list, one by one or in bulk. */
@@ -57,20 +59,24 @@ export const RECORD_ACTION: Readonly<Record<UserAction, UserRecordAction>> = {
 };
 
 /**
- * The actions of one row's menu: those that fit its state and that the server says the caller
- * may take on this very user (permission, privilege ceiling and rules, decided server side).
+ * The actions of one row's menu: those that fit its state and that the server offers the caller
+ * on this very user (permission, privilege ceiling and rules, decided server side), each with
+ * the reason when it is unavailable.
  */
 export function rowActionsFor(row: {
   is_active: boolean;
   deleted_at: string | null;
   actions: UserActions;
-}): UserAction[] {
+}): Array<{ action: UserAction; refusal: string | null }> {
   const fitting: UserAction[] = row.deleted_at
     ? ['restore', 'forceDelete']
     : [row.is_active ? 'deactivate' : 'activate', 'delete'];
-  return fitting.filter((action) => row.actions[RECORD_ACTION[action]].allowed);
+  return fitting.flatMap((action) => {
+    const state = row.actions[RECORD_ACTION[action]];
+    return isOffered(state) ? [{ action, refusal: refusalOf(state) }] : [];
+  });
 }
 
 export function canSeeTrash(can: CapabilityMap): boolean {
-  return can['users.restore'] || can['users.forceDelete'];
+  return holdsTrashPermission((permission) => can[permission]);
 }

@@ -4,7 +4,7 @@ import { en } from '../../../i18n/en';
 import { fail, ok } from '../../../test/trpc-mock';
 import { renderApp } from '../../../test/render-app';
 import { HIDDEN_COLUMNS_STORAGE_KEY } from './use-table-preferences';
-import { dryRunReport, mockUsersApi, openMenu } from './users-list.test-support';
+import { dryRunReport, listOf, mockUsersApi, openMenu, userRow } from './users-list.test-support';
 
 const t = en.usersList;
 
@@ -128,5 +128,64 @@ describe('users list selection and actions', { timeout: 20_000 }, () => {
 
     expect(await screen.findByText('This would leave no active administrator.')).toBeTruthy();
     expect(api.callsTo('users.setActive')).toEqual([{ id: 42, active: false }]);
+  });
+
+  it('offers Delete on an active user as unavailable, with the server’s reason, and does nothing on it', async () => {
+    const api = mockUsersApi('all', 42);
+    renderApp('/users');
+    await findRows();
+
+    openMenu(t.rowActions.open('User 42'));
+    const item = await screen.findByRole('menuitem', { name: t.rowActions.delete });
+    expect(item.getAttribute('aria-disabled')).toBe('true');
+    const reason = 'User 42 is active: deactivate the account before deleting it.';
+    expect(document.getElementById(item.getAttribute('aria-describedby') ?? '')?.textContent).toBe(reason);
+    fireEvent.click(item);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.callsTo('users.delete')).toEqual([]);
+  });
+
+  it('deletes an active user when the server allows it (deletion of active users switched on)', async () => {
+    const allowed = { allowed: true };
+    const row = userRow(42);
+    const api = mockUsersApi('all', 42, {
+      'users.list': ok(listOf([{ ...row, actions: { ...row.actions, delete: allowed } }])),
+      'users.delete': ok(null),
+    });
+    renderApp('/users');
+    await findRows();
+
+    openMenu(t.rowActions.open('User 42'));
+    const item = await screen.findByRole('menuitem', { name: t.rowActions.delete });
+    expect(item.getAttribute('aria-disabled')).toBeNull();
+    fireEvent.click(item);
+    const dialog = await screen.findByRole('dialog', { name: t.rowActions.title.delete('User 42') });
+    fireEvent.click(within(dialog).getByRole('button', { name: t.rowActions.delete }));
+    await waitFor(() => expect(api.callsTo('users.delete')).toEqual([{ id: 42 }]));
+  });
+
+  it('restores and purges a trashed row through the single-record routes', async () => {
+    const gone = userRow(7, { deleted_at: '2024-06-01T00:00:00.000Z' });
+    const api = mockUsersApi('all', 42, {
+      'users.list': ok(listOf([gone])),
+      'users.restore': ok({ item: { ...gone, deleted_at: null, updated_at: gone.created_at } }),
+      'users.forceDelete': ok(null),
+    });
+    renderApp('/users?filters[trashed]=only');
+    await findRows();
+
+    openMenu(t.rowActions.open('User 7'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: t.rowActions.restore }));
+    let dialog = await screen.findByRole('dialog', { name: t.rowActions.title.restore('User 7') });
+    fireEvent.click(within(dialog).getByRole('button', { name: t.rowActions.restore }));
+    await waitFor(() => expect(api.callsTo('users.restore')).toEqual([{ id: 7 }]));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    openMenu(t.rowActions.open('User 7'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: t.rowActions.forceDelete }));
+    dialog = await screen.findByRole('dialog', { name: t.rowActions.title.forceDelete('User 7') });
+    fireEvent.click(within(dialog).getByRole('button', { name: t.rowActions.forceDelete }));
+    await waitFor(() => expect(api.callsTo('users.forceDelete')).toEqual([{ id: 7 }]));
+    expect(api.callsTo('users.bulk')).toEqual([]);
   });
 });

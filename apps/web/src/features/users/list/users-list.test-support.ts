@@ -61,6 +61,17 @@ export function usersDirectory(count: number, granted: Granted = 'all') {
   };
 }
 
+/** A one-page `users.list` answer holding exactly `rows`. */
+export function listOf(rows: UserListRow[]): UsersListResult {
+  return {
+    rows,
+    meta: { page: 1, perPage: 10, total: rows.length, totalExact: true, pageCount: 1 },
+    stats: { total: rows.length, active: rows.length, inactive: 0, trashed: 0 },
+    availableRoles: ROLES,
+    filters: {},
+  };
+}
+
 /** The API a signed-in user with `granted` sees, with `users` users; override any procedure. */
 export function mockUsersApi(granted: Granted, users = 42, overrides: Parameters<typeof mockTrpc>[0] = {}) {
   return mockTrpc({

@@ -67,12 +67,13 @@ export function UsersRowActions({ row, onRequest }: UsersRowActionsProps) {
           </DropdownMenuItem>
         ) : null}
         {actions.length > 0 ? <DropdownMenuSeparator /> : null}
-        {actions.map((action) => {
+        {actions.map(({ action, refusal }) => {
           const Icon = ICONS[action];
           return (
             <DropdownMenuItem
               key={action}
               tone={DESTRUCTIVE_ACTIONS.has(action) ? 'danger' : 'default'}
+              unavailableReason={refusal}
               onSelect={() => onRequest({ action, row, returnFocusTo: trigger.current })}
             >
               <Icon aria-hidden="true" />

@@ -1,4 +1,3 @@
-import type { BulkReport } from '@app/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -12,16 +11,10 @@ export interface UserRef {
   name: string;
 }
 
-/** The reason a one-id bulk call did nothing (a rule, a wrong state), or null when it worked. */
-function refusalOf(report: BulkReport, id: number): string | null {
-  if (report.affected.includes(id)) return null;
-  return report.skipped.find((entry) => entry.id === id)?.message ?? report.skipped[0]?.message ?? null;
-}
-
 /**
  * What can be done to one user, as mutations that tell the outcome in a toast (the server's own
  * sentence when it refuses: LAST_ADMIN, SELF_DEACTIVATION, NOT_INACTIVE, SELF_DELETE) and refresh
- * every cached users query. Restore and permanent delete go through `users.bulk` with one id.
+ * every cached users query. Each action has its single-record route.
  */
 export function useUserCommands(user: UserRef) {
   const m = useMessages();
@@ -39,9 +32,8 @@ export function useUserCommands(user: UserRef) {
   // Runs after the page is gone (from the toast), so it uses the raw client, not a hook.
   const undoDelete = async () => {
     try {
-      const refusal = refusalOf(await client.users.bulk.mutate({ operation: 'restore', ids: [user.id] }), user.id);
-      if (refusal) toast.error(refusal);
-      else toast.success(m.userActions.restored(user.name));
+      await client.users.restore.mutate({ id: user.id });
+      toast.success(m.userActions.restored(user.name));
     } catch (error) {
       fail(error);
     } finally {
@@ -73,25 +65,16 @@ export function useUserCommands(user: UserRef) {
   );
 
   const restore = useMutation(
-    trpc.users.bulk.mutationOptions({
-      onSuccess: (report) => {
-        const refusal = refusalOf(report, user.id);
-        if (refusal) toast.error(refusal);
-        else toast.success(m.userActions.restored(user.name));
-      },
+    trpc.users.restore.mutationOptions({
+      onSuccess: () => toast.success(m.userActions.restored(user.name)),
       onError: fail,
       onSettled: invalidate,
     }),
   );
 
   const forceDelete = useMutation(
-    trpc.users.bulk.mutationOptions({
-      onSuccess: (report) => {
-        const refusal = refusalOf(report, user.id);
-        if (refusal) {
-          toast.error(refusal);
-          return;
-        }
+    trpc.users.forceDelete.mutationOptions({
+      onSuccess: () => {
         void navigate('/users');
         toast.success(m.userActions.forceDeleted(user.name));
         void invalidateOnLeave();
@@ -104,9 +87,8 @@ export function useUserCommands(user: UserRef) {
     activate: (done: () => void) => setActive.mutate({ id: user.id, active: true }, { onSettled: done }),
     deactivate: (done: () => void) => setActive.mutate({ id: user.id, active: false }, { onSettled: done }),
     remove: (done: () => void) => remove.mutate({ id: user.id }, { onSettled: done }),
-    restore: (done: () => void) => restore.mutate({ operation: 'restore', ids: [user.id] }, { onSettled: done }),
-    forceDelete: (done: () => void) =>
-      forceDelete.mutate({ operation: 'forceDelete', ids: [user.id] }, { onSettled: done }),
+    restore: (done: () => void) => restore.mutate({ id: user.id }, { onSettled: done }),
+    forceDelete: (done: () => void) => forceDelete.mutate({ id: user.id }, { onSettled: done }),
     pending: setActive.isPending || remove.isPending || restore.isPending || forceDelete.isPending,
   };
 }

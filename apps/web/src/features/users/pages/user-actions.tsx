@@ -1,10 +1,11 @@
-import type { ActionState, UserShowItem } from '@app/contracts';
+import type { UserShowItem } from '@app/contracts';
 import { Button, buttonClassName, Card, CardHeader, CardTitle, cn } from '@app/ui';
 import { ArchiveRestore, Pencil, Power, PowerOff } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
 import { useCan } from '../../auth/use-session';
+import { isOffered, refusalOf } from '../action-state';
 import type { UserAction } from './use-user-action-dialog';
 
 interface ActionsProps {
@@ -13,27 +14,39 @@ interface ActionsProps {
 }
 
 /**
- * The page's everyday actions, each only when the server says the caller may take it on this
- * user (permission, record state, privilege ceiling, rules).
+ * The page's everyday actions, as the server decided them for this user: allowed, unavailable
+ * with its reason (a rule or the privilege ceiling stands in the way), or absent (no permission,
+ * or not for a record in this state).
  */
 export function UserHeaderActions({ user, ask }: ActionsProps) {
   const m = useMessages();
   const a = m.userActions;
   const { actions } = user;
   if (user.deleted_at) {
-    return actions.restore.allowed ? (
-      <Button onClick={() => ask('restore')}>
+    return isOffered(actions.restore) ? (
+      <Button unavailableReason={refusalOf(actions.restore)} onClick={() => ask('restore')}>
         <ArchiveRestore aria-hidden="true" />
         {a.restore}
       </Button>
     ) : null;
   }
+  const editRefusal = refusalOf(actions.update);
   return (
     <>
-      {actions.setActive.allowed ? (
-        <Button variant="secondary" onClick={() => ask(user.is_active ? 'deactivate' : 'activate')}>
+      {isOffered(actions.setActive) ? (
+        <Button
+          variant="secondary"
+          unavailableReason={refusalOf(actions.setActive)}
+          onClick={() => ask(user.is_active ? 'deactivate' : 'activate')}
+        >
           {user.is_active ? <PowerOff aria-hidden="true" /> : <Power aria-hidden="true" />}
           {user.is_active ? a.deactivate : a.activate}
+        </Button>
+      ) : null}
+      {isOffered(actions.update) && editRefusal ? (
+        <Button unavailableReason={editRefusal}>
+          <Pencil aria-hidden="true" />
+          {a.edit}
         </Button>
       ) : null}
       {actions.update.allowed ? (
@@ -70,31 +83,22 @@ function DangerRow({
   );
 }
 
-/** Refusals that a step of the caller's own can lift (or that explain themselves): shown, not hidden. */
-const EXPLAINED = new Set(['NOT_INACTIVE', 'SELF_DELETE', 'LAST_ADMIN']);
-
-function deleteBlockedReason(state: ActionState, a: ReturnType<typeof useMessages>['userActions']): string | null {
-  if (state.allowed) return null;
-  if (state.code === 'NOT_INACTIVE') return a.deleteBlockedActive;
-  if (state.code === 'SELF_DELETE') return a.deleteBlockedSelf;
-  return state.message ?? null;
-}
-
 /**
- * Deleting, visibly apart from the rest. When a rule stops the delete for now (an active user
- * must be deactivated first) the button stays, disabled, with the reason beside it; when the
- * caller may not delete this user at all, there is no button.
+ * Deleting, visibly apart from the rest. When a rule stops the delete (for example an active
+ * user while only inactive ones may be deleted) the button stays, unavailable, with the server's
+ * reason beside it; when the caller may not delete this user at all, there is no button.
  */
 export function UserDangerZone({ user, ask, className }: ActionsProps & { className?: string }) {
   const m = useMessages();
   const can = useCan();
   const a = m.userActions;
   const { actions } = user;
-  const canDelete = !user.deleted_at && (actions.delete.allowed || EXPLAINED.has(actions.delete.code ?? ''));
-  const canForceDelete = Boolean(user.deleted_at) && actions.forceDelete.allowed;
+  const canDelete = !user.deleted_at && isOffered(actions.delete);
+  const canForceDelete = Boolean(user.deleted_at) && isOffered(actions.forceDelete);
   if (!canDelete && !canForceDelete) return null;
 
-  const blocked = deleteBlockedReason(actions.delete, a);
+  const blocked = refusalOf(actions.delete);
+  const forceBlocked = refusalOf(actions.forceDelete);
   return (
     <Card aria-labelledby="danger-zone-title" className={cn('overflow-hidden border-danger/30', className)}>
       <CardHeader className="pb-4">
@@ -108,7 +112,7 @@ export function UserDangerZone({ user, ask, className }: ActionsProps & { classN
           action={
             <Button
               variant="danger"
-              disabled={blocked !== null}
+              unavailableReason={blocked}
               aria-describedby="delete-user-help"
               onClick={() => ask('delete')}
             >
@@ -121,9 +125,14 @@ export function UserDangerZone({ user, ask, className }: ActionsProps & { classN
         <DangerRow
           id="force-delete-user-help"
           title={a.forceDeleteTitle}
-          description={a.forceDeleteDescription}
+          description={forceBlocked ?? a.forceDeleteDescription}
           action={
-            <Button variant="danger" aria-describedby="force-delete-user-help" onClick={() => ask('forceDelete')}>
+            <Button
+              variant="danger"
+              unavailableReason={forceBlocked}
+              aria-describedby="force-delete-user-help"
+              onClick={() => ask('forceDelete')}
+            >
               {a.forceDelete}
             </Button>
           }

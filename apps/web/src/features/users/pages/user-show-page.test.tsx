@@ -76,13 +76,31 @@ describe('user page', () => {
     expect(screen.getByText(why)).toBeTruthy();
   });
 
-  it('explains why an active user cannot be deleted', async () => {
+  it('explains, in the server’s words, why an active user cannot be deleted, and does nothing when pressed', async () => {
     mockTrpc({ 'auth.me': ok(sessionOf('all')), 'users.show': ok(userShow({ is_active: true })) });
     renderApp('/users/42');
 
-    const button = (await screen.findByRole('button', { name: a.delete })) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    expect(screen.getByText(a.deleteBlockedActive)).toBeTruthy();
+    const button = await screen.findByRole('button', { name: a.delete });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    const reason = 'Ann Lee is active: deactivate the account before deleting it.';
+    expect(button.getAttribute('title')).toBe(reason);
+    expect(document.getElementById('delete-user-help')?.textContent).toBe(reason);
+    fireEvent.click(button);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('offers Delete on an active user when the server allows it (deletion of active users switched on)', async () => {
+    const user = userShow({ is_active: true }).item;
+    mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'users.show': ok(userShow({ ...user, actions: { ...user.actions, delete: { allowed: true } } })),
+    });
+    renderApp('/users/42');
+
+    const button = await screen.findByRole('button', { name: a.delete });
+    expect(button.getAttribute('aria-disabled')).toBeNull();
+    fireEvent.click(button);
+    expect(await screen.findByRole('dialog', { name: a.confirmDeleteTitle('Ann Lee') })).toBeTruthy();
   });
 
   it('deletes after confirmation, says so with an Undo, and returns to the list', async () => {
@@ -91,7 +109,7 @@ describe('user page', () => {
       'users.show': ok(userShow({ is_active: false })),
       'users.delete': ok(null),
       'users.list': 'pending',
-      'users.bulk': ok({ operation: 'restore', dryRun: false, requested: 1, affected: [42], skipped: [] }),
+      'users.restore': ok(userShow({ is_active: false })),
     });
     const { router } = renderApp('/users/42');
 
@@ -104,7 +122,7 @@ describe('user page', () => {
     expect(await screen.findByText(a.deletedToast)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: a.undo }));
-    await waitFor(() => expect(api.callsTo('users.bulk')).toEqual([{ operation: 'restore', ids: [42] }]));
+    await waitFor(() => expect(api.callsTo('users.restore')).toEqual([{ id: 42 }]));
     expect(await screen.findByText(a.restored('Ann Lee'))).toBeTruthy();
   });
 

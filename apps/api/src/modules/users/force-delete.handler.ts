@@ -1,0 +1,27 @@
+import type { IdInput } from '@app/contracts';
+import { recordAudit } from '../../audit/audit.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { lockTrashedUser } from './trashed-user.js';
+import { destroyMany } from './users.batch-repository.js';
+import { judge } from './users.rules.js';
+import { auditOrigin, refuse, targetOf, type WriteContext } from './users.write-support.js';
+
+/** DELETE /users/{id}/force: erases a deleted user for good, after the privilege ceiling. */
+export async function forceDeleteUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<void> {
+  const { db, config } = ctx;
+  await writeTransaction(db, async (tx) => {
+    const user = await lockTrashedUser(ctx, tx, input.id);
+    const target = await targetOf(ctx, tx, user);
+    const violation = judge(ctx.actor, [{ kind: 'forceDelete', target }], new Set(), config.users).get(user.id);
+    if (violation) refuse(violation);
+    await destroyMany(db, tx, [user.id]);
+    await recordAudit(db, tx, {
+      ...auditOrigin(ctx),
+      action: 'user.force_delete',
+      targetType: 'user',
+      targetIds: [user.id],
+      // As the bulk purge: nothing of the erased account's data stays behind in the trail.
+      changes: { record: { before: 'deleted', after: 'erased' } },
+    });
+  });
+}

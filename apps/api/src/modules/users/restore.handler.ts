@@ -1,0 +1,31 @@
+import type { IdInput, UserItem } from '@app/contracts';
+import { recordAudit } from '../../audit/audit.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { toIso } from './users.read-repository.js';
+import { lockTrashedUser } from './trashed-user.js';
+import { updateMany } from './users.batch-repository.js';
+import { toUserItem } from './users.item.js';
+import { judge } from './users.rules.js';
+import { auditOrigin, refuse, targetOf, type WriteContext } from './users.write-support.js';
+
+/** POST /users/{id}/restore: a deleted user back to the list, after the privilege ceiling. */
+export async function restoreUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<{ item: UserItem }> {
+  const { db, config } = ctx;
+  return writeTransaction(db, async (tx) => {
+    const user = await lockTrashedUser(ctx, tx, input.id);
+    const target = await targetOf(ctx, tx, user);
+    const violation = judge(ctx.actor, [{ kind: 'restore', target }], new Set(), config.users).get(user.id);
+    if (violation) refuse(violation);
+    await recordAudit(db, tx, {
+      ...auditOrigin(ctx),
+      action: 'user.restore',
+      targetType: 'user',
+      targetIds: [user.id],
+      changes: { deleted_at: { before: toIso(user.deleted_at), after: null } },
+    });
+    // As the bulk restore does (a paranoid model's save would not clear deleted_at).
+    await updateMany(db, tx, [user.id], { deleted_at: null });
+    await user.reload({ transaction: tx, paranoid: false });
+    return { item: toUserItem(user) };
+  });
+}

@@ -1,0 +1,16 @@
+import type { Transaction } from 'sequelize';
+import { AppError, notFound } from '../../errors.js';
+import type { User } from '../../db/models/index.js';
+import { lockUsers } from './users.write-repository.js';
+import type { WriteContext } from './users.write-support.js';
+
+/**
+ * The locked user a restore or purge acts on: 404 when there is none, or when the caller may not
+ * see the trash (a trashed record is invisible to them); NOT_DELETED (422) when it is live.
+ */
+export async function lockTrashedUser(ctx: WriteContext, tx: Transaction, id: number): Promise<User> {
+  const user = (await lockUsers(ctx.db, tx, [id])).get(id);
+  if (!user) throw notFound('The user');
+  if (!user.deleted_at) throw new AppError('NOT_DELETED', `${user.name} is not deleted.`);
+  return user;
+}
