@@ -14,6 +14,8 @@ export interface AuditEntry {
   context?: Record<string, unknown>;
   ip?: string | null;
   requestId?: string | null;
+  /** Set for changes made outside a request (the command line); kept in `context.source`. */
+  source?: 'cli';
 }
 
 /** Before/after of the fields that changed, secrets removed. `undefined` means absent on that side. */
@@ -43,7 +45,7 @@ export async function recordAudit(db: Database, tx: Transaction | null, entry: A
       target_type: entry.targetType ?? null,
       target_ids: entry.targetIds ?? [],
       changes,
-      context: entry.context ?? null,
+      context: entry.source ? { source: entry.source, ...entry.context } : (entry.context ?? null),
       ip: entry.ip ?? null,
       request_id: entry.requestId ?? null,
     },

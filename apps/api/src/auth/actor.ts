@@ -1,6 +1,16 @@
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database.js';
-import type { Actor } from '../trpc/context.js';
+
+/** The authenticated caller, resolved fresh from the database on every request. */
+export interface Actor {
+  id: number;
+  name: string;
+  email: string;
+  permissions: ReadonlySet<string>;
+}
+
+/** How the caller proved who they are; a session is what login rotates and logout ends. */
+export type AuthMethod = { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number };
 
 /**
  * The caller as the database sees them now: active, not deleted, with the union of their roles'

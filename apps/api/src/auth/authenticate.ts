@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import type { Actor, AuthMethod } from '../trpc/context.js';
+import type { Actor, AuthMethod } from './actor.js';
 import { loadActor } from './actor.js';
 import { resolveApiToken } from './api-tokens.js';
 import { deleteSession, resolveSession, sessionLimits } from './sessions.js';

@@ -1,6 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
-import type { Actor } from '../trpc/context.js';
+import type { Actor } from './actor.js';
 
 export interface RoleGrant {
   id: number;

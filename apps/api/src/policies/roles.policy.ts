@@ -1,4 +1,4 @@
-import type { Actor } from '../trpc/context.js';
+import type { Actor } from '../auth/actor.js';
 
 export const rolesPolicy = {
   view: (actor: Actor) => actor.permissions.has('roles.view'),

@@ -1,5 +1,5 @@
 import { type Permission, canSeeTrash as holdsTrashPermission } from '@app/contracts';
-import type { Actor } from '../trpc/context.js';
+import type { Actor } from '../auth/actor.js';
 
 /** What a record policy needs to know about a user record. */
 export interface UserRecord {

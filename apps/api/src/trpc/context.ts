@@ -1,17 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
+import type { Actor, AuthMethod } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
-
-/** The authenticated caller, resolved fresh from the database on every request. */
-export interface Actor {
-  id: number;
-  name: string;
-  email: string;
-  permissions: ReadonlySet<string>;
-}
-
-/** How the caller proved who they are; a session is what login rotates and logout ends. */
-export type AuthMethod = { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number };
 
 export interface CookieJar {
   set(name: string, value: string, opts: { maxAgeSeconds: number }): void;

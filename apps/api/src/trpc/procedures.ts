@@ -1,6 +1,6 @@
 import type { Permission } from '@app/contracts';
 import { AppError, forbidden, unauthenticated } from '../errors.js';
-import type { Actor } from './context.js';
+import type { Actor } from '../auth/actor.js';
 import { middleware, publicProcedure } from './init.js';
 
 /** Needs a signed-in caller (session or token): 401 otherwise. */

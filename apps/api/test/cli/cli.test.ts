@@ -81,7 +81,16 @@ describe('the operator CLI', () => {
     expect(((user?.get('roles') as { name: string }[]) ?? []).map((r) => r.name).sort()).toEqual(['manager', 'viewer']);
     expect(((user?.get('directPermissions') as { name: string }[]) ?? []).map((p) => p.name)).toEqual(['users.delete']);
     expect(await verifyPassword('long-enough-pw', user?.password_hash)).toBe(true);
-    expect(await db.models.AuditLog.count({ where: { action: 'user.create' } })).toBe(1);
+    const audits = await db.models.AuditLog.findAll({ where: { action: 'user.create' } });
+    expect(audits).toHaveLength(1);
+    // Written by the API's create handler, as the operator: no actor, the command line as source.
+    expect(audits[0]?.actor_id).toBeNull();
+    expect(audits[0]?.context).toEqual({ source: 'cli' });
+    expect(audits[0]?.changes).toMatchObject({
+      roles: { before: null, after: ['manager', 'viewer'] },
+      permissions: { before: null, after: ['users.delete'] },
+      is_active: { before: null, after: false },
+    });
   });
 
   it('refuses a duplicate e-mail, whatever its case', async () => {
@@ -94,7 +103,10 @@ describe('the operator CLI', () => {
       '--password',
       'long-enough-pw',
     );
-    expect(res).toMatchObject({ code: 1, err: 'Error: The e-mail ops@example.com is already taken.' });
+    expect(res).toMatchObject({
+      code: 1,
+      err: 'Error: --email: This e-mail address is already used by another account.',
+    });
   });
 
   it('refuses an unknown role and lists the known ones', async () => {
@@ -154,8 +166,9 @@ describe('the operator CLI', () => {
     ).toBe(0);
     expect(await db.models.ApiToken.count({ where: { user_id: user?.id } })).toBe(0);
     expect(await db.models.Session.count({ where: { user_id: user?.id } })).toBe(0);
-    const audit = await db.models.AuditLog.findOne({ where: { action: 'user.setPassword' }, order: [['id', 'DESC']] });
-    expect(audit?.context).toMatchObject({ source: 'cli', sessionsEnded: 1, tokensRevoked: 1 });
+    const audit = await db.models.AuditLog.findOne({ where: { action: 'user.update' }, order: [['id', 'DESC']] });
+    expect(audit?.actor_id).toBeNull();
+    expect(audit?.context).toMatchObject({ source: 'cli', passwordChanged: true, sessionsEnded: 1, tokensRevoked: 1 });
     expect(JSON.stringify(audit?.get())).not.toContain('another-new-password');
     expect(
       (await cli('user:set-password', '--email', 'nobody@example.com', '--password', 'brand-new-password')).code,

@@ -2,7 +2,7 @@ import { PERMISSIONS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { mayAssignRole, rolesBeyondActor } from '../../src/auth/escalation.js';
 import { canSeeTrash, usersPolicy } from '../../src/policies/users.policy.js';
-import type { Actor } from '../../src/trpc/context.js';
+import type { Actor } from '../../src/auth/actor.js';
 
 const actor = (...permissions: string[]): Actor => ({
   id: 1,

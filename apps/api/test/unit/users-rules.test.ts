@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UsersConfig } from '../../src/modules/users/users.config.js';
 import { type Change, judge, type Target } from '../../src/modules/users/users.rules.js';
-import type { Actor } from '../../src/trpc/context.js';
+import type { Actor } from '../../src/auth/actor.js';
 
 const ON: UsersConfig = {
   activation: { blockSelfDeactivate: true, blockDeactivateIfLastAdmin: true, adminRoleName: 'admin' },

@@ -1,18 +1,25 @@
-import { canonicalEmail, fieldErrorsFromZod, PermissionSchema, UserCreateInputSchema } from '@app/contracts';
+import {
+  canonicalEmail,
+  fieldErrorsFromZod,
+  PermissionSchema,
+  UserCreateInputSchema,
+  UserUpdateInputSchema,
+} from '@app/contracts';
 import { Op } from 'sequelize';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit.js';
-import { hashPassword } from '../../auth/password.js';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { revokeOtherCredentials } from '../../modules/users/users.batch-repository.js';
-import { emailTaken, findByEmail, insertUser } from '../../modules/users/users.repository.js';
+import { createUser } from '../../modules/users/create.handler.js';
+import { updateUser } from '../../modules/users/update.handler.js';
+import { versionOf } from '../../modules/users/users.item.js';
+import { findByEmail } from '../../modules/users/users.repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
+import { asOperator, operatorContext } from '../operator.js';
 import { parseOptions } from '../options.js';
 
-/** Validates with the same contract schema the API uses, so the CLI cannot create what the API would refuse. */
-function validateAccount(input: { name: string; email: string; password: string; is_active: boolean }) {
-  const parsed = UserCreateInputSchema.safeParse({ ...input, password_confirmation: input.password });
+/** Validates with a contract schema the API uses; the first problem becomes the operator's one line. */
+function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const [field, messages] = Object.entries(fieldErrorsFromZod(parsed.error))[0] ?? ['input', ['is invalid']];
     throw new CliError(`--${field}: ${messages[0]}`);
@@ -34,7 +41,7 @@ async function resolveIds(db: Database, table: 'roles' | 'permissions', names: s
   return rows.map((r) => r.id);
 }
 
-export async function userCreate(db: Database, _config: AppConfig, args: string[], io: CliIO) {
+export async function userCreate(db: Database, config: AppConfig, args: string[], io: CliIO) {
   const opts = parseOptions(
     args,
     {
@@ -54,48 +61,25 @@ export async function userCreate(db: Database, _config: AppConfig, args: string[
       inactive: z.boolean().default(false),
     }),
   );
-  const account = validateAccount({
+  const roleIds = await resolveIds(db, 'roles', [...new Set(opts.role)]);
+  const permissions = [...new Set(opts.permission)];
+  const permissionIds = await resolveIds(db, 'permissions', permissions);
+  // The API's own schema and handler: the command line cannot create what POST /users would refuse.
+  const input = parseInput(UserCreateInputSchema, {
     name: opts.name,
     email: opts.email,
     password: opts.password,
+    password_confirmation: opts.password,
     is_active: !opts.inactive,
+    roles_ids: roleIds,
   });
-  const user = await db.sequelize.transaction(async (tx) => {
-    if (await emailTaken(db, tx, account.email)) throw new CliError(`The e-mail ${account.email} is already taken.`);
-    const roleIds = await resolveIds(db, 'roles', [...new Set(opts.role)]);
-    const permissionIds = await resolveIds(db, 'permissions', [...new Set(opts.permission)]);
-    const created = await insertUser(
-      db,
-      tx,
-      {
-        name: account.name,
-        email: account.email,
-        passwordHash: await hashPassword(account.password),
-        isActive: !opts.inactive,
-      },
-      roleIds,
-      permissionIds,
-    );
-    await recordAudit(db, tx, {
-      actorId: null,
-      action: 'user.create',
-      targetType: 'user',
-      targetIds: [created.id],
-      changes: {
-        name: { before: null, after: created.name },
-        email: { before: null, after: created.email },
-        is_active: { before: null, after: created.is_active },
-        roles: { before: null, after: opts.role },
-        permissions: { before: null, after: opts.permission },
-      },
-      context: { source: 'cli' },
-    });
-    return created;
-  });
-  io.out(`Created user #${user.id} ${user.email}${opts.inactive ? ' (inactive)' : ''}.`);
+  const { item } = await asOperator(() =>
+    createUser({ ctx: operatorContext(db, config), input }, { permissionIds, permissionNames: permissions }),
+  );
+  io.out(`Created user #${item.id} ${item.email}${opts.inactive ? ' (inactive)' : ''}.`);
 }
 
-export async function userSetPassword(db: Database, _config: AppConfig, args: string[], io: CliIO) {
+export async function userSetPassword(db: Database, config: AppConfig, args: string[], io: CliIO) {
   const opts = parseOptions(
     args,
     { email: { type: 'string' }, password: { type: 'string' } },
@@ -103,22 +87,16 @@ export async function userSetPassword(db: Database, _config: AppConfig, args: st
   );
   const user = await findByEmail(db, null, canonicalEmail(opts.email));
   if (!user) throw new CliError(`No user has the e-mail ${opts.email}.`);
-  validateAccount({ name: user.name, email: user.email, password: opts.password, is_active: user.is_active });
-  const hash = await hashPassword(opts.password);
-  const revoked = await db.sequelize.transaction(async (tx) => {
-    await db.models.User.update({ password_hash: hash }, { where: { id: user.id }, paranoid: false, transaction: tx });
-    // A new password ends every existing session and token of the account, in the same transaction.
-    const ended = await revokeOtherCredentials(db, tx, user.id, null);
-    await recordAudit(db, tx, {
-      actorId: null,
-      action: 'user.setPassword',
-      targetType: 'user',
-      targetIds: [user.id],
-      context: { source: 'cli', ...ended },
-    });
-    return ended;
+  if (user.deleted_at) throw new CliError(`${user.email} belongs to a deleted user: restore the account first.`);
+  // The API's PUT /users/{id} with the record as it is and a new password: the same checks, the
+  // same revocation of every session and token, the same audit row.
+  const input = parseInput(UserUpdateInputSchema, {
+    name: user.name,
+    email: user.email,
+    password: opts.password,
+    password_confirmation: opts.password,
+    version: versionOf(user),
   });
-  io.out(
-    `Password updated for ${user.email}; ${revoked.sessionsEnded} session(s) signed out, ${revoked.tokensRevoked} API token(s) revoked.`,
-  );
+  await asOperator(() => updateUser({ ctx: operatorContext(db, config), input: { id: user.id, ...input } }));
+  io.out(`Password updated for ${user.email}; every session signed out and every API token revoked.`);
 }

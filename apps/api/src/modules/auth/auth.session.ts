@@ -1,5 +1,5 @@
 import { type AuthSession, capabilityMap } from '@app/contracts';
-import type { Actor } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
 
 /** The answer of login and `GET /auth/me`: who is signed in and the full capability map. */
 export function toAuthSession(actor: Actor): AuthSession {

@@ -1,6 +1,7 @@
 import { recordAudit } from '../../audit/audit.js';
 import { deleteSession, SESSION_COOKIE } from '../../auth/sessions.js';
-import type { Actor, Context } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../trpc/context.js';
 
 /** Ends the current session server side and clears the cookie. A bearer token is not a session: it stays valid. */
 export async function logout({ ctx }: { ctx: Context & { actor: Actor } }): Promise<void> {

@@ -14,14 +14,14 @@ export const emailTakenError = () =>
     errors: { email: ['This e-mail address is already used by another account.'] },
   });
 
-/** POST /users: 201 with the new user. Creating an inactive account needs users.setActive too. */
-export async function createUser({
-  ctx,
-  input,
-}: {
-  ctx: WriteContext;
-  input: UserCreateInput;
-}): Promise<{ item: UserItem }> {
+/**
+ * POST /users: 201 with the new user. Creating an inactive account needs users.setActive too.
+ * `grants` are direct permissions, which only the command line gives (`--permission`).
+ */
+export async function createUser(
+  { ctx, input }: { ctx: WriteContext; input: UserCreateInput },
+  grants: { permissionIds?: number[]; permissionNames?: string[] } = {},
+): Promise<{ item: UserItem }> {
   if (input.is_active === false && !ctx.actor.permissions.has('users.setActive')) throw forbidden('users.setActive');
   // Hash before the transaction: ~60 ms of CPU must not hold the write lock.
   const passwordHash = await hashPassword(input.password);
@@ -36,6 +36,7 @@ export async function createUser({
         tx,
         { name: input.name, email: input.email, passwordHash, isActive },
         roleIds,
+        grants.permissionIds,
       );
       const roles = await rolesOf(ctx.db, user.id, tx);
       await recordAudit(ctx.db, tx, {
@@ -48,6 +49,7 @@ export async function createUser({
           email: user.email,
           is_active: isActive,
           roles: roles.map((r) => r.name),
+          ...(grants.permissionNames?.length ? { permissions: grants.permissionNames } : {}),
         }),
       });
       await user.reload({ transaction: tx });

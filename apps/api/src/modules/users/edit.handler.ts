@@ -1,7 +1,8 @@
 import type { IdInput, UserEditResult } from '@app/contracts';
 import { loadRoleGrants, mayAssignRole } from '../../auth/escalation.js';
 import { notFound } from '../../errors.js';
-import type { Actor, Context } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../trpc/context.js';
 import { actionsFor } from './users.actions.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { availableRoles } from './users.read-repository.js';

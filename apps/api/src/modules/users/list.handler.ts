@@ -1,7 +1,8 @@
 import { LIST_COUNT_BOUND, type UserListRow, type UsersListQuery, type UsersStats } from '@app/contracts';
 import { plainFilters } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
-import type { Actor, Context } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../trpc/context.js';
 import { actionsFor } from './users.actions.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
 import { estimateUsersSearch, indexedSearchCondition, pageWithTotal, searchCondition } from './users.search.js';

@@ -1,7 +1,8 @@
 import type { IdInput, UserShowItem, UserShowQuery, UserShowResult } from '@app/contracts';
 import { AppError, notFound } from '../../errors.js';
 import { usersPolicy } from '../../policies/users.policy.js';
-import type { Actor, Context } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../trpc/context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
 import { actionsFor } from './users.actions.js';
 import { toTarget } from './users.write-support.js';

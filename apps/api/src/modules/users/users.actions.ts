@@ -1,6 +1,7 @@
 import type { ActionState, Permission, UserActions, UserRecordAction } from '@app/contracts';
 import { usersPolicy } from '../../policies/users.policy.js';
-import type { Actor, Context } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../trpc/context.js';
 import { permissionsBeyond } from './users.held-permissions.js';
 import { type Change, judge, type Target } from './users.rules.js';
 import { activeAdminsInPlay, roleIdByName } from './users.write-repository.js';

@@ -1,6 +1,6 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import type { AuthMethod } from '../../trpc/context.js';
+import type { AuthMethod } from '../../auth/actor.js';
 import type { Target } from './users.rules.js';
 
 /**

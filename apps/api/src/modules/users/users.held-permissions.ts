@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import type { Actor } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
 import { chunks } from './users.batch-repository.js';
 
 const GRANTS = `SELECT ur.user_id AS user_id, rp.permission_id AS permission_id

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { orderFor, whereFor } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../policies/users.policy.js';
-import type { Actor } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
 import type { UsersConfig } from './users.config.js';
 import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';

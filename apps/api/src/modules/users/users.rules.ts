@@ -1,5 +1,5 @@
 import type { UsersRuleCode } from '@app/contracts';
-import type { Actor } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
 import type { UsersConfig } from './users.config.js';
 
 /** What the rules need to know about a user a change targets (read under lock). */

@@ -1,11 +1,19 @@
 import type { Transaction } from 'sequelize';
 import { AppError, notFound } from '../../errors.js';
 import type { User } from '../../db/models/index.js';
-import type { Actor, Context } from '../../trpc/context.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../trpc/context.js';
 import { permissionsBeyond } from './users.held-permissions.js';
 import type { Target, Violation } from './users.rules.js';
 
-export type WriteContext = Context & { actor: Actor };
+/**
+ * What a write handler needs from its caller: the API's request context, or the command line's
+ * (`operatorContext`), which acts with every permission and is recorded as `source: 'cli'`.
+ */
+export type WriteContext = Pick<Context, 'db' | 'config' | 'ip' | 'requestId' | 'auth'> & {
+  actor: Actor;
+  source?: 'cli';
+};
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -36,4 +44,9 @@ export function liveUser(users: Map<number, User>, id: number): User {
 }
 
 /** Who did it, from where: the audit context of a request. */
-export const auditOrigin = (ctx: WriteContext) => ({ actorId: ctx.actor.id, ip: ctx.ip, requestId: ctx.requestId });
+export const auditOrigin = (ctx: WriteContext) => ({
+  actorId: ctx.source === 'cli' ? null : ctx.actor.id,
+  ip: ctx.ip || null,
+  requestId: ctx.requestId,
+  ...(ctx.source ? { source: ctx.source } : {}),
+});
