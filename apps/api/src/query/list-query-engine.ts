@@ -127,12 +127,6 @@ export function after(mapping: ResourceMapping, query: ListQueryShape, last: Rec
   return { [Op.or]: branches };
 }
 
-/** True when the query narrows nothing beyond the soft-delete view: counters can answer it. */
-export function isUnfiltered(query: ListQueryShape, softDeleteFilter?: string): boolean {
-  if (query.q) return false;
-  return Object.entries(query.filters).every(([name, value]) => !value || name === softDeleteFilter);
-}
-
 /** The normalised filters in the plain form a client sends them (for echoing back and chips). */
 export function plainFilters(filters: ListQueryShape['filters']): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -20,8 +20,6 @@ export const can = (permission: Permission) =>
     return next();
   });
 
-export const hasPermission = (actor: Actor, permission: Permission) => actor.permissions.has(permission);
-
 /**
  * For a GET that spends something (a rate-limit allowance, an audit row): a page on another
  * site can start one by top-level navigation, and the Lax session cookie goes along. A caller

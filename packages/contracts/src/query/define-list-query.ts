@@ -58,8 +58,6 @@ export interface ListQueryDefinition<S extends string, F extends FilterMap, Q ex
   extend<E extends z.ZodRawShape>(
     shape: E,
   ): z.ZodType<ListQuery<S, F> & z.output<z.ZodObject<E>>, ListQueryInput<S, F> & z.input<z.ZodObject<E>>>;
-  /** The same query with other page-size limits (the server's config may override them). */
-  withPerPage(limits: PerPageLimits): ListQueryDefinition<S, F, Q>;
   readonly search: readonly Q[];
   readonly sorts: readonly [S, ...S[]];
   readonly filters: F;
@@ -193,7 +191,6 @@ export function defineListQuery<const S extends string, const F extends FilterMa
   return {
     input,
     extend,
-    withPerPage: (limits) => defineListQuery({ ...config, perPage: limits }),
     search: config.search,
     sorts,
     filters: config.filters,
