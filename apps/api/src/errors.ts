@@ -1,29 +1,12 @@
 import { ERRORS, type ErrorCode, type FieldErrors } from '@app/contracts';
-import { TRPCError } from '@trpc/server';
-
-type TrpcCode = ConstructorParameters<typeof TRPCError>[0]['code'];
-
-const TRPC_CODE_BY_STATUS: Record<number, TrpcCode> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_SUPPORTED',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'UNPROCESSABLE_CONTENT',
-  429: 'TOO_MANY_REQUESTS',
-  500: 'INTERNAL_SERVER_ERROR',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 /**
- * A failure with a contract error code. Handlers throw these; only the edges (tRPC error
- * formatter, REST error handler) turn them into wire shapes. It is a TRPCError so the tRPC door
- * answers with the matching HTTP status instead of wrapping it as a 500.
+ * A failure with a contract error code. Handlers, the CLI and the doors throw these; only the
+ * edges turn them into wire shapes: the REST error handler into problem+json, the tRPC error
+ * formatter into tRPC's envelope with the contract's status (tRPC carries it as the cause of
+ * the error it wraps every thrown value in).
  */
-export class AppError extends TRPCError {
+export class AppError extends Error {
   readonly appCode: ErrorCode;
   readonly detail: string;
   readonly errors: FieldErrors | undefined;
@@ -37,7 +20,7 @@ export class AppError extends TRPCError {
     opts: { errors?: FieldErrors; headers?: Record<string, string>; extra?: Record<string, string | number> } = {},
   ) {
     const message = detail ?? ERRORS[code].title;
-    super({ code: TRPC_CODE_BY_STATUS[ERRORS[code].status] ?? 'INTERNAL_SERVER_ERROR', message });
+    super(message);
     this.name = 'AppError';
     this.appCode = code;
     this.detail = message;

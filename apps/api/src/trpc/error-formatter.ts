@@ -1,6 +1,6 @@
 import { codeFromZod, ERRORS, type ErrorCode, type FieldErrors, fieldErrorsFromZod } from '@app/contracts';
 import { TRPCError } from '@trpc/server';
-import type { DefaultErrorShape } from '@trpc/server/unstable-core-do-not-import';
+import { type DefaultErrorShape, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
 import { AppError } from '../errors.js';
 import { describeFastifyRefusal } from '../fastify-refusals.js';
@@ -50,6 +50,31 @@ const CONTRACT_CODE_OF: Record<TRPCError['code'], ErrorCode> = {
   GATEWAY_TIMEOUT: 'INTERNAL',
 };
 
+type TrpcCode = TRPCError['code'];
+
+/** The tRPC code for each contract status, so tRPC's envelope and status agree with the contract. */
+const TRPC_CODE_BY_STATUS: Record<number, TrpcCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+const trpcCodeOf = (code: ErrorCode): TrpcCode => TRPC_CODE_BY_STATUS[ERRORS[code].status] ?? 'INTERNAL_SERVER_ERROR';
+
+/** An AppError as tRPC's own error (for refusals made before tRPC runs), the AppError its cause. */
+export function toTrpcError(error: AppError): TRPCError {
+  return new TRPCError({ code: trpcCodeOf(error.appCode), message: error.detail, cause: error });
+}
+
 /** The tRPC door's one rule about methods, for every 405 it answers. */
 export const WRONG_METHOD = 'tRPC reads queries with GET and mutations with POST.';
 
@@ -64,7 +89,7 @@ const TRPC_DETAIL: Partial<Record<TRPCError['code'], string>> = {
 export function describeError(error: unknown): DescribedError {
   const refusal = describeFastifyRefusal(error);
   if (refusal) return refusal;
-  const cause = error instanceof TRPCError && !(error instanceof AppError) && error.cause ? error.cause : error;
+  const cause = error instanceof TRPCError && error.cause ? error.cause : error;
   if (cause instanceof AppError) {
     return {
       code: cause.appCode,
@@ -98,7 +123,8 @@ export function formatTrpcError({ shape, error, path }: { shape: DefaultErrorSha
     ...(permission ? { permission } : {}),
     ...(path ? { path } : {}),
   };
-  return { message: detail, code: shape.code, data };
+  // tRPC wraps a thrown AppError as an internal error; the envelope's code follows the contract.
+  return { message: detail, code: TRPC_ERROR_CODES_BY_KEY[trpcCodeOf(code)], data };
 }
 
 /** The contract's status, not tRPC's: input validation is 422 (tRPC says 400), as on REST. */

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { logError } from '../rest/error-handler.js';
 import type { Context } from './context.js';
-import { describeError, trpcStatusFor, WRONG_METHOD } from './error-formatter.js';
+import { describeError, toTrpcError, trpcStatusFor, WRONG_METHOD } from './error-formatter.js';
 
 export interface TrpcDoorOptions {
   router: AnyRouter;
@@ -49,7 +49,7 @@ function sendTrpcError(router: AnyRouter, req: FastifyRequest, reply: FastifyRep
   const config = router._def._config;
   const shape = getErrorShape({
     config,
-    error: refusal,
+    error: toTrpcError(refusal),
     type: 'unknown',
     path: undefined,
     input: undefined,
