@@ -1,4 +1,6 @@
+export * from './audit/audit';
 export * from './auth';
+export * from './columns';
 export * from './common';
 export * from './email';
 export * from './errors';

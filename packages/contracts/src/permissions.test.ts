@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityMap, PERMISSIONS, PermissionSchema, SEEDED_ROLES } from './permissions';
 
 describe('permissions', () => {
-  it('lists the nine permission names of the contract, in order', () => {
+  it('lists the permission names of the contract, in order (audit.view added by the audit log)', () => {
     expect(PERMISSIONS).toEqual([
       'users.view',
       'users.create',
@@ -13,6 +13,7 @@ describe('permissions', () => {
       'users.export',
       'users.setActive',
       'roles.view',
+      'audit.view',
     ]);
   });
 

@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   'users.export',
   'users.setActive',
   'roles.view',
+  'audit.view',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import type { Actor, AuthMethod } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
 import type { AuditChanges } from '../db/models/audit.model.js';
 
@@ -16,7 +17,46 @@ export interface AuditEntry {
   requestId?: string | null;
   /** Set for changes made outside a request (the command line); kept in `context.source`. */
   source?: 'cli';
+  /** How the change came in; kept in `via` and `via_name`. */
+  via?: AuditVia | null;
 }
+
+export interface AuditVia {
+  kind: 'session' | 'token' | 'cli';
+  /** The API token's name, for `token`. */
+  name?: string | null;
+}
+
+/** What an audit row needs to know about who asked and how: a request's context or the CLI's. */
+export interface AuditOriginSource {
+  actor: Actor;
+  auth: AuthMethod | null;
+  source?: 'cli';
+  ip: string;
+  requestId: string;
+}
+
+/** Who did it, from where and through which door: the origin fields of an audit entry. */
+export function auditOriginOf(ctx: AuditOriginSource) {
+  const via: AuditVia | null =
+    ctx.source === 'cli'
+      ? { kind: 'cli' }
+      : ctx.auth?.via === 'token'
+        ? { kind: 'token', name: ctx.auth.tokenName }
+        : ctx.auth?.via === 'session'
+          ? { kind: 'session' }
+          : null;
+  return {
+    actorId: ctx.source === 'cli' ? null : ctx.actor.id,
+    ip: ctx.ip || null,
+    requestId: ctx.requestId,
+    via,
+    ...(ctx.source ? { source: ctx.source } : {}),
+  };
+}
+
+/** Target rows per INSERT: a bulk's 10 000 targets in ten statements. */
+const TARGETS_PER_INSERT = 1_000;
 
 /** Before/after of the fields that changed, secrets removed. `undefined` means absent on that side. */
 export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): AuditChanges {
@@ -38,7 +78,7 @@ export async function recordAudit(db: Database, tx: Transaction | null, entry: A
   const changes = entry.changes
     ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
     : null;
-  await db.models.AuditLog.create(
+  const row = await db.models.AuditLog.create(
     {
       actor_id: entry.actorId,
       action: entry.action,
@@ -48,7 +88,21 @@ export async function recordAudit(db: Database, tx: Transaction | null, entry: A
       context: entry.source ? { source: entry.source, ...entry.context } : (entry.context ?? null),
       ip: entry.ip ?? null,
       request_id: entry.requestId ?? null,
+      via: entry.via?.kind ?? null,
+      via_name: entry.via?.name ?? null,
     },
     { transaction: tx },
   );
+  // The event's targets, indexed for "this user's history", in the event's own transaction.
+  const targets = [...new Set(entry.targetIds ?? [])];
+  for (let i = 0; i < targets.length; i += TARGETS_PER_INSERT) {
+    const part = targets.slice(i, i + TARGETS_PER_INSERT);
+    await db.sequelize.query(
+      `INSERT INTO audit_targets (target_id, audit_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
+      {
+        replacements: part.flatMap((target) => [target, row.id]),
+        transaction: tx,
+      },
+    );
+  }
 }

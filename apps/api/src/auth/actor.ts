@@ -10,7 +10,7 @@ export interface Actor {
 }
 
 /** How the caller proved who they are; a session is what login rotates and logout ends. */
-export type AuthMethod = { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number };
+export type AuthMethod = { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number; tokenName: string };
 
 /**
  * The caller as the database sees them now: active, not deleted, with the union of their roles'

@@ -33,7 +33,7 @@ export async function resolveApiToken(
   db: Database,
   token: string,
   now = new Date(),
-): Promise<{ tokenId: number; userId: number } | null> {
+): Promise<{ tokenId: number; tokenName: string; userId: number } | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const row = await db.models.ApiToken.findOne({ where: { token_hash: hashSecret(token) } });
   if (!row) return null;
@@ -41,5 +41,5 @@ export async function resolveApiToken(
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
     await db.models.ApiToken.update({ last_used_at: now }, { where: { id: row.id } });
   }
-  return { tokenId: row.id, userId: row.user_id };
+  return { tokenId: row.id, tokenName: row.name, userId: row.user_id };
 }

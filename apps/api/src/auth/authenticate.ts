@@ -34,7 +34,9 @@ export async function authenticate(db: Database, config: AppConfig, creds: Crede
     const resolved = token ? await resolveApiToken(db, token) : null;
     if (!resolved) return ANONYMOUS;
     const actor = await loadActor(db, resolved.userId);
-    return actor ? { actor, auth: { via: 'token', tokenId: resolved.tokenId } } : ANONYMOUS;
+    return actor
+      ? { actor, auth: { via: 'token', tokenId: resolved.tokenId, tokenName: resolved.tokenName } }
+      : ANONYMOUS;
   }
   if (!creds.sessionCookie) return ANONYMOUS;
   const session = await resolveSession(db, creds.sessionCookie, sessionLimits(config));

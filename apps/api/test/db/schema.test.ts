@@ -58,6 +58,7 @@ describe('migrations', () => {
       [
         'api_tokens',
         'audit_logs',
+        'audit_targets',
         'permissions',
         'rate_limits',
         'role_permissions',

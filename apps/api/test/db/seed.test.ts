@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@app/contracts';
 import pino from 'pino';
 import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -34,12 +35,12 @@ describe('seeding', () => {
       adminRoleName: 'admin',
     });
     expect(result).toEqual({ adminCreated: true });
-    expect(await db.models.Permission.count()).toBe(9);
+    expect(await db.models.Permission.count()).toBe(PERMISSIONS.length);
     const roles = await db.models.Role.findAll({ include: [{ association: 'permissions' }], order: [['name', 'ASC']] });
     const summary = Object.fromEntries(
       roles.map((r) => [r.name, ((r.get('permissions') as { name: string }[]) ?? []).map((p) => p.name).sort()]),
     );
-    expect(summary.admin).toHaveLength(9);
+    expect(summary.admin).toEqual([...PERMISSIONS].sort());
     expect(summary.manager).toEqual(['roles.view', 'users.export', 'users.setActive', 'users.update', 'users.view']);
     expect(summary.viewer).toEqual(['roles.view', 'users.view']);
     expect(await rolesOf('boss@example.com')).toEqual(['admin']);
@@ -55,7 +56,7 @@ describe('seeding', () => {
     });
     expect(result).toEqual({ adminCreated: false });
     expect(await db.models.Role.count()).toBe(3);
-    expect(await db.models.RolePermission.count()).toBe(9 + 5 + 2);
+    expect(await db.models.RolePermission.count()).toBe(PERMISSIONS.length + 5 + 2);
   });
 
   it('generates a password when none is given and returns it once', async () => {

@@ -86,6 +86,7 @@ export const en = {
       'users.export': { label: 'Export users', description: 'Download the user list as CSV, Excel or JSON.' },
       'users.setActive': { label: 'Activate and deactivate users', description: 'Allow or block a user’s sign-in.' },
       'roles.view': { label: 'View roles', description: 'See roles and the permissions they grant.' },
+      'audit.view': { label: 'View the audit log', description: 'See who changed what, when, and from where.' },
     } as Record<string, { label: string; description: string } | undefined>,
   },
   userPage: {

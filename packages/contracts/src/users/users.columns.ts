@@ -1,10 +1,4 @@
-export type ColumnType = 'number' | 'string' | 'boolean' | 'datetime';
-
-export interface ColumnDefinition<K extends string = string> {
-  readonly key: K;
-  readonly label: string;
-  readonly type: ColumnType;
-}
+import type { ColumnDefinition } from '../columns';
 
 /**
  * The one column set of a user row (SPEC §6), in display order. The table, the column-visibility

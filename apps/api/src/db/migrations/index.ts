@@ -5,6 +5,7 @@ import { usersActiveCreatedIndex } from './0004-users-active-created-index.js';
 import { writeLocks } from './0005-write-locks.js';
 import { deferrableUserStats } from './0006-deferrable-user-stats.js';
 import { userSearchIndex } from './0007-user-search-index.js';
+import { auditTrail } from './0008-audit-trail.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   writeLocks,
   deferrableUserStats,
   userSearchIndex,
+  auditTrail,
 ];

@@ -21,6 +21,9 @@ export class AuditLog extends Model<InferAttributes<AuditLog>, InferCreationAttr
   declare context: Record<string, unknown> | null;
   declare ip: string | null;
   declare request_id: string | null;
+  /** How the change came in: `session`, `token` (`via_name`: the token's name) or `cli`. */
+  declare via: string | null;
+  declare via_name: string | null;
   declare created_at: CreationOptional<Date>;
 }
 
@@ -38,6 +41,8 @@ export function initAudit(sequelize: Sequelize, dialect: Dialect) {
       context: { type: DataTypes.JSON, allowNull: true },
       ip: { type: DataTypes.STRING(45), allowNull: true },
       request_id: { type: DataTypes.STRING(64), allowNull: true },
+      via: { type: DataTypes.STRING(16), allowNull: true },
+      via_name: { type: DataTypes.STRING(100), allowNull: true },
       created_at: { type: t.date, allowNull: false },
     },
     {

@@ -75,6 +75,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
     targetIds: [actor.id],
     ip: ctx.ip,
     requestId: ctx.requestId,
+    via: { kind: 'session' },
   });
   return toAuthSession(actor);
 }

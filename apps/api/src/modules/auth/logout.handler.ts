@@ -1,4 +1,4 @@
-import { recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordAudit } from '../../audit/audit.js';
 import { deleteSession, SESSION_COOKIE } from '../../auth/sessions.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../trpc/context.js';
@@ -8,11 +8,9 @@ export async function logout({ ctx }: { ctx: Context & { actor: Actor } }): Prom
   if (ctx.auth?.via === 'session') await deleteSession(ctx.db, ctx.auth.sessionId);
   ctx.cookies.clear(SESSION_COOKIE);
   await recordAudit(ctx.db, null, {
-    actorId: ctx.actor.id,
+    ...auditOriginOf(ctx),
     action: 'auth.logout',
     targetType: 'user',
     targetIds: [ctx.actor.id],
-    ip: ctx.ip,
-    requestId: ctx.requestId,
   });
 }

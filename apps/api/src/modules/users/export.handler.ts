@@ -1,5 +1,5 @@
 import type { UsersExportInput } from '@app/contracts';
-import { recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordAudit } from '../../audit/audit.js';
 import { bucketKey, hit } from '../../auth/rate-limit.js';
 import { AppError } from '../../errors.js';
 import { plainFilters } from '../../query/list-query-engine.js';
@@ -43,7 +43,7 @@ export async function exportUsers({
   assertTrashAllowed(ctx.actor, input);
   await assertExportRate(ctx);
   await recordAudit(ctx.db, null, {
-    actorId: ctx.actor.id,
+    ...auditOriginOf(ctx),
     action: 'users.export',
     targetType: 'user',
     context: {
@@ -55,8 +55,6 @@ export async function exportUsers({
       dir: input.sort ? input.dir : null,
       ...(input.ids ? { ids: input.ids.length } : {}),
     },
-    ip: ctx.ip,
-    requestId: ctx.requestId,
   });
   const writer = EXPORT_WRITERS[input.format];
   const batches = await openUserBatches(ctx.db, input);

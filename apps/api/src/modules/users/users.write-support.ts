@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import { auditOriginOf } from '../../audit/audit.js';
 import { AppError, notFound } from '../../errors.js';
 import type { User } from '../../db/models/index.js';
 import type { Actor } from '../../auth/actor.js';
@@ -44,9 +45,4 @@ export function liveUser(users: Map<number, User>, id: number): User {
 }
 
 /** Who did it, from where: the audit context of a request. */
-export const auditOrigin = (ctx: WriteContext) => ({
-  actorId: ctx.source === 'cli' ? null : ctx.actor.id,
-  ip: ctx.ip || null,
-  requestId: ctx.requestId,
-  ...(ctx.source ? { source: ctx.source } : {}),
-});
+export const auditOrigin = (ctx: WriteContext) => auditOriginOf(ctx);

@@ -1,0 +1,68 @@
+import {
+  type FindOptions,
+  type Model,
+  type ModelStatic,
+  type OrderItem,
+  QueryTypes,
+  type WhereOptions,
+} from 'sequelize';
+import type { Database } from '../db/database.js';
+
+/**
+ * The reads every list is made of, for any resource's model: a page of ids (walking the sort's
+ * index; a deep OFFSET skips index entries, not rows), a count that stops at a bound, and the
+ * SELECT text Sequelize would run, to wrap or to EXPLAIN.
+ */
+
+type AnyModel = ModelStatic<Model>;
+
+/** Sequelize's SQL writer: the same WHERE as every other query of the model, as text. */
+interface SelectQueryGenerator {
+  selectQuery(table: string, options: object, model: object): string;
+}
+
+/** The SELECT that `model.findAll(options)` would run, as text. */
+export function selectSql(db: Database, model: AnyModel, options: FindOptions): string {
+  const generator = db.sequelize.getQueryInterface().queryGenerator as SelectQueryGenerator;
+  return generator.selectQuery(model.getTableName() as string, options, model).replace(/;\s*$/, '');
+}
+
+/** One page of ids in the query's order. */
+export async function pageIdsOf(
+  model: AnyModel,
+  where: WhereOptions,
+  order: OrderItem[],
+  limit: number,
+  offset = 0,
+  hints: Pick<FindOptions, 'indexHints'> = {},
+): Promise<number[]> {
+  const rows = (await model.findAll({
+    attributes: ['id'],
+    where,
+    order,
+    limit,
+    offset,
+    paranoid: false,
+    raw: true,
+    ...hints,
+  })) as unknown as Array<{ id: number | string }>;
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * How many rows match, counting no further than `limit`: `COUNT(*)` over the matching rows with
+ * a LIMIT, so the database stops reading at `limit` matches instead of visiting all of them.
+ */
+export async function countUpTo(db: Database, model: AnyModel, where: WhereOptions, limit: number): Promise<number> {
+  const inner = selectSql(db, model, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit });
+  const [row] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS matching`, {
+    type: QueryTypes.SELECT,
+  });
+  return Number(row?.n ?? 0);
+}
+
+/** Rows exactly as the driver returns them (no per-row copy): for exports' batches. */
+export async function plainRows<T>(db: Database, model: AnyModel, options: FindOptions): Promise<T[]> {
+  const [rows] = await db.sequelize.query(selectSql(db, model, options), { type: QueryTypes.RAW });
+  return rows as T[];
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { IdSchema, IsoDateTimeSchema, ListMetaSchema } from '../common';
+import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
+import { integer, numeric } from '../query/fields';
+import { dateRange, exact, oneOrMany } from '../query/filters';
+import type { ColumnDefinition } from '../columns';
+
+/**
+ * Every action the audit trail records, as stored. The names are the trail's history: older
+ * rows keep theirs, so a name is added here, never renamed.
+ */
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.update',
+  'user.activate',
+  'user.deactivate',
+  'user.delete',
+  'user.restore',
+  'user.force_delete',
+  'users.bulk.setActive',
+  'users.bulk.delete',
+  'users.bulk.restore',
+  'users.bulk.forceDelete',
+  'users.export',
+  'auth.login',
+  'auth.loginFailed',
+  'auth.logout',
+  'role.create',
+  'token.create',
+  'audit.export',
+  'audit.prune',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** At most this many target ids travel with a list row; the record itself has them all. */
+export const AUDIT_ROW_TARGETS = 20;
+
+const id = (what: string) => numeric(integer(`${what} must be a whole number of 1 or more.`, { min: 1 }));
+
+/**
+ * GET /audit. `q` finds the events of the users whose name or e-mail holds the text (as actor
+ * or as target), or the events from that exact IP address or request id.
+ */
+export const auditListQuery = defineListQuery({
+  search: ['actor', 'target', 'ip', 'request_id'],
+  filters: {
+    actor_id: oneOrMany(id('An actor id'), { max: 100 }),
+    action: oneOrMany(z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }), { max: AUDIT_ACTIONS.length }),
+    target_id: exact(id('A target id')),
+    occurred_between: dateRange(),
+    ip: exact(z.string({ error: 'Give one IP address.' }).trim().min(1).max(45)),
+  },
+  sorts: ['id', 'occurred_at'],
+  defaultOrder: ['id', 'desc'],
+  perPage: { default: 25, max: 100 },
+});
+export type AuditListQuery = ListQueryOf<typeof auditListQuery>;
+export type AuditSort = (typeof auditListQuery.sorts)[number];
+
+/** One field's change: `from` and `to` as they were written (absent on that side: null). */
+export const AuditChangeSchema = z.object({ from: z.unknown(), to: z.unknown() });
+
+/**
+ * How the change came in: the SPA (a session), an API token (its name when it still exists), the
+ * command line, or — for rows written before this was recorded — unknown.
+ */
+export const AuditViaSchema = z.object({
+  kind: z.enum(['session', 'token', 'cli', 'unknown']),
+  name: z.string().nullable(),
+});
+export type AuditVia = z.infer<typeof AuditViaSchema>;
+
+export const AuditRowSchema = z.object({
+  id: IdSchema,
+  occurred_at: IsoDateTimeSchema,
+  actor_id: IdSchema.nullable(),
+  /** The actor's name now; null when there is no actor (the command line) or it was erased. */
+  actor_name: z.string().nullable(),
+  action: z.string(),
+  target_type: z.string().nullable(),
+  /** The first {@link AUDIT_ROW_TARGETS} targets; `target_count` says how many there are. */
+  target_ids: z.array(IdSchema),
+  target_count: z.number().int().nonnegative(),
+  changes: z.record(z.string(), AuditChangeSchema),
+  ip: z.string().nullable(),
+  via: AuditViaSchema,
+  request_id: z.string().nullable(),
+});
+export type AuditRow = z.infer<typeof AuditRowSchema>;
+
+/** GET /audit/{id}: the row with every target and the context the writer recorded. */
+export const AuditItemSchema = AuditRowSchema.extend({ context: z.record(z.string(), z.unknown()).nullable() });
+export type AuditItem = z.infer<typeof AuditItemSchema>;
+
+export const AuditListResultSchema = z.object({
+  rows: z.array(AuditRowSchema),
+  meta: ListMetaSchema,
+  filters: z.record(z.string(), z.unknown()),
+});
+export type AuditListResult = z.infer<typeof AuditListResultSchema>;
+
+export const AuditShowResultSchema = z.object({ item: AuditItemSchema });
+export type AuditShowResult = z.infer<typeof AuditShowResultSchema>;
+
+/** The audit log's columns, in display order; the table and every export read them. */
+export const AUDIT_COLUMNS = [
+  { key: 'id', label: 'ID', type: 'number' },
+  { key: 'occurred_at', label: 'When', type: 'datetime' },
+  { key: 'actor_name', label: 'Who', type: 'string' },
+  { key: 'action', label: 'Action', type: 'string' },
+  { key: 'target_ids', label: 'Targets', type: 'json' },
+  { key: 'changes', label: 'Changes', type: 'json' },
+  { key: 'ip', label: 'IP address', type: 'string' },
+  { key: 'via', label: 'Through', type: 'json' },
+] as const satisfies readonly ColumnDefinition[];
+export type AuditColumnKey = (typeof AUDIT_COLUMNS)[number]['key'];
+export const AUDIT_COLUMN_KEYS = AUDIT_COLUMNS.map((column) => column.key) as [AuditColumnKey, ...AuditColumnKey[]];
