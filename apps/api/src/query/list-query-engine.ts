@@ -17,14 +17,18 @@ export interface ListQueryShape {
 
 export type FilterHandler = (value: FilterValue, sql: SqlHelpers) => WhereOptions | null;
 
-export interface ResourceMapping {
+/**
+ * How a resource's list query maps onto its table. Typed by the contract's sort keys and filter
+ * names, so a sort or a filter without its column (or handler) does not compile.
+ */
+export interface ResourceMapping<S extends string = string, F extends string = string> {
   /** Model name, used as the table alias in hand-written subselects. */
   alias: string;
   /** Columns `q` is matched against (case-insensitive substring, any of them). */
   search: readonly string[];
   /** Sort key → column. */
-  sorts: Readonly<Record<string, string>>;
-  filters: Readonly<Record<string, FilterHandler>>;
+  sorts: Readonly<Record<S | 'id', string>>;
+  filters: Readonly<Record<F, FilterHandler>>;
   /** Soft-delete column and how an absent trashed filter behaves (`without`). */
   softDelete?: { column: string; filter: string };
 }
@@ -79,6 +83,9 @@ export const byKind =
 
 export const toDate = (v: unknown) => new Date(String(v));
 
+/** The filter that picks the soft-delete view: applied from the mapping's `softDelete`, not here. */
+export const softDeleteView: FilterHandler = () => null;
+
 /** Every condition of the query (search, filters, soft delete), ANDed. */
 export function whereFor(db: Database, mapping: ResourceMapping, query: ListQueryShape): WhereOptions {
   const sql = sqlHelpers(db, mapping.alias);
@@ -89,7 +96,7 @@ export function whereFor(db: Database, mapping: ResourceMapping, query: ListQuer
   }
   for (const [name, value] of Object.entries(query.filters)) {
     if (!value || value.kind === 'trashed') continue;
-    const handler = mapping.filters[name];
+    const handler = (mapping.filters as Readonly<Record<string, FilterHandler | undefined>>)[name];
     if (!handler) throw new Error(`No handler for filter "${name}"`);
     const condition = handler(value, sql);
     if (condition) conditions.push(condition);
@@ -106,7 +113,7 @@ export function whereFor(db: Database, mapping: ResourceMapping, query: ListQuer
 
 export function orderFor(mapping: ResourceMapping, query: ListQueryShape): OrderItem[] {
   return query.order.map(([key, dir]) => {
-    const column = mapping.sorts[key];
+    const column = (mapping.sorts as Readonly<Record<string, string | undefined>>)[key];
     if (!column) throw new Error(`No column for sort "${key}"`);
     return [column, dir.toUpperCase()] as OrderItem;
   });
@@ -118,7 +125,8 @@ export function orderFor(mapping: ResourceMapping, query: ListQueryShape): Order
  * order always ends with the unique id.
  */
 export function after(mapping: ResourceMapping, query: ListQueryShape, last: Record<string, unknown>): WhereOptions {
-  const keys = query.order.map(([key, dir]) => ({ column: mapping.sorts[key] as string, dir, value: last[key] }));
+  const sorts = mapping.sorts as Readonly<Record<string, string>>;
+  const keys = query.order.map(([key, dir]) => ({ column: sorts[key] as string, dir, value: last[key] }));
   const branches: WhereOptions[] = keys.map((key, i) => {
     const equal = keys.slice(0, i).map((k) => ({ [k.column]: k.value }));
     const beyond = { [key.column]: { [key.dir === 'asc' ? Op.gt : Op.lt]: key.value } };

@@ -1,3 +1,4 @@
+import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
 import { documentRouter } from '../modules/system/system.handlers.js';
@@ -10,6 +11,7 @@ export const appRouter = router({
   auth: authRouter,
   users: usersRouter,
   roles: rolesRouter,
+  audit: auditRouter,
 });
 
 documentRouter(appRouter);

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
@@ -69,7 +70,7 @@ describe('GET /users/{id}', () => {
     ]);
     expect(item.roles_count).toBe(2);
     expect(item.is_admin).toBe(true);
-    expect(item.permission_names).toHaveLength(9);
+    expect(item.permission_names).toHaveLength(PERMISSIONS.length);
     expect(meta).toEqual({
       loaded_relations: ['roles'],
       loaded_counts: ['roles_count'],
@@ -129,7 +130,7 @@ describe('GET /users/{id}/edit', () => {
       allowed: false,
       code: 'OUTRANKED',
       message:
-        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.forceDelete, users.restore): only someone who holds all of them can change this account.',
+        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, audit.view): only someone who holds all of them can change this account.',
     });
   });
 

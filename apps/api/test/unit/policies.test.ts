@@ -53,7 +53,7 @@ describe('anti-escalation', () => {
   it('refuses a role with a permission the actor lacks, and names what is missing', () => {
     expect(mayAssignRole(manager, admin)).toBe(false);
     expect(rolesBeyondActor(manager, [viewer, admin])).toEqual([
-      { ...admin, missing: ['users.create', 'users.delete', 'users.restore', 'users.forceDelete'] },
+      { ...admin, missing: ['users.create', 'users.delete', 'users.restore', 'users.forceDelete', 'audit.view'] },
     ]);
   });
 

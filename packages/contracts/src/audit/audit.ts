@@ -39,7 +39,8 @@ const id = (what: string) => numeric(integer(`${what} must be a whole number of 
 
 /**
  * GET /audit. `q` finds the events of the users whose name or e-mail holds the text (as actor
- * or as target), or the events from that exact IP address or request id.
+ * or as target), or the events from that exact IP address or request id. `user_id` is a user's
+ * history: the events they took part in, as the actor or as a target.
  */
 export const auditListQuery = defineListQuery({
   search: ['actor', 'target', 'ip', 'request_id'],
@@ -47,6 +48,8 @@ export const auditListQuery = defineListQuery({
     actor_id: oneOrMany(id('An actor id'), { max: 100 }),
     action: oneOrMany(z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }), { max: AUDIT_ACTIONS.length }),
     target_id: exact(id('A target id')),
+    // The events a user took part in, as the actor or as a target: a user's history.
+    user_id: exact(id('A user id')),
     occurred_between: dateRange(),
     ip: exact(z.string({ error: 'Give one IP address.' }).trim().min(1).max(45)),
   },
@@ -56,6 +59,7 @@ export const auditListQuery = defineListQuery({
 });
 export type AuditListQuery = ListQueryOf<typeof auditListQuery>;
 export type AuditSort = (typeof auditListQuery.sorts)[number];
+export type AuditFilterName = keyof typeof auditListQuery.filters;
 
 /** One field's change: `from` and `to` as they were written (absent on that side: null). */
 export const AuditChangeSchema = z.object({ from: z.unknown(), to: z.unknown() });

@@ -24,6 +24,7 @@ export const usersListQuery = defineListQuery({
 });
 export type UsersListQuery = ListQueryOf<typeof usersListQuery>;
 export type UsersSort = (typeof usersListQuery.sorts)[number];
+export type UsersFilterName = keyof typeof usersListQuery.filters;
 
 export const userShowQuery = defineShowQuery({
   with: ['roles'],

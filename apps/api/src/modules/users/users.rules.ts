@@ -1,4 +1,4 @@
-import type { UsersRuleCode } from '@app/contracts';
+import { PERMISSIONS, type UsersRuleCode } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { UsersConfig } from './users.config.js';
 
@@ -36,6 +36,15 @@ const violation = (target: Target, code: UsersRuleCode, message: string): Violat
   message,
 });
 
+/** Permission names in the contract's order (grouped by resource); unknown ones last, by name. */
+function inContractOrder(names: string[]): string[] {
+  const rank = (name: string) => {
+    const at = (PERMISSIONS as readonly string[]).indexOf(name);
+    return at === -1 ? PERMISSIONS.length : at;
+  };
+  return names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 /**
  * The privilege ceiling: nobody changes another account that holds a permission they lack,
  * whatever the change (fields, e-mail, password, status, deletion, restore, purge) — otherwise
@@ -45,7 +54,7 @@ const violation = (target: Target, code: UsersRuleCode, message: string): Violat
 export function outranked(actor: Actor, change: Change): Violation | null {
   const { target } = change;
   if (target.id === actor.id) return null;
-  const missing = [...target.permissions].filter((p) => !actor.permissions.has(p)).sort();
+  const missing = inContractOrder([...target.permissions].filter((p) => !actor.permissions.has(p)));
   if (missing.length === 0) return null;
   return violation(
     target,

@@ -1,0 +1,143 @@
+import type { AuditRow } from '@app/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given } from '../support/given.js';
+import { request } from '../support/http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { usersApi } from '../support/users-api.js';
+
+let t: TestApp;
+let adminId: number;
+let adminToken: string;
+let admin: ReturnType<typeof usersApi>;
+let grace: number;
+let alan: number;
+let bulkIds: number[];
+
+const audit = (query = '') => request(t.app, { token: adminToken }).get(`/api/audit${query}`);
+const rowsOf = async (query = ''): Promise<AuditRow[]> => {
+  const res = await audit(query);
+  expect(res.statusCode).toBe(200);
+  return res.json().rows;
+};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const g = given(t.db);
+  adminId = (await g.user({ roles: ['admin'], name: 'Ada Auditor' })).id;
+  await g.user({ roles: ['admin'] });
+  adminToken = await g.token(adminId);
+  admin = usersApi(t.app, adminToken);
+  const created = await admin.create({
+    name: 'Grace Hopper',
+    email: 'grace.hopper@example.com',
+    password: 'a-strong-password',
+    password_confirmation: 'a-strong-password',
+  });
+  grace = created.json().item.id;
+  alan = (await g.user({ name: 'Alan Turing', email: 'alan@example.com' })).id;
+  expect((await admin.setActive(grace, false)).statusCode).toBe(200);
+  expect((await admin.remove(grace)).statusCode).toBe(204);
+  expect((await admin.restore(grace)).statusCode).toBe(200);
+  bulkIds = [];
+  for (let i = 0; i < 30; i += 1) bulkIds.push((await g.user({ name: `Bulk ${i}` })).id);
+  expect((await admin.bulk({ operation: 'setActive', ids: bulkIds, active: false })).statusCode).toBe(200);
+  expect((await admin.setActive(alan, false)).statusCode).toBe(200);
+});
+afterAll(() => t.close());
+
+describe('GET /audit', () => {
+  it('lists events newest first, each with who, what, the change as from → to, where from and through which door', async () => {
+    const rows = await rowsOf();
+    expect(rows.map((r) => r.action).slice(0, 6)).toEqual([
+      'user.deactivate',
+      'users.bulk.setActive',
+      'user.restore',
+      'user.delete',
+      'user.deactivate',
+      'user.create',
+    ]);
+    const deactivation = rows[0] as AuditRow;
+    expect(deactivation).toMatchObject({
+      actor_id: adminId,
+      actor_name: 'Ada Auditor',
+      target_ids: [alan],
+      target_count: 1,
+      changes: { is_active: { from: true, to: false } },
+      via: { kind: 'token', name: 'test' },
+    });
+    expect(deactivation.ip).toBeTruthy();
+    expect(JSON.stringify(rows)).not.toMatch(/a-strong-password|scrypt|password_hash/);
+  });
+
+  it('sends the first 20 targets of a bulk with their count; the event itself has them all', async () => {
+    const [bulk] = await rowsOf('?filters[action]=users.bulk.setActive');
+    expect(bulk?.target_count).toBe(30);
+    expect(bulk?.target_ids).toHaveLength(20);
+    const item = (await audit(`/${bulk?.id}`)).json().item;
+    expect([...item.target_ids].sort((a: number, b: number) => a - b)).toEqual(bulkIds);
+    expect(item.context).toMatchObject({ requested: 30 });
+  });
+
+  it('filters by one action or several', async () => {
+    expect((await rowsOf('?filters[action]=user.delete')).map((r) => r.target_ids)).toEqual([[grace]]);
+    const two = await rowsOf('?filters[action][]=user.delete&filters[action][]=user.restore');
+    expect(two.map((r) => r.action)).toEqual(['user.restore', 'user.delete']);
+    const bad = await audit('?filters[action]=user.explode');
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('gives a user’s history: the events they are a target of (target_id) or took part in (user_id)', async () => {
+    const targeted = await rowsOf(`?filters[target_id]=${grace}`);
+    expect(targeted.map((r) => r.action)).toEqual(['user.restore', 'user.delete', 'user.deactivate', 'user.create']);
+    const involving = await rowsOf(`?filters[user_id]=${adminId}&perPage=100`);
+    const byAdmin = (await rowsOf('?perPage=100')).filter(
+      (r) => r.actor_id === adminId || r.target_ids.includes(adminId),
+    );
+    expect(byAdmin).toHaveLength(6);
+    expect(involving.map((r) => r.id)).toEqual(byAdmin.map((r) => r.id));
+    const bulkMember = await rowsOf(`?filters[user_id]=${bulkIds[25]}`);
+    expect(bulkMember.map((r) => r.action)).toEqual(['users.bulk.setActive']);
+  });
+
+  it('finds events by the name or e-mail of a user taking part, or by an exact IP address', async () => {
+    const byName = await rowsOf('?q=hopper');
+    expect(byName.map((r) => r.action)).toEqual(['user.restore', 'user.delete', 'user.deactivate', 'user.create']);
+    const byActor = await rowsOf('?q=ada%20aud&perPage=100');
+    expect(byActor).toHaveLength(6);
+    const ip = (await rowsOf())[0]?.ip as string;
+    expect((await rowsOf(`?q=${encodeURIComponent(ip)}&perPage=100`)).length).toBe(6);
+    expect(await rowsOf('?q=nobody-by-this-name')).toEqual([]);
+  });
+
+  it('filters by actor and by time, and sorts oldest first', async () => {
+    expect((await rowsOf(`?filters[actor_id]=${alan}`)).length).toBe(0);
+    const future = await rowsOf('?filters[occurred_between][from]=2999-01-01');
+    expect(future).toEqual([]);
+    const oldest = await rowsOf('?sort=occurred_at&dir=asc&perPage=100');
+    const ids = oldest.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('pages with an exact total while it is small', async () => {
+    const res = await audit('?perPage=2&page=2');
+    const { meta, rows } = res.json();
+    expect(rows).toHaveLength(2);
+    expect(meta).toMatchObject({ page: 2, perPage: 2, totalExact: true });
+    expect(meta.pageCount).toBe(Math.ceil(meta.total / 2));
+    const all = await rowsOf('?perPage=100');
+    expect(all).toHaveLength(meta.total);
+  });
+
+  it('answers 404 for an event that does not exist', async () => {
+    const res = await audit('/99999999');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('NOT_FOUND');
+  });
+
+  it('is for audit.view holders only: a manager gets 403 naming it', async () => {
+    const manager = await given(t.db).token((await given(t.db).user({ roles: ['manager'] })).id);
+    const res = await request(t.app, { token: manager }).get('/api/audit');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'FORBIDDEN', permission: 'audit.view' });
+  });
+});
