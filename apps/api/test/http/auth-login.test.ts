@@ -32,6 +32,7 @@ describe('login', () => {
         'users.export': true,
         'users.setActive': true,
         'roles.view': true,
+        'audit.view': false,
       },
     });
     const cookie = String(res.headers['set-cookie']);
