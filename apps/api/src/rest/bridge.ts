@@ -1,22 +1,10 @@
-import type { Readable } from 'node:stream';
 import { parseQueryString, QueryStringError } from '@app/contracts';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { FileDownload } from '../export/file-download.js';
 import type { Context } from '../trpc/context.js';
 import { createCallerFactory, type ProcedureMeta, type RestMeta } from '../trpc/init.js';
-
-/**
- * A procedure's answer that is a file, not data: the REST door streams `body` as a download.
- * A class, so no JSON answer can be mistaken for one.
- */
-export class FileDownload {
-  constructor(
-    readonly filename: string,
-    readonly contentType: string,
-    readonly body: Readable,
-  ) {}
-}
 
 /**
  * Streams a file answer. A client that goes away mid-download destroys the body, which is what

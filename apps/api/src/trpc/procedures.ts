@@ -37,3 +37,14 @@ export const fromTheApp = (action: string) =>
     }
     return next();
   });
+
+/**
+ * For a procedure whose answer is a file (an export): only the REST door can deliver one, so
+ * the tRPC door refuses it with the path to use, before the handler spends anything.
+ */
+export const restDownload = middleware(({ ctx, meta, next }) => {
+  if (ctx.transport !== 'rest') {
+    throw new AppError('BAD_REQUEST', `Export is a file download: use GET /api${meta?.rest?.path ?? ''}.`);
+  }
+  return next();
+});

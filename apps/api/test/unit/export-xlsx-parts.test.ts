@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnLetters, dateSerial, inlineText, xmlText } from '../../src/modules/users/export.xlsx-parts.js';
+import { columnLetters, dateSerial, inlineText, xmlText } from '../../src/export/xlsx-parts.js';
 
 describe("the workbook writer's XML text", () => {
   it('names columns as spreadsheets do', () => {

@@ -1,29 +1,14 @@
-import type { UsersExportInput } from '@app/contracts';
+import { USER_COLUMNS, type UsersExportInput } from '@app/contracts';
 import { auditOriginOf, recordAudit } from '../../audit/audit.js';
-import { bucketKey, hit } from '../../auth/rate-limit.js';
-import { AppError } from '../../errors.js';
 import { plainFilters } from '../../query/list-query-engine.js';
-import { FileDownload } from '../../rest/bridge.js';
+import { FileDownload } from '../../export/file-download.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../trpc/context.js';
-import { exportFilename, pickColumns } from './export.columns.js';
-import { EXPORT_WRITERS } from './export.formats.js';
+import { exportFilename, pickColumns } from '../../export/columns.js';
+import { assertExportRate } from '../../export/export-rate.js';
+import { EXPORT_WRITERS } from '../../export/formats.js';
 import { openUserBatches } from './export.rows.js';
 import { assertTrashAllowed } from './users.list-query.js';
-
-const EXPORTS_PER_WINDOW = 10;
-const WINDOW_MS = 60_000;
-
-async function assertExportRate(ctx: Context & { actor: Actor }): Promise<void> {
-  const window = await hit(ctx.db, bucketKey('export', String(ctx.actor.id)), WINDOW_MS);
-  if (window.hits <= EXPORTS_PER_WINDOW) return;
-  const seconds = window.retryAfterSeconds;
-  throw new AppError(
-    'RATE_LIMITED',
-    `Too many exports: at most ${EXPORTS_PER_WINDOW} a minute. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-    { headers: { 'retry-after': String(seconds) } },
-  );
-}
 
 /**
  * GET /users/export: the users matching a list query (optionally narrowed to `ids`) as a CSV,
@@ -37,9 +22,6 @@ export async function exportUsers({
   ctx: Context & { actor: Actor };
   input: UsersExportInput;
 }): Promise<FileDownload> {
-  if (ctx.transport !== 'rest') {
-    throw new AppError('BAD_REQUEST', 'Export is a file download: use GET /api/users/export.');
-  }
   assertTrashAllowed(ctx.actor, input);
   await assertExportRate(ctx);
   await recordAudit(ctx.db, null, {
@@ -59,8 +41,8 @@ export async function exportUsers({
   const writer = EXPORT_WRITERS[input.format];
   const batches = await openUserBatches(ctx.db, input);
   return new FileDownload(
-    exportFilename(writer.extension),
+    exportFilename('users', writer.extension),
     writer.contentType,
-    writer.write(batches, pickColumns(input.columns)),
+    writer.write(batches, pickColumns(USER_COLUMNS, input.columns), { sheetName: 'Users' }),
   );
 }

@@ -10,9 +10,9 @@ import {
   userShowQuery,
 } from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
-import { can, fromTheApp } from '../../trpc/procedures.js';
+import { can, fromTheApp, restDownload } from '../../trpc/procedures.js';
 import { editUser } from './edit.handler.js';
-import { EXPORT_MEDIA_TYPES } from './export.formats.js';
+import { EXPORT_MEDIA_TYPES } from '../../export/formats.js';
 import { exportUsers } from './export.handler.js';
 import { listUsers } from './list.handler.js';
 import { selectedUsers } from './selected.handler.js';
@@ -40,6 +40,7 @@ export const usersRouter = router({
       }),
     )
     .use(fromTheApp('export'))
+    .use(restDownload)
     .input(UsersExportInputSchema)
     .query(exportUsers),
   show: can('users.view')

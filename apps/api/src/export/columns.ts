@@ -1,10 +1,14 @@
-import { USER_COLUMNS, type UserColumnKey, type UserRow } from '@app/contracts';
+import type { ColumnDefinition } from '@app/contracts';
 
-export type ExportColumn = (typeof USER_COLUMNS)[number];
+/** A column of a resource's export: a key of its row, with the contract's label and type. */
+export type ExportColumn<Row> = ColumnDefinition<keyof Row & string>;
+
+/** A row as the writers read it: any value by column key. */
+export type ExportRow = Readonly<Record<string, unknown>>;
 
 /** The columns asked for, in the order asked (the contract has already validated and deduped them). */
-export function pickColumns(keys: readonly UserColumnKey[]): ExportColumn[] {
-  return keys.flatMap((key) => USER_COLUMNS.find((column) => column.key === key) ?? []);
+export function pickColumns<C extends ColumnDefinition>(all: readonly C[], keys: readonly C['key'][]): C[] {
+  return keys.flatMap((key) => all.find((column) => column.key === key) ?? []);
 }
 
 /** Spreadsheet programs run a cell starting with these as a formula (CSV/formula injection). */
@@ -15,30 +19,18 @@ export function neutralise(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/**
- * A row's value for a spreadsheet cell (CSV, XLSX): numbers and booleans as such, timestamps as
- * Dates, text neutralised.
- */
-export function sheetValue(row: UserRow, column: ExportColumn): string | number | boolean | Date {
-  const value = row[column.key];
-  switch (column.type) {
-    case 'datetime':
-      return new Date(value as string);
-    case 'string':
-      return neutralise(String(value));
-    default:
-      return value;
-  }
-}
+/** A `json` column's value as one line of text, for a CSV or XLSX cell. */
+export const jsonText = (value: unknown): string =>
+  value === null || value === undefined ? '' : JSON.stringify(value);
 
 /** `users-20250102-030405.csv`, in UTC, so a file name sorts and reads the same everywhere. */
-export function exportFilename(extension: string, now = new Date()): string {
+export function exportFilename(resource: string, extension: string, now = new Date()): string {
   const stamp = now
     .toISOString()
     .replace(/\.\d+Z$/, '')
     .replace(/-|:/g, '')
     .replace('T', '-');
-  return `users-${stamp}.${extension}`;
+  return `${resource}-${stamp}.${extension}`;
 }
 
 /**

@@ -1,13 +1,15 @@
 import { Readable } from 'node:stream';
-import type { UserRow } from '@app/contracts';
-import { CHUNKS_AHEAD, type ExportColumn } from './export.columns.js';
+import { CHUNKS_AHEAD, type ExportColumn } from './columns.js';
 
 /**
  * A JSON array of objects keyed by field name, with native types (numbers, booleans, ISO 8601
- * strings), one chunk per batch; `[]` when no row matches.
+ * strings, `json` columns as structures), one chunk per batch; `[]` when no row matches.
  */
-export function jsonBody(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
-  const pick = (row: UserRow) => Object.fromEntries(columns.map((column) => [column.key, row[column.key]]));
+export function jsonBody<Row extends object>(
+  batches: AsyncIterable<Row[]>,
+  columns: readonly ExportColumn<Row>[],
+): Readable {
+  const pick = (row: Row) => Object.fromEntries(columns.map((column) => [column.key, row[column.key]]));
   async function* chunks() {
     let first = true;
     for await (const batch of batches) {

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import type { UserRow } from '@app/contracts';
-import { CHUNKS_AHEAD, type ExportColumn, neutralise } from './export.columns.js';
+import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, neutralise } from './columns.js';
 
 /** A separator some spreadsheet may split a line at, followed by a formula character. */
 const SPLIT_FORMULA = /([,;\t\r\n])(?=[=+\-@])/g;
@@ -13,11 +12,13 @@ function textField(text: string): string {
 }
 
 /** How one column's value is written: text quoted, booleans as `true`/`false`, the rest bare. */
-function fieldWriter(column: ExportColumn): (row: UserRow) => string {
+function fieldWriter(column: ExportColumn<ExportRow>): (row: ExportRow) => string {
   const { key } = column;
   switch (column.type) {
     case 'string':
-      return (row) => textField(String(row[key]));
+      return (row) => textField(String(row[key] ?? ''));
+    case 'json':
+      return (row) => textField(jsonText(row[key]));
     case 'boolean':
       return (row) => (row[key] ? 'true' : 'false');
     default:
@@ -42,14 +43,18 @@ function fieldWriter(column: ExportColumn): (row: UserRow) => string {
  * million rows was most of the export. `Readable.from` asks for the next batch only when the
  * socket has taken the last, so a slow client holds the queries back.
  */
-export function csvBody(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
-  const fields = columns.map(fieldWriter);
+export function csvBody<Row extends object>(
+  batches: AsyncIterable<Row[]>,
+  columns: readonly ExportColumn<Row>[],
+): Readable {
+  const fields = (columns as readonly ExportColumn<ExportRow>[]).map(fieldWriter);
   const header = `\uFEFF${columns.map((column) => textField(column.label)).join(',')}\r\n`;
   async function* chunks() {
     yield header;
     for await (const batch of batches) {
       let chunk = '';
-      for (const row of batch) {
+      for (const item of batch) {
+        const row = item as ExportRow;
         let line = fields[0]?.(row) ?? '';
         for (let i = 1; i < fields.length; i++) line += `,${(fields[i] as (typeof fields)[number])(row)}`;
         chunk += `${line}\r\n`;

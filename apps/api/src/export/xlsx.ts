@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
-import type { UserRow } from '@app/contracts';
 import yazl from 'yazl';
-import { CHUNKS_AHEAD, type ExportColumn, neutralise } from './export.columns.js';
+import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, neutralise } from './columns.js';
 import {
   columnLetters,
   dateSerial,
@@ -11,12 +10,18 @@ import {
   STYLE,
   sheetStart,
   workbookParts,
-} from './export.xlsx-parts.js';
+} from './xlsx-parts.js';
 
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
 /** Widths in characters: wide enough for typical values without the user resizing every column. */
-const WIDTH: Record<ExportColumn['type'], number> = { number: 10, boolean: 9, datetime: 20, string: 32 };
+const WIDTH: Record<ExportColumn<ExportRow>['type'], number> = {
+  number: 10,
+  boolean: 9,
+  datetime: 20,
+  string: 32,
+  json: 48,
+};
 
 /**
  * zlib level 1: the sheet is the whole cost of the download, and at a million rows level 6
@@ -26,12 +31,14 @@ const WIDTH: Record<ExportColumn['type'], number> = { number: 10, boolean: 9, da
 const COMPRESSION_LEVEL = 1;
 
 /** How a column's value becomes a cell of row `r` (the reference, its type and its style). */
-function cellWriter(column: ExportColumn, index: number): (row: UserRow, r: number) => string {
+function cellWriter(column: ExportColumn<ExportRow>, index: number): (row: ExportRow, r: number) => string {
   const { key } = column;
   const letters = columnLetters(index);
   switch (column.type) {
     case 'string':
-      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(String(row[key])))}</c>`;
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(String(row[key] ?? '')))}</c>`;
+    case 'json':
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(jsonText(row[key])))}</c>`;
     case 'boolean':
       return (row, r) => `<c r="${letters}${r}" t="b"><v>${row[key] ? 1 : 0}</v></c>`;
     case 'datetime':
@@ -43,7 +50,7 @@ function cellWriter(column: ExportColumn, index: number): (row: UserRow, r: numb
 }
 
 /** The sheet's XML, one chunk per batch, read only as fast as the zip takes it. */
-function sheetXml(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
+function sheetXml(batches: AsyncIterable<readonly object[]>, columns: readonly ExportColumn<ExportRow>[]): Readable {
   const cells = columns.map(cellWriter);
   const widths = columns.map((column) => Math.max(WIDTH[column.type], column.label.length + 2));
   const header = columns
@@ -54,7 +61,8 @@ function sheetXml(batches: AsyncIterable<UserRow[]>, columns: readonly ExportCol
     let r = 1;
     for await (const batch of batches) {
       let chunk = '';
-      for (const row of batch) {
+      for (const item of batch) {
+        const row = item as ExportRow;
         r += 1;
         chunk += `<row r="${r}">`;
         for (const cell of cells) chunk += cell(row, r);
@@ -68,7 +76,7 @@ function sheetXml(batches: AsyncIterable<UserRow[]>, columns: readonly ExportCol
 }
 
 /**
- * A real workbook, written as the rows arrive: one sheet "Users", typed cells (numbers,
+ * A real workbook, written as the rows arrive: one sheet named `sheetName`, typed cells (numbers,
  * booleans, dates with a date-time format), a bold header row frozen in place.
  *
  * The SpreadsheetML is written here and zipped by yazl (Node's zlib, on the thread pool, so
@@ -77,13 +85,17 @@ function sheetXml(batches: AsyncIterable<UserRow[]>, columns: readonly ExportCol
  * sheet through a pipe, so a slow client holds back the zip, the sheet and then the queries;
  * a closed download stops the sheet, which stops asking for batches.
  */
-export function xlsxBody(batches: AsyncIterable<UserRow[]>, columns: readonly ExportColumn[]): Readable {
+export function xlsxBody<Row extends object>(
+  batches: AsyncIterable<Row[]>,
+  columns: readonly ExportColumn<Row>[],
+  sheetName: string,
+): Readable {
   const zip = new yazl.ZipFile();
   const mtime = new Date();
-  for (const [name, text] of Object.entries(workbookParts('Users', DATE_TIME_FORMAT))) {
+  for (const [name, text] of Object.entries(workbookParts(sheetName, DATE_TIME_FORMAT))) {
     zip.addBuffer(Buffer.from(text, 'utf8'), name, { mtime, compressionLevel: COMPRESSION_LEVEL });
   }
-  const sheet = sheetXml(batches, columns);
+  const sheet = sheetXml(batches, columns as readonly ExportColumn<ExportRow>[]);
   zip.addReadStream(sheet, SHEET_PATH, { mtime, compressionLevel: COMPRESSION_LEVEL });
   zip.end();
   const body = zip.outputStream as unknown as Readable;

@@ -1,0 +1,44 @@
+import type { Readable } from 'node:stream';
+import type { ExportFormat } from '@app/contracts';
+import type { ExportColumn } from './columns.js';
+import { csvBody } from './csv.js';
+import { jsonBody } from './json.js';
+import { xlsxBody } from './xlsx.js';
+
+/** What a resource's export tells the writer beyond its rows: the name a workbook's sheet gets. */
+export interface ExportMeta {
+  sheetName: string;
+}
+
+export interface ExportFormatWriter {
+  extension: string;
+  contentType: string;
+  write<Row extends object>(
+    batches: AsyncIterable<Row[]>,
+    columns: readonly ExportColumn<Row>[],
+    meta: ExportMeta,
+  ): Readable;
+}
+
+export const EXPORT_WRITERS: Record<ExportFormat, ExportFormatWriter> = {
+  csv: {
+    extension: 'csv',
+    contentType: 'text/csv; charset=utf-8',
+    write: (batches, columns) => csvBody(batches, columns),
+  },
+  xlsx: {
+    extension: 'xlsx',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    write: (batches, columns, meta) => xlsxBody(batches, columns, meta.sheetName),
+  },
+  json: {
+    extension: 'json',
+    contentType: 'application/json; charset=utf-8',
+    write: (batches, columns) => jsonBody(batches, columns),
+  },
+};
+
+/** The media types a download may have, for the OpenAPI document. */
+export const EXPORT_MEDIA_TYPES = Object.values(EXPORT_WRITERS).map(
+  (writer) => writer.contentType.split(';')[0] as string,
+);
