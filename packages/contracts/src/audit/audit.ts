@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { IdSchema, IsoDateTimeSchema, ListMetaSchema } from '../common';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { integer, numeric } from '../query/fields';
+import { exportColumnList } from '../query/export-columns';
+import { lowerCased } from '../query/fields';
 import { dateRange, exact, oneOrMany } from '../query/filters';
+import { ExportFormatSchema } from '../users/users.query';
 import type { ColumnDefinition } from '../columns';
 
 /**
@@ -119,3 +122,13 @@ export const AUDIT_COLUMNS = [
 ] as const satisfies readonly ColumnDefinition[];
 export type AuditColumnKey = (typeof AUDIT_COLUMNS)[number]['key'];
 export const AUDIT_COLUMN_KEYS = AUDIT_COLUMNS.map((column) => column.key) as [AuditColumnKey, ...AuditColumnKey[]];
+
+/**
+ * GET /audit/export: the list query (page and perPage ignored), `format` (csv when absent) and
+ * `columns` picking and ordering (all when absent).
+ */
+export const AuditExportInputSchema = auditListQuery.extend({
+  format: lowerCased(ExportFormatSchema.default('csv')),
+  columns: exportColumnList(AUDIT_COLUMN_KEYS),
+});
+export type AuditExportInput = z.output<typeof AuditExportInputSchema>;

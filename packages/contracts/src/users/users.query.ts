@@ -5,6 +5,7 @@ import { integer, lowerCased, numeric } from '../query/fields';
 import { dateRange, oneOrMany, textContains, trashed, tristate } from '../query/filters';
 import { dedupe, toList } from '../query/normalise';
 import { USER_COLUMN_KEYS } from './users.columns';
+import { exportColumnList } from '../query/export-columns';
 
 export const usersListQuery = defineListQuery({
   search: ['name', 'email'],
@@ -54,15 +55,7 @@ const idList = z.preprocess(
     .optional(),
 );
 
-const columnList = z.preprocess(
-  (raw: string | string[]) => toList(raw),
-  z
-    .array(z.enum(USER_COLUMN_KEYS, { error: `Columns must be some of: ${USER_COLUMN_KEYS.join(', ')}.` }), {
-      error: `Columns must be some of: ${USER_COLUMN_KEYS.join(', ')}.`,
-    })
-    .transform(dedupe)
-    .default([...USER_COLUMN_KEYS]),
-);
+const columnList = exportColumnList(USER_COLUMN_KEYS);
 
 /** GET /users/selected: the list query (page and perPage ignored) and how many ids at most. */
 export const usersSelectedShape = {

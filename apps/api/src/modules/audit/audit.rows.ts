@@ -48,12 +48,17 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number): Au
   };
 }
 
-/** List rows for `ids`, in the order of `ids`, each with its first targets. */
-export async function auditRowsByIds(db: Database, ids: readonly number[]): Promise<AuditRow[]> {
+/** Rows for `ids`, in the order of `ids`, each with its first targets (all of them for an export). */
+export async function auditRowsByIds(
+  db: Database,
+  ids: readonly number[],
+  { allTargets = false } = {},
+): Promise<AuditRow[]> {
   if (ids.length === 0) return [];
   const events = await db.models.AuditLog.findAll({ where: { id: { [Op.in]: [...ids] } } });
   const names = await actorNames(db, events);
-  const byId = new Map(events.map((e) => [e.id, toRow(e, names, AUDIT_ROW_TARGETS)]));
+  const targets = allTargets ? Number.POSITIVE_INFINITY : AUDIT_ROW_TARGETS;
+  const byId = new Map(events.map((e) => [e.id, toRow(e, names, targets)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -1,6 +1,7 @@
 import type { UserRow, UsersExportInput } from '@app/contracts';
 import { Op, type WhereOptions } from 'sequelize';
 import { type Database, TEXT_ALIAS_SUFFIX } from '../../db/database.js';
+import { keysetBatches } from '../../export/batches.js';
 import { after } from '../../query/list-query-engine.js';
 import { exportReadHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
@@ -39,11 +40,8 @@ function isoOf(text: string): string {
 }
 
 /**
- * The export's rows, in the list's order, one keyset batch at a time (never OFFSET: the last
- * batch costs what the first does), read as plain rows (no model instances). The first batch is
- * read before this resolves, so a failing query is an error answer rather than a 200 cut short.
- * While a batch is being written the next one is read, one ahead and no more: a consumer that
- * stops iterating (a closed download) stops the queries, and a slow one holds them back.
+ * The export's rows, in the list's order, in keyset batches (`keysetBatches`), read as plain
+ * rows (no model instances).
  *
  * Role counts come from one grouped query per batch, and only when the column is exported: a
  * count subquery per row took three quarters of the batch's SQL time at a million users.
@@ -96,17 +94,5 @@ export async function openUserBatches(
     });
   };
 
-  const first = await read(undefined);
-  return (async function* batches() {
-    let rows = first;
-    while (rows.length > 0) {
-      // The next batch's query runs while this one is written: its keyset bound is already known.
-      const next = rows.length < size ? null : read(rows[rows.length - 1]);
-      // A consumer that stops early leaves `next` unawaited: its failure must not go unhandled.
-      next?.catch(() => undefined);
-      yield rows;
-      if (!next) return;
-      rows = await next;
-    }
-  })();
+  return keysetBatches(read, size);
 }
