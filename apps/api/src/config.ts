@@ -69,6 +69,8 @@ const EnvSchema = z.object({
     .max(24 * 60)
     .default(15),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
+  /** Days of audit events `audit:prune` keeps; unset keeps every event. */
+  AUDIT_RETENTION_DAYS: envOptional(z.coerce.number().int().min(1).max(36_500)),
 });
 
 export type AppConfig = Omit<z.output<typeof EnvSchema>, never> & { users: UsersConfig };

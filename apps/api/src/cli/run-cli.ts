@@ -2,6 +2,7 @@ import { openConfiguredDatabase } from '../bootstrap.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { CliError, type CliIO } from './cli-error.js';
+import { auditPrune } from './commands/audit.commands.js';
 import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate } from './commands/role.commands.js';
 import { tokenCreate } from './commands/token.commands.js';
@@ -21,6 +22,10 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   },
   'user:set-password': { run: userSetPassword, usage: 'user:set-password --email E --password P' },
   'role:create': { run: roleCreate, usage: 'role:create --name N [--permission P]...' },
+  'audit:prune': {
+    run: auditPrune,
+    usage: 'audit:prune [--days N]           delete audit events older than N days (AUDIT_RETENTION_DAYS)',
+  },
   'token:create': {
     run: tokenCreate,
     usage: 'token:create --email E [--name N] [--expires-days D]   personal API token, shown once',

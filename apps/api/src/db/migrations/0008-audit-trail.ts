@@ -30,6 +30,8 @@ export const auditTrail: Migration = {
       },
       table,
     );
+    // Pruning deletes an event's targets by event.
+    await qi.addIndex('audit_targets', ['audit_id'], { name: 'audit_targets_audit' });
     await qi.addColumn('audit_logs', 'via', { type: DataTypes.STRING(16), allowNull: true });
     await qi.addColumn('audit_logs', 'via_name', { type: DataTypes.STRING(100), allowNull: true });
     await qi.addIndex('audit_logs', ['actor_id', 'id'], { name: 'audit_logs_actor_id' });
