@@ -113,7 +113,7 @@ export function describeError(error: unknown): DescribedError {
 }
 
 /** tRPC door: same code and field errors as problem+json, never a stack trace. */
-export function formatTrpcError({ shape, error, path }: { shape: DefaultErrorShape; error: TRPCError; path?: string }) {
+export function formatTrpcError({ error, path }: { shape: DefaultErrorShape; error: TRPCError; path?: string }) {
   const { code, detail, errors, extra } = describeError(error);
   const permission = typeof extra?.permission === 'string' ? extra.permission : undefined;
   const data: ErrorData = {

@@ -31,7 +31,10 @@ export async function pruneAudit(
     if (batch.length === 0) break;
     const ids = batch.map((row) => Number(row.id));
     await db.sequelize.transaction(async (transaction) => {
-      await db.sequelize.query('DELETE FROM audit_targets WHERE audit_id IN (:ids)', { replacements: { ids }, transaction });
+      await db.sequelize.query('DELETE FROM audit_targets WHERE audit_id IN (:ids)', {
+        replacements: { ids },
+        transaction,
+      });
       await db.sequelize.query('DELETE FROM audit_logs WHERE id IN (:ids)', { replacements: { ids }, transaction });
     });
     deleted += ids.length;
