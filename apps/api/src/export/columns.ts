@@ -1,4 +1,5 @@
 import type { ColumnDefinition } from '@app/contracts';
+import { type ListQueryShape, plainFilters } from '../query/list-query-engine.js';
 
 /** A column of a resource's export: a key of its row, with the contract's label and type. */
 export type ExportColumn<Row> = ColumnDefinition<keyof Row & string>;
@@ -39,3 +40,22 @@ export function exportFilename(resource: string, extension: string, now = new Da
  * memory (each chunk is a whole batch of text).
  */
 export const CHUNKS_AHEAD = 2;
+
+/** What an export's audit row records of its request: format, columns and the list query. */
+export function exportAuditContext(input: {
+  format: string;
+  columns: readonly string[];
+  filters: ListQueryShape['filters'];
+  q: string | null;
+  sort: string | null;
+  dir: string;
+}): Record<string, unknown> {
+  return {
+    format: input.format,
+    columns: input.columns,
+    filters: plainFilters(input.filters),
+    q: input.q,
+    sort: input.sort,
+    dir: input.sort ? input.dir : null,
+  };
+}

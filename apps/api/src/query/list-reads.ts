@@ -1,5 +1,6 @@
 import {
   type FindOptions,
+  literal,
   type Model,
   type ModelStatic,
   type OrderItem,
@@ -36,8 +37,35 @@ export async function pageIdsOf(
   offset = 0,
   hints: Pick<FindOptions, 'indexHints'> = {},
 ): Promise<number[]> {
+  return (await readPage(model, where, order, limit, offset, false, hints)).ids;
+}
+
+/**
+ * One page of ids and the number of rows matching in all (`COUNT(*) OVER ()`, computed in the
+ * same pass). The total is null when the page is past the last match (no row carries it).
+ */
+export function pageIdsWithTotalOf(
+  model: AnyModel,
+  where: WhereOptions,
+  order: OrderItem[],
+  limit: number,
+  offset: number,
+): Promise<{ ids: number[]; total: number | null }> {
+  return readPage(model, where, order, limit, offset, true);
+}
+
+async function readPage(
+  model: AnyModel,
+  where: WhereOptions,
+  order: OrderItem[],
+  limit: number,
+  offset: number,
+  withTotal: boolean,
+  hints: Pick<FindOptions, 'indexHints'> = {},
+): Promise<{ ids: number[]; total: number | null }> {
+  const total = [literal('COUNT(*) OVER ()'), 'total'];
   const rows = (await model.findAll({
-    attributes: ['id'],
+    attributes: (withTotal ? ['id', total] : ['id']) as never,
     where,
     order,
     limit,
@@ -45,8 +73,11 @@ export async function pageIdsOf(
     paranoid: false,
     raw: true,
     ...hints,
-  })) as unknown as Array<{ id: number | string }>;
-  return rows.map((r) => Number(r.id));
+  })) as unknown as Array<{ id: number | string; total?: number | string }>;
+  return {
+    ids: rows.map((r) => Number(r.id)),
+    total: withTotal && rows.length ? Number(rows[0]?.total) : null,
+  };
 }
 
 /**

@@ -3,11 +3,11 @@ import { Op } from 'sequelize';
 import type { Actor } from '../../auth/actor.js';
 import { auditOriginOf, recordAudit } from '../../audit/audit.js';
 import { keysetBatches } from '../../export/batches.js';
-import { exportFilename, pickColumns } from '../../export/columns.js';
+import { exportAuditContext, exportFilename, pickColumns } from '../../export/columns.js';
 import { assertExportRate } from '../../export/export-rate.js';
 import { FileDownload } from '../../export/file-download.js';
 import { EXPORT_WRITERS } from '../../export/formats.js';
-import { after, plainFilters } from '../../query/list-query-engine.js';
+import { after } from '../../query/list-query-engine.js';
 import type { Context } from '../../trpc/context.js';
 import { auditMapping } from './audit.mapping.js';
 import { auditPageIds, auditScope } from './audit.reads.js';
@@ -34,14 +34,7 @@ export async function exportAudit({
   await recordAudit(db, null, {
     ...auditOriginOf(ctx),
     action: 'audit.export',
-    context: {
-      format: input.format,
-      columns: input.columns,
-      filters: plainFilters(input.filters),
-      q: input.q,
-      sort: input.sort,
-      dir: input.sort ? input.dir : null,
-    },
+    context: exportAuditContext(input),
   });
   const read = async (last: AuditRow | undefined) => {
     const continuation = last && after(auditMapping, input, { ...last, occurred_at: new Date(last.occurred_at) });

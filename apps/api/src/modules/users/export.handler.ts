@@ -1,10 +1,9 @@
 import { USER_COLUMNS, type UsersExportInput } from '@app/contracts';
 import { auditOriginOf, recordAudit } from '../../audit/audit.js';
-import { plainFilters } from '../../query/list-query-engine.js';
 import { FileDownload } from '../../export/file-download.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../trpc/context.js';
-import { exportFilename, pickColumns } from '../../export/columns.js';
+import { exportAuditContext, exportFilename, pickColumns } from '../../export/columns.js';
 import { assertExportRate } from '../../export/export-rate.js';
 import { EXPORT_WRITERS } from '../../export/formats.js';
 import { openUserBatches } from './export.rows.js';
@@ -28,15 +27,7 @@ export async function exportUsers({
     ...auditOriginOf(ctx),
     action: 'users.export',
     targetType: 'user',
-    context: {
-      format: input.format,
-      columns: input.columns,
-      filters: plainFilters(input.filters),
-      q: input.q,
-      sort: input.sort,
-      dir: input.sort ? input.dir : null,
-      ...(input.ids ? { ids: input.ids.length } : {}),
-    },
+    context: { ...exportAuditContext(input), ...(input.ids ? { ids: input.ids.length } : {}) },
   });
   const writer = EXPORT_WRITERS[input.format];
   const batches = await openUserBatches(ctx.db, input);

@@ -1,6 +1,7 @@
 import type { UserRow, UsersStats } from '@app/contracts';
 import { type FindOptions, IndexHints, Op, QueryTypes, type OrderItem, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
+import { countUpTo, pageIdsOf, pageIdsWithTotalOf, plainRows, selectSql } from '../../query/list-reads.js';
 import { rolesCountColumn } from './users.mapping.js';
 
 export const toIso = (v: Date | string | null | undefined): string | null => {
@@ -44,7 +45,7 @@ export const ROW_ATTRIBUTES = [
  * One page of ids, then the rows for those ids: the first query walks only the index of the
  * sort (a deep OFFSET skips index entries, not table rows), the second reads ten rows by key.
  */
-export async function pageIds(
+export function pageIds(
   db: Database,
   where: WhereOptions,
   order: OrderItem[],
@@ -52,13 +53,10 @@ export async function pageIds(
   offset = 0,
   hints: Pick<FindOptions, 'indexHints'> = {},
 ): Promise<number[]> {
-  return (await readPage(db, where, order, limit, offset, false, hints)).ids;
+  return pageIdsOf(db.models.User, where, order, limit, offset, hints);
 }
 
-/**
- * One page of ids and the number of rows matching in all (`COUNT(*) OVER ()`, computed in the
- * same pass). The total is null when the page is past the last match (no row carries it).
- */
+/** One page of ids and the number of users matching in all, in one pass. */
 export function pageIdsWithTotal(
   db: Database,
   where: WhereOptions,
@@ -66,33 +64,7 @@ export function pageIdsWithTotal(
   limit: number,
   offset: number,
 ): Promise<{ ids: number[]; total: number | null }> {
-  return readPage(db, where, order, limit, offset, true);
-}
-
-async function readPage(
-  db: Database,
-  where: WhereOptions,
-  order: OrderItem[],
-  limit: number,
-  offset: number,
-  withTotal: boolean,
-  hints: Pick<FindOptions, 'indexHints'> = {},
-): Promise<{ ids: number[]; total: number | null }> {
-  const total = [db.sequelize.literal('COUNT(*) OVER ()'), 'total'];
-  const rows = (await db.models.User.findAll({
-    attributes: (withTotal ? ['id', total] : ['id']) as never,
-    where,
-    order,
-    limit,
-    offset,
-    paranoid: false,
-    raw: true,
-    ...hints,
-  })) as unknown as Array<{ id: number; total?: number | string }>;
-  return {
-    ids: rows.map((r) => Number(r.id)),
-    total: withTotal && rows.length ? Number(rows[0]?.total) : null,
-  };
+  return pageIdsWithTotalOf(db.models.User, where, order, limit, offset);
 }
 
 /** Rows for `ids`, returned in the order of `ids`. */
@@ -135,25 +107,12 @@ export async function countWhere(db: Database, where: WhereOptions): Promise<num
   return db.models.User.count({ where, paranoid: false });
 }
 
-/** Sequelize's SQL writer: the same WHERE as every other users query, as text to wrap. */
-interface SelectQueryGenerator {
-  selectQuery(table: string, options: object, model: object): string;
-}
-
-/** The users SELECT that `findAll(options)` would run, as text. */
-function usersSelectSql(db: Database, options: FindOptions): string {
-  const { User } = db.models;
-  const generator = db.sequelize.getQueryInterface().queryGenerator as SelectQueryGenerator;
-  return generator.selectQuery(User.getTableName() as string, options, User).replace(/;\s*$/, '');
-}
-
 /**
  * Users rows exactly as the driver returns them. `findAll({ raw: true })` copies every row into
  * a new object first: at a million rows (an export) that copy was 7 % of the CPU.
  */
-export async function plainUserRows<T>(db: Database, options: FindOptions): Promise<T[]> {
-  const [rows] = await db.sequelize.query(usersSelectSql(db, options), { type: QueryTypes.RAW });
-  return rows as T[];
+export function plainUserRows<T>(db: Database, options: FindOptions): Promise<T[]> {
+  return plainRows<T>(db, db.models.User, options);
 }
 
 /**
@@ -161,7 +120,7 @@ export async function plainUserRows<T>(db: Database, options: FindOptions): Prom
  * at the range's ends, no rows read).
  */
 export async function estimatedRows(db: Database, where: WhereOptions, index: string): Promise<number> {
-  const sql = usersSelectSql(db, {
+  const sql = selectSql(db, db.models.User, {
     attributes: ['id'],
     where,
     indexHints: [{ type: IndexHints.FORCE, values: [index] }],
@@ -172,16 +131,9 @@ export async function estimatedRows(db: Database, where: WhereOptions, index: st
   return Number(plan.find((row) => row.table === 'User')?.rows ?? Number.POSITIVE_INFINITY);
 }
 
-/**
- * How many users match, counting no further than `limit`: `COUNT(*)` over the matching rows
- * with a LIMIT, so the database stops reading at `limit` matches instead of visiting all.
- */
-export async function countWhereUpTo(db: Database, where: WhereOptions, limit: number): Promise<number> {
-  const inner = usersSelectSql(db, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit });
-  const [row] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS matching`, {
-    type: QueryTypes.SELECT,
-  });
-  return Number(row?.n ?? 0);
+/** How many users match, counting no further than `limit` (the database stops reading there). */
+export function countWhereUpTo(db: Database, where: WhereOptions, limit: number): Promise<number> {
+  return countUpTo(db, db.models.User, where, limit);
 }
 
 /** The trigger-maintained counters (migration 0003): exact, and one row read. */
