@@ -8,7 +8,7 @@ import { UsersExportMenu } from './users-export-menu';
 import { UsersFilterChips } from './users-filter-chips';
 import { UsersFiltersPopover } from './users-filters-popover';
 import type { UsersListFilters } from './users-list-state';
-import { UsersSearchBox } from './users-search-box';
+import { SearchBox } from '../../../lib/resource-list/search-box';
 
 export interface UsersToolbarProps {
   list: UsersListController;
@@ -43,7 +43,7 @@ export function UsersToolbar({
   return (
     <div className="space-y-3 border-b border-border p-3 sm:px-4">
       <Toolbar>
-        <UsersSearchBox value={state.q} onCommit={list.setSearch} className="w-full sm:w-72" />
+        <SearchBox value={state.q} onCommit={list.setSearch} strings={m.usersList.search} className="w-full sm:w-72" />
         <UsersFiltersPopover
           filters={state.filters}
           roles={roles ?? []}

@@ -1,14 +1,15 @@
 import { SearchInput } from '@app/ui';
 import { useEffect, useRef, useState } from 'react';
-import { useMessages } from '../../../i18n/messages';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
-export interface UsersSearchBoxProps {
+export interface SearchBoxProps {
   /** The search in force (from the URL). */
   value: string;
   /** `replace`: later commits of one typing burst replace the history entry the first one added. */
   onCommit: (q: string, options: { replace: boolean }) => void;
+  /** The resource's words: the field's label, its clear button, the hint inside it. */
+  strings: { label: string; clear: string; placeholder: string };
   className?: string;
 }
 
@@ -16,9 +17,7 @@ export interface UsersSearchBoxProps {
  * The input is local state, so typing never waits for the network or the router; the URL (and
  * the query) follow 300 ms after the last keystroke. One typing burst is one history entry.
  */
-export function UsersSearchBox({ value, onCommit, className }: UsersSearchBoxProps) {
-  const m = useMessages();
-  const t = m.usersList.search;
+export function SearchBox({ value, onCommit, strings: t, className }: SearchBoxProps) {
   const [text, setText] = useState(value);
   const committed = useRef(value);
   const inBurst = useRef(false);
