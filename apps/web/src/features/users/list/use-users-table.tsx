@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useMessages } from '../../../i18n/messages';
 import type { TablePreferences } from './use-table-preferences';
 import type { UsersListController } from './use-users-list-state';
-import type { UsersSelection } from './use-users-selection';
+import type { Selection } from '../../../lib/resource-list/use-selection';
 import { usersColumns } from './users-columns';
 import { type RowActionRequest, UsersRowActions } from './users-row-actions';
 
@@ -15,7 +15,7 @@ export interface UseUsersTableOptions {
   pageCount: number;
   list: UsersListController;
   prefs: TablePreferences;
-  selection: UsersSelection;
+  selection: Selection;
   selectable: boolean;
   onRowAction: (request: RowActionRequest) => void;
 }

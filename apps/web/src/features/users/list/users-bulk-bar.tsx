@@ -1,7 +1,7 @@
 import { Button, cn } from '@app/ui';
 import { Power, PowerOff, RotateCcw, Trash2, X, CircleX } from 'lucide-react';
 import { useMessages } from '../../../i18n/messages';
-import type { MatchingSelection } from './use-users-selection';
+import type { MatchingSelection } from '../../../lib/resource-list/use-selection';
 import { DESTRUCTIVE_ACTIONS, type UserAction } from './user-actions';
 
 const ICONS: Record<UserAction, typeof Power> = {

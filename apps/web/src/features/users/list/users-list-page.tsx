@@ -15,7 +15,7 @@ import { useBulkAction } from './use-bulk-action';
 import { useRowAction } from './use-row-action';
 import { useTablePreferences } from './use-table-preferences';
 import { useUsersListState } from './use-users-list-state';
-import { useUsersSelection } from './use-users-selection';
+import { useSelection } from '../../../lib/resource-list/use-selection';
 import { useUsersTable } from './use-users-table';
 import { bulkActionsFor, canSeeTrash } from './user-actions';
 import { UsersBulkBar } from './users-bulk-bar';
@@ -44,7 +44,7 @@ export function UsersListPage() {
   const list = useUsersListState({ allowTrash: trash });
   const { state } = list;
   const prefs = useTablePreferences();
-  const selection = useUsersSelection(scopeKey(state));
+  const selection = useSelection(scopeKey(state));
   const query = useQuery(trpc.users.list.queryOptions(toListInput(state), { placeholderData: keepPreviousData }));
   const data = query.data;
   const known = useKnownUsers(data?.rows);

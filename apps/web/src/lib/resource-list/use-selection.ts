@@ -8,21 +8,21 @@ export interface MatchingSelection {
   truncated: boolean;
 }
 
-interface Selection {
+interface StoredSelection {
   /** The query and filters the selection was made under (see `scopeKey`). */
   scope: string;
   rows: RowSelectionState;
   matching: MatchingSelection | null;
 }
 
-const empty = (scope: string): Selection => ({ scope, rows: {}, matching: null });
+const empty = (scope: string): StoredSelection => ({ scope, rows: {}, matching: null });
 
 /**
  * Selected rows by id, kept across pages, sort and page size. A new search or filter starts a
  * fresh selection: acting on rows the current view no longer shows would surprise.
  */
-export function useUsersSelection(scope: string) {
-  const [stored, setStored] = useState<Selection>(() => empty(scope));
+export function useSelection(scope: string) {
+  const [stored, setStored] = useState<StoredSelection>(() => empty(scope));
   const current = stored.scope === scope ? stored : empty(scope);
 
   const ids = useMemo(
@@ -68,4 +68,4 @@ export function useUsersSelection(scope: string) {
   return { rows: current.rows, ids, matching: current.matching, onRowSelectionChange, selectMatching, clear, deselect };
 }
 
-export type UsersSelection = ReturnType<typeof useUsersSelection>;
+export type Selection = ReturnType<typeof useSelection>;
