@@ -4,7 +4,7 @@ import { useMessages } from '../../../i18n/messages';
 import type { TablePreferences } from './use-table-preferences';
 import type { UsersListController } from './use-users-list-state';
 import { LOCKED_COLUMNS } from './users-columns';
-import { UsersExportMenu } from './users-export-menu';
+import { ExportMenu } from '../../../lib/resource-list/export-menu';
 import { UsersFilterChips } from './users-filter-chips';
 import { UsersFiltersPopover } from './users-filters-popover';
 import type { UsersListFilters } from './users-list-state';
@@ -53,7 +53,9 @@ export function UsersToolbar({
         <ToolbarSpacer />
         <div className="ml-auto flex items-center gap-2 sm:ml-0">
           {canExport ? (
-            <UsersExportMenu
+            <ExportMenu
+              path="/api/users/export"
+              strings={m.usersList.export}
               state={state}
               columns={prefs.visibleColumns}
               selectedIds={selectedIds}

@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, type ExportFormat, type UserColumnKey } from '@app/contracts';
+import { EXPORT_FORMATS, type ExportFormat } from '@app/contracts';
 import {
   Button,
   DropdownMenu,
@@ -9,24 +9,43 @@ import {
 } from '@app/ui';
 import { Braces, Download, FileSpreadsheet, FileText } from 'lucide-react';
 import { toast } from 'sonner';
-import { useMessages } from '../../../i18n/messages';
-import { startDownload, usersExportUrl } from './users-export';
-import type { UsersListState } from './users-list-state';
+import { exportUrl, startDownload } from './export';
+import type { ListState } from './list-state';
 
 const ICONS: Record<ExportFormat, typeof Download> = { csv: FileText, xlsx: FileSpreadsheet, json: Braces };
 
-export interface UsersExportMenuProps {
-  state: UsersListState;
-  columns: readonly UserColumnKey[];
-  selectedIds: readonly number[];
-  /** How many users match the view (for the menu's heading). */
-  total: number | undefined;
-  totalExact?: boolean;
+/** A resource's words for its export menu. */
+export interface ExportMenuStrings {
+  button: string;
+  headingAll: (total: number, exact?: boolean) => string;
+  headingSelected: (count: number) => string;
+  csv: string;
+  xlsx: string;
+  json: string;
+  started: string;
 }
 
-export function UsersExportMenu({ state, columns, selectedIds, total, totalExact = true }: UsersExportMenuProps) {
-  const m = useMessages();
-  const t = m.usersList.export;
+export interface ExportMenuProps<S extends string, F extends object> {
+  /** The resource's export route (`/api/users/export`). */
+  path: string;
+  state: ListState<S, F>;
+  columns: readonly string[];
+  selectedIds?: readonly number[];
+  /** How many rows match the view (for the menu's heading). */
+  total: number | undefined;
+  totalExact?: boolean;
+  strings: ExportMenuStrings;
+}
+
+export function ExportMenu<S extends string, F extends object>({
+  path,
+  state,
+  columns,
+  selectedIds = [],
+  total,
+  totalExact = true,
+  strings: t,
+}: ExportMenuProps<S, F>) {
   const heading =
     selectedIds.length > 0
       ? t.headingSelected(selectedIds.length)
@@ -35,7 +54,7 @@ export function UsersExportMenu({ state, columns, selectedIds, total, totalExact
         : null;
 
   const download = (format: ExportFormat) => {
-    startDownload(usersExportUrl(state, format, columns, selectedIds));
+    startDownload(exportUrl(path, state, format, columns, selectedIds));
     toast(t.started);
   };
 
