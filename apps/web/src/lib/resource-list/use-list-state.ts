@@ -7,6 +7,18 @@ export interface ListStateUpdate {
   replace?: boolean;
 }
 
+/** A list's state and the changes a page makes to it. */
+export interface ListController<S extends string, F extends object> {
+  state: ListState<S, F>;
+  setPage(page: number): void;
+  setPerPage(perPage: number): void;
+  setSort(sort: S | null, dir: ListState<S, F>['dir']): void;
+  setSearch(q: string, options?: ListStateUpdate): void;
+  setFilters(filters: F): void;
+  patchFilters(patch: Partial<F>): void;
+  clearFilters(): void;
+}
+
 /**
  * A resource's list state read from and written to the URL. Deliberate changes add a history
  * entry, so Back undoes them; anything that changes which rows match goes back to page 1.
@@ -16,7 +28,7 @@ export interface ListStateUpdate {
 export function useListState<S extends string, F extends object>(
   codec: ListStateCodec<S, F>,
   sanitize: (state: ListState<S, F>) => ListState<S, F> = (state) => state,
-) {
+): ListController<S, F> {
   const { search } = useLocation();
   const navigate = useNavigate();
   const state = useMemo(() => sanitize(codec.parse(search)), [codec, search, sanitize]);

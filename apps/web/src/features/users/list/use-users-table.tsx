@@ -1,14 +1,13 @@
 import type { UserListRow, UsersSort } from '@app/contracts';
-import { getCoreRowModel, type SortingState, useReactTable } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { useMessages } from '../../../i18n/messages';
+import { useResourceTable } from '../../../lib/resource-list/use-resource-table';
+import type { Selection } from '../../../lib/resource-list/use-selection';
 import type { TablePreferences } from './use-table-preferences';
 import type { UsersListController } from './use-users-list-state';
-import type { Selection } from '../../../lib/resource-list/use-selection';
 import { usersColumns } from './users-columns';
+import type { UsersListFilters } from './users-list-state';
 import { type RowActionRequest, UsersRowActions } from './users-row-actions';
-
-const NO_ROWS: UserListRow[] = [];
 
 export interface UseUsersTableOptions {
   rows: UserListRow[] | undefined;
@@ -20,10 +19,7 @@ export interface UseUsersTableOptions {
   onRowAction: (request: RowActionRequest) => void;
 }
 
-/**
- * The TanStack table over one server page. Sorting, paging and selection are manual: the URL
- * holds sort and page, the selection hook holds the selected ids across pages.
- */
+/** The users table: the kit's table with the users' columns and row menu. */
 export function useUsersTable({
   rows,
   pageCount,
@@ -43,27 +39,12 @@ export function useUsersTable({
       }),
     [m, selectable, onRowAction],
   );
-  const { sort, dir } = list.state;
-  const sorting: SortingState = sort ? [{ id: sort, desc: dir === 'desc' }] : [];
-
-  return useReactTable({
-    data: rows ?? NO_ROWS,
-    columns,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (row) => String(row.id),
-    manualPagination: true,
-    manualSorting: true,
-    manualFiltering: true,
-    enableMultiSort: false,
-    sortDescFirst: false,
+  return useResourceTable<UserListRow, UsersSort, UsersListFilters>({
+    rows,
     pageCount,
-    enableRowSelection: selectable,
-    state: { sorting, columnVisibility: prefs.visibility, rowSelection: selection.rows },
-    onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const first = next[0];
-      list.setSort(first ? (first.id as UsersSort) : null, first?.desc ? 'desc' : 'asc');
-    },
-    onRowSelectionChange: selection.onRowSelectionChange,
+    columns,
+    list,
+    prefs,
+    ...(selectable ? { selection } : {}),
   });
 }
