@@ -67,8 +67,3 @@ export const toListInput = (state: UsersListState): UsersListInput => toResource
 export const scopeKey = (state: UsersListState): string => USERS_LIST_CODEC.scopeKey(state);
 
 export const isFiltered = (state: UsersListState): boolean => isResourceFiltered(state);
-
-/** Filter groups in force (the search box is not counted: it shows its own text). */
-export function filterCount(filters: UsersListFilters): number {
-  return Object.keys(filters).length;
-}

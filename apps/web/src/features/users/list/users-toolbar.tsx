@@ -5,8 +5,9 @@ import type { TablePreferences } from './use-table-preferences';
 import type { UsersListController } from './use-users-list-state';
 import { LOCKED_COLUMNS } from './users-columns';
 import { ExportMenu } from '../../../lib/resource-list/export-menu';
-import { UsersFilterChips } from './users-filter-chips';
-import { UsersFiltersPopover } from './users-filters-popover';
+import { ResourceFilterChips } from '../../../lib/resource-list/filter-chips';
+import { FiltersPopover } from '../../../lib/resource-list/filters-popover';
+import { inChipOrder, usersFilterFields } from './users-filter-fields';
 import type { UsersListFilters } from './users-list-state';
 import { SearchBox } from '../../../lib/resource-list/search-box';
 
@@ -37,18 +38,22 @@ export function UsersToolbar({
   const v = m.usersList.view;
   const { state } = list;
 
-  const removeChip = (id: 'q' | keyof UsersListFilters) =>
-    id === 'q' ? list.setSearch('') : list.patchFilters({ [id]: undefined });
+  const f = m.usersList.filters;
+  const fields = usersFilterFields(m, roles, canSeeTrash);
+  // Until the roles arrive the form offers none; a chip says "…" meanwhile.
+  const formFields = roles ? fields : usersFilterFields(m, [], canSeeTrash);
+  const removeChip = (id: string) =>
+    id === 'q' ? list.setSearch('') : list.patchFilters({ [id]: undefined } as Partial<UsersListFilters>);
 
   return (
     <div className="space-y-3 border-b border-border p-3 sm:px-4">
       <Toolbar>
         <SearchBox value={state.q} onCommit={list.setSearch} strings={m.usersList.search} className="w-full sm:w-72" />
-        <UsersFiltersPopover
+        <FiltersPopover
+          fields={formFields}
           filters={state.filters}
-          roles={roles ?? []}
-          canSeeTrash={canSeeTrash}
           onApply={list.setFilters}
+          strings={{ button: f.button, buttonCount: f.buttonCount, heading: f.heading, apply: f.apply, reset: f.reset }}
         />
         <ToolbarSpacer />
         <div className="ml-auto flex items-center gap-2 sm:ml-0">
@@ -84,7 +89,14 @@ export function UsersToolbar({
           />
         </div>
       </Toolbar>
-      <UsersFilterChips state={state} roles={roles} onRemove={removeChip} onClearAll={list.clearFilters} />
+      <ResourceFilterChips
+        fields={inChipOrder(fields)}
+        q={state.q}
+        filters={state.filters}
+        onRemove={removeChip}
+        onClearAll={list.clearFilters}
+        strings={{ label: f.chipsLabel, search: f.chip.search, removeChip: f.removeChip, clearAll: f.clearAll }}
+      />
     </div>
   );
 }

@@ -1,0 +1,68 @@
+import type { FilterField } from '../../../lib/resource-list/filter-fields';
+import type { Messages } from '../../../i18n/messages';
+
+/**
+ * The users list's filters for the kit's form and chips, in the form's order. The trash view is
+ * offered only to those who may see deleted users.
+ */
+export function usersFilterFields(
+  m: Messages,
+  roles: ReadonlyArray<{ id: number; name: string }> | undefined,
+  canSeeTrash: boolean,
+): FilterField[] {
+  const t = m.usersList.filters;
+  const fields: FilterField[] = [
+    { kind: 'text', key: 'name', label: t.name, chipLabel: t.chip.name },
+    { kind: 'text', key: 'email', label: t.email, chipLabel: t.chip.email },
+    {
+      kind: 'select',
+      key: 'is_active',
+      label: t.status,
+      chipLabel: t.chip.status,
+      allLabel: t.statusAll,
+      options: [
+        { value: 'active', label: t.statusActive },
+        { value: 'inactive', label: t.statusInactive },
+      ],
+    },
+    {
+      kind: 'multi',
+      key: 'role_id',
+      label: t.roles,
+      chipLabel: t.chip.roles,
+      description: t.rolesHint,
+      emptyMessage: t.noRoles,
+      options: roles?.map((role) => ({ value: role.id, label: role.name })),
+      unknownValue: t.unknownRole,
+    },
+    {
+      kind: 'dateRange',
+      key: 'created_between',
+      label: t.created,
+      chipLabel: t.chip.created,
+      fromLabel: t.createdFrom,
+      toLabel: t.createdTo,
+      rangeText: t.createdRange,
+    },
+  ];
+  if (canSeeTrash) {
+    fields.push({
+      kind: 'select',
+      key: 'trashed',
+      label: t.trash,
+      chipLabel: t.chip.trash,
+      allLabel: t.trashWithout,
+      options: [
+        { value: 'with', label: t.trashWith, chipValue: t.chip.trashWith },
+        { value: 'only', label: t.trashOnly, chipValue: t.chip.trashOnly },
+      ],
+    });
+  }
+  return fields;
+}
+
+/** The chips' order: as the list has always shown them (roles before status). */
+const CHIP_ORDER = ['name', 'email', 'role_id', 'is_active', 'created_between', 'trashed'];
+
+export const inChipOrder = (fields: readonly FilterField[]): FilterField[] =>
+  [...fields].sort((a, b) => CHIP_ORDER.indexOf(a.key) - CHIP_ORDER.indexOf(b.key));

@@ -1,0 +1,160 @@
+import {
+  Button,
+  CheckboxGroup,
+  FieldShell,
+  NativeSelect,
+  Popover,
+  PopoverContent,
+  PopoverTrigger,
+  TextField,
+} from '@app/ui';
+import { SlidersHorizontal } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { type DateRangeValue, type FilterDraft, type FilterField, fromDraft, toDraft } from './filter-fields';
+
+/** A resource's words for its filter form. */
+export interface FiltersPopoverStrings {
+  button: string;
+  buttonCount: (count: number) => string;
+  heading: string;
+  apply: string;
+  reset: string;
+}
+
+export interface FiltersPopoverProps<F extends object> {
+  fields: readonly FilterField[];
+  filters: F;
+  onApply: (filters: F) => void;
+  strings: FiltersPopoverStrings;
+}
+
+function Field({
+  field,
+  id,
+  value,
+  onChange,
+}: {
+  field: FilterField;
+  id: string;
+  value: FilterDraft[string];
+  onChange: (value: FilterDraft[string]) => void;
+}) {
+  const controlId = `${id}-${field.key}`;
+  switch (field.kind) {
+    case 'text':
+      return (
+        <TextField
+          label={field.label}
+          value={value as string}
+          onChange={(e) => onChange(e.target.value)}
+          maxLength={field.maxLength ?? 255}
+        />
+      );
+    case 'select':
+      return (
+        <FieldShell controlId={controlId} label={field.label}>
+          <NativeSelect id={controlId} value={value as string} onChange={(e) => onChange(e.target.value)}>
+            <option value="">{field.allLabel}</option>
+            {field.options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </FieldShell>
+      );
+    case 'multi':
+      return (
+        <CheckboxGroup
+          legend={field.label}
+          description={field.description}
+          options={(field.options ?? []).map((option) => ({ value: option.value, label: option.label }))}
+          value={value as number[]}
+          onChange={onChange}
+          emptyMessage={field.emptyMessage}
+        />
+      );
+    case 'dateRange': {
+      const range = value as DateRangeValue;
+      return (
+        <div className="grid grid-cols-2 gap-3">
+          <TextField
+            type="date"
+            label={field.fromLabel}
+            value={range.from ?? ''}
+            max={range.to || undefined}
+            onChange={(e) => onChange({ ...range, from: e.target.value })}
+          />
+          <TextField
+            type="date"
+            label={field.toLabel}
+            value={range.to ?? ''}
+            min={range.from || undefined}
+            onChange={(e) => onChange({ ...range, to: e.target.value })}
+          />
+        </div>
+      );
+    }
+  }
+}
+
+/** Every filter of a resource in one small form: edited as a draft, applied together (one history entry). */
+export function FiltersPopover<F extends object>({ fields, filters, onApply, strings: t }: FiltersPopoverProps<F>) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const current = filters as Readonly<Record<string, unknown>>;
+  const [draft, setDraft] = useState<FilterDraft>(() => toDraft(fields, current));
+  const count = Object.keys(filters).length;
+
+  const openChange = (next: boolean) => {
+    if (next) setDraft(toDraft(fields, current));
+    setOpen(next);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(fromDraft(fields, draft) as F);
+    setOpen(false);
+  };
+
+  return (
+    <Popover open={open} onOpenChange={openChange}>
+      <PopoverTrigger asChild>
+        <Button variant="secondary" size="sm" aria-label={count > 0 ? t.buttonCount(count) : t.button}>
+          <SlidersHorizontal aria-hidden="true" />
+          <span>{t.button}</span>
+          {count > 0 ? (
+            <span className="-mr-1 rounded-full bg-primary px-1.5 text-[0.6875rem] leading-4 font-semibold text-primary-foreground tabular-nums">
+              {count}
+            </span>
+          ) : null}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent aria-labelledby={`${id}-heading`} className="w-[22rem] p-0">
+        <form onSubmit={submit} className="flex flex-col">
+          <h2 id={`${id}-heading`} className="px-4 pt-4 text-sm font-semibold">
+            {t.heading}
+          </h2>
+          <div className="grid gap-4 p-4">
+            {fields.map((field) => (
+              <Field
+                key={field.key}
+                field={field}
+                id={id}
+                value={draft[field.key] ?? ''}
+                onChange={(value) => setDraft((d) => ({ ...d, [field.key]: value }))}
+              />
+            ))}
+          </div>
+          <div className="sticky bottom-0 flex justify-between gap-2 border-t border-border bg-surface px-4 py-3">
+            <Button variant="ghost" size="sm" onClick={() => setDraft(toDraft(fields, {}))}>
+              {t.reset}
+            </Button>
+            <Button type="submit" size="sm">
+              {t.apply}
+            </Button>
+          </div>
+        </form>
+      </PopoverContent>
+    </Popover>
+  );
+}
