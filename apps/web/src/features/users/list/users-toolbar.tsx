@@ -1,15 +1,10 @@
-import { USER_COLUMNS, type UserColumnKey } from '@app/contracts';
-import { ColumnVisibilityMenu, DensityToggle, Toolbar, ToolbarSpacer } from '@app/ui';
+import { USER_COLUMNS } from '@app/contracts';
 import { useMessages } from '../../../i18n/messages';
+import { ResourceToolbar } from '../../../lib/resource-list/resource-toolbar';
 import type { TablePreferences } from './use-table-preferences';
 import type { UsersListController } from './use-users-list-state';
 import { LOCKED_COLUMNS } from './users-columns';
-import { ExportMenu } from '../../../lib/resource-list/export-menu';
-import { ResourceFilterChips } from '../../../lib/resource-list/filter-chips';
-import { FiltersPopover } from '../../../lib/resource-list/filters-popover';
 import { inChipOrder, usersFilterFields } from './users-filter-fields';
-import type { UsersListFilters } from './users-list-state';
-import { SearchBox } from '../../../lib/resource-list/search-box';
 
 export interface UsersToolbarProps {
   list: UsersListController;
@@ -23,7 +18,7 @@ export interface UsersToolbarProps {
   totalExact?: boolean;
 }
 
-/** Search, filters and view controls above the table, and the chips of what is in force. */
+/** The kit's toolbar with the users' filters, columns and words. */
 export function UsersToolbar({
   list,
   prefs,
@@ -35,68 +30,29 @@ export function UsersToolbar({
   totalExact,
 }: UsersToolbarProps) {
   const m = useMessages();
-  const v = m.usersList.view;
-  const { state } = list;
-
   const f = m.usersList.filters;
   const fields = usersFilterFields(m, roles, canSeeTrash);
-  // Until the roles arrive the form offers none; a chip says "…" meanwhile.
-  const formFields = roles ? fields : usersFilterFields(m, [], canSeeTrash);
-  const removeChip = (id: string) =>
-    id === 'q' ? list.setSearch('') : list.patchFilters({ [id]: undefined } as Partial<UsersListFilters>);
-
   return (
-    <div className="space-y-3 border-b border-border p-3 sm:px-4">
-      <Toolbar>
-        <SearchBox value={state.q} onCommit={list.setSearch} strings={m.usersList.search} className="w-full sm:w-72" />
-        <FiltersPopover
-          fields={formFields}
-          filters={state.filters}
-          onApply={list.setFilters}
-          strings={{ button: f.button, buttonCount: f.buttonCount, heading: f.heading, apply: f.apply, reset: f.reset }}
-        />
-        <ToolbarSpacer />
-        <div className="ml-auto flex items-center gap-2 sm:ml-0">
-          {canExport ? (
-            <ExportMenu
-              path="/api/users/export"
-              strings={m.usersList.export}
-              state={state}
-              columns={prefs.visibleColumns}
-              selectedIds={selectedIds}
-              total={total}
-              totalExact={totalExact}
-            />
-          ) : null}
-          <ColumnVisibilityMenu
-            label={v.columns}
-            heading={v.columnsHeading}
-            resetLabel={v.showAllColumns}
-            onReset={prefs.showAllColumns}
-            columns={USER_COLUMNS.map(({ key }) => ({
-              id: key,
-              label: m.usersList.columns[key],
-              visible: !prefs.hidden.includes(key),
-              locked: LOCKED_COLUMNS.has(key),
-            }))}
-            onVisibilityChange={(id, visible) => prefs.setColumnVisible(id as UserColumnKey, visible)}
-          />
-          <DensityToggle
-            label={v.density}
-            optionLabels={{ compact: v.compact, comfortable: v.comfortable }}
-            value={prefs.density}
-            onValueChange={prefs.setDensity}
-          />
-        </div>
-      </Toolbar>
-      <ResourceFilterChips
-        fields={inChipOrder(fields)}
-        q={state.q}
-        filters={state.filters}
-        onRemove={removeChip}
-        onClearAll={list.clearFilters}
-        strings={{ label: f.chipsLabel, search: f.chip.search, removeChip: f.removeChip, clearAll: f.clearAll }}
-      />
-    </div>
+    <ResourceToolbar
+      list={list}
+      search={m.usersList.search}
+      // Until the roles arrive the form offers none; their chip says "…" meanwhile.
+      filters={{
+        fields: roles ? fields : usersFilterFields(m, [], canSeeTrash),
+        chipFields: inChipOrder(fields),
+        strings: { button: f.button, buttonCount: f.buttonCount, heading: f.heading, apply: f.apply, reset: f.reset },
+      }}
+      chips={{ label: f.chipsLabel, search: f.chip.search, removeChip: f.removeChip, clearAll: f.clearAll }}
+      {...(canExport
+        ? { exporting: { path: '/api/users/export', strings: m.usersList.export, selectedIds, total, totalExact } }
+        : {})}
+      columns={USER_COLUMNS.map(({ key }) => ({
+        key,
+        label: m.usersList.columns[key],
+        locked: LOCKED_COLUMNS.has(key),
+      }))}
+      prefs={prefs}
+      view={m.usersList.view}
+    />
   );
 }
