@@ -1,3 +1,4 @@
+import { CircleX, type LucideIcon, Power, PowerOff, RotateCcw, Trash2 } from 'lucide-react';
 import {
   BULK_PERMISSIONS,
   type BulkInput,
@@ -28,6 +29,15 @@ export const ACTION_PERMISSION: Readonly<Record<UserAction, Permission>> = {
   delete: BULK_PERMISSIONS.delete,
   restore: BULK_PERMISSIONS.restore,
   forceDelete: BULK_PERMISSIONS.forceDelete,
+};
+
+/** Each action's glyph, on the row menu and the selection bar alike. */
+export const ACTION_ICONS: Readonly<Record<UserAction, LucideIcon>> = {
+  activate: Power,
+  deactivate: PowerOff,
+  delete: Trash2,
+  restore: RotateCcw,
+  forceDelete: CircleX,
 };
 
 /** Losing data (or access) is worth a red button. */

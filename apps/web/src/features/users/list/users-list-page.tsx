@@ -17,8 +17,8 @@ import { useTablePreferences } from './use-table-preferences';
 import { useUsersListState } from './use-users-list-state';
 import { useSelection } from '../../../lib/resource-list/use-selection';
 import { useUsersTable } from './use-users-table';
-import { bulkActionsFor, canSeeTrash } from './user-actions';
-import { UsersBulkBar } from './users-bulk-bar';
+import { ACTION_ICONS, bulkActionsFor, canSeeTrash, DESTRUCTIVE_ACTIONS } from './user-actions';
+import { SelectionBar } from '../../../lib/resource-list/selection-bar';
 import { scopeKey, toListInput } from './users-list-state';
 import { UsersSummary } from './users-summary';
 import { UsersTable } from './users-table';
@@ -107,14 +107,20 @@ export function UsersListPage() {
         />
         <UsersTable table={table} query={query} list={list} density={prefs.density} />
       </Card>
-      <UsersBulkBar
+      <SelectionBar
+        strings={{ ...m.usersList.selection, actionsLabel: m.usersList.bulk.label }}
         count={selection.ids.length}
         matching={selection.matching}
         pageSelected={pageRows > 0 && table.getIsAllPageRowsSelected()}
         pageRows={pageRows}
         total={data?.meta.total ?? 0}
         totalExact={data?.meta.totalExact ?? true}
-        actions={bulkActions}
+        actions={bulkActions.map((action) => ({
+          key: action,
+          label: m.usersList.bulk[action],
+          icon: ACTION_ICONS[action],
+          destructive: DESTRUCTIVE_ACTIONS.has(action),
+        }))}
         onAction={bulk.start}
         onSelectMatching={() => matching.mutate()}
         selectingMatching={matching.isPending}

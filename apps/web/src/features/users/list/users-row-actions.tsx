@@ -7,19 +7,11 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@app/ui';
-import { Eye, Ellipsis, Pencil, Power, PowerOff, RotateCcw, Trash2, CircleX } from 'lucide-react';
+import { Ellipsis, Eye, Pencil } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
-import { DESTRUCTIVE_ACTIONS, rowActionsFor, type UserAction } from './user-actions';
-
-const ICONS: Record<UserAction, typeof Eye> = {
-  activate: Power,
-  deactivate: PowerOff,
-  delete: Trash2,
-  restore: RotateCcw,
-  forceDelete: CircleX,
-};
+import { ACTION_ICONS, DESTRUCTIVE_ACTIONS, rowActionsFor, type UserAction } from './user-actions';
 
 export interface RowActionRequest {
   action: UserAction;
@@ -68,7 +60,7 @@ export function UsersRowActions({ row, onRequest }: UsersRowActionsProps) {
         ) : null}
         {actions.length > 0 ? <DropdownMenuSeparator /> : null}
         {actions.map(({ action, refusal }) => {
-          const Icon = ICONS[action];
+          const Icon = ACTION_ICONS[action];
           return (
             <DropdownMenuItem
               key={action}

@@ -1,42 +1,53 @@
 import { Button, cn } from '@app/ui';
-import { Power, PowerOff, RotateCcw, Trash2, X, CircleX } from 'lucide-react';
-import { useMessages } from '../../../i18n/messages';
-import type { MatchingSelection } from '../../../lib/resource-list/use-selection';
-import { DESTRUCTIVE_ACTIONS, type UserAction } from './user-actions';
+import { type LucideIcon, X } from 'lucide-react';
+import type { MatchingSelection } from './use-selection';
 
-const ICONS: Record<UserAction, typeof Power> = {
-  activate: Power,
-  deactivate: PowerOff,
-  delete: Trash2,
-  restore: RotateCcw,
-  forceDelete: CircleX,
-};
+/** One bulk action the bar offers. */
+export interface SelectionAction<A extends string> {
+  key: A;
+  label: string;
+  icon: LucideIcon;
+  /** Losing data (or access) is worth a red button. */
+  destructive?: boolean;
+}
 
-export interface UsersBulkBarProps {
+/** A resource's words for its selection bar. */
+export interface SelectionBarStrings {
+  label: string;
+  count: (count: number) => string;
+  allMatching: string;
+  truncated: (count: number, total: number) => string;
+  page: (count: number) => string;
+  selecting: string;
+  selectAllMatching: (total: number, exact: boolean) => string;
+  clear: string;
+  actionsLabel: string;
+}
+
+export interface SelectionBarProps<A extends string> {
   count: number;
   matching: MatchingSelection | null;
   /** Every row of the current page is selected (and there are rows). */
   pageSelected: boolean;
   pageRows: number;
-  /** How many users match the current view. */
+  /** How many rows match the current view. */
   total: number;
   /** False when `total` is a lower bound ("10,000+"). */
   totalExact?: boolean;
-  actions: readonly UserAction[];
-  onAction: (action: UserAction) => void;
+  actions: ReadonlyArray<SelectionAction<A>>;
+  onAction: (action: A) => void;
   onSelectMatching: () => void;
   selectingMatching: boolean;
   onClear: () => void;
+  strings: SelectionBarStrings;
 }
 
 /**
  * Floats at the bottom while rows are selected, so selecting never shifts the table. Offers to
  * widen a full page to everything matching, and the bulk actions the view and caller allow.
  */
-export function UsersBulkBar(props: UsersBulkBarProps) {
-  const m = useMessages();
-  const s = m.usersList.selection;
-  const t = m.usersList.bulk;
+export function SelectionBar<A extends string>(props: SelectionBarProps<A>) {
+  const s = props.strings;
   const { count, matching, pageSelected, pageRows, total, actions } = props;
   if (count === 0) return null;
   const offerMatching = !matching && pageSelected && count < total;
@@ -81,22 +92,19 @@ export function UsersBulkBar(props: UsersBulkBarProps) {
         </Button>
         {actions.length > 0 ? (
           <fieldset className="order-3 flex w-full flex-wrap items-center gap-1.5 sm:order-2 sm:w-auto">
-            <legend className="sr-only">{t.label}</legend>
-            {actions.map((action) => {
-              const Icon = ICONS[action];
-              return (
-                <Button
-                  key={action}
-                  variant="secondary"
-                  size="sm"
-                  onClick={() => props.onAction(action)}
-                  className={cn(DESTRUCTIVE_ACTIONS.has(action) && 'text-danger hover:bg-danger/10')}
-                >
-                  <Icon aria-hidden="true" />
-                  {t[action]}
-                </Button>
-              );
-            })}
+            <legend className="sr-only">{s.actionsLabel}</legend>
+            {actions.map(({ key, label, icon: Icon, destructive }) => (
+              <Button
+                key={key}
+                variant="secondary"
+                size="sm"
+                onClick={() => props.onAction(key)}
+                className={cn(destructive && 'text-danger hover:bg-danger/10')}
+              >
+                <Icon aria-hidden="true" />
+                {label}
+              </Button>
+            ))}
           </fieldset>
         ) : null}
       </div>
