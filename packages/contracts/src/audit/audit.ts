@@ -58,7 +58,7 @@ export const auditListQuery = defineListQuery({
   },
   sorts: ['id', 'occurred_at'],
   defaultOrder: ['id', 'desc'],
-  perPage: { default: 25, max: 100 },
+  perPage: { default: 25, max: 100, choices: [25, 50, 100] },
 });
 export type AuditListQuery = ListQueryOf<typeof auditListQuery>;
 export type AuditSort = (typeof auditListQuery.sorts)[number];

@@ -71,6 +71,12 @@ describe('defineListQuery', () => {
 
   it('refuses page-size limits that make no sense', () => {
     expect(() => defineListQuery({ ...POSTS, perPage: { default: 10, max: 5 } })).toThrow(/perPage limits/);
+    expect(() => defineListQuery({ ...POSTS, perPage: { default: 20, max: 50, choices: [10, 50] } })).toThrow(
+      /perPage choices/,
+    );
+    expect(() => defineListQuery({ ...POSTS, perPage: { default: 20, max: 50, choices: [20, 100] } })).toThrow(
+      /perPage choices/,
+    );
   });
 
   it('refuses a default order on a field that is not sortable', () => {

@@ -7,7 +7,12 @@ export type { Direction } from './normalise';
 export const DIRECTIONS = ['asc', 'desc'] as const;
 export const MAX_SEARCH_LENGTH = 255;
 
-export type PerPageLimits = { readonly default: number; readonly max: number };
+export type PerPageLimits = {
+  readonly default: number;
+  readonly max: number;
+  /** The page sizes a screen offers (the default among them, none above max). */
+  readonly choices?: readonly number[];
+};
 
 export interface ListQueryConfig<S extends string, F extends FilterMap, Q extends string> {
   /** Fields `q` searches (case-insensitive substring, any of them). */
@@ -100,6 +105,10 @@ function assertConfig(config: ListQueryConfig<string, FilterMap, string>): void 
     throw new Error(
       `perPage limits must be whole numbers with 1 ≤ default ≤ max (got ${perPage.default}/${perPage.max}).`,
     );
+  }
+  const choices = perPage.choices ?? [];
+  if (choices.length > 0 && (!choices.includes(perPage.default) || choices.some((n) => !whole(n) || n > perPage.max))) {
+    throw new Error(`perPage choices must include the default and stay within 1…max (got ${choices.join(', ')}).`);
   }
   if (defaultOrder[0] !== 'id' && !(sorts as readonly string[]).includes(defaultOrder[0])) {
     throw new Error(`defaultOrder field "${defaultOrder[0]}" is not one of the sorts.`);

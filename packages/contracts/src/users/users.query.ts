@@ -21,7 +21,7 @@ export const usersListQuery = defineListQuery({
   },
   sorts: ['id', 'name', 'email', 'is_active', 'created_at'],
   defaultOrder: ['id', 'desc'],
-  perPage: { default: 10, max: 100 },
+  perPage: { default: 10, max: 100, choices: [10, 25, 50, 100] },
 });
 export type UsersListQuery = ListQueryOf<typeof usersListQuery>;
 export type UsersSort = (typeof usersListQuery.sorts)[number];

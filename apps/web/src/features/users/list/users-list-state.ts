@@ -25,7 +25,8 @@ export interface UsersListFilters {
 /** Everything that decides which rows the table shows; it lives in the URL. */
 export type UsersListState = ListState<UsersSort, UsersListFilters>;
 
-export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
+/** The page sizes the table offers, from the contract. */
+export const PER_PAGE_OPTIONS: readonly number[] = usersListQuery.perPage.choices ?? [usersListQuery.perPage.default];
 
 type Parsed = ReturnType<typeof usersListQuery.input.parse>;
 
