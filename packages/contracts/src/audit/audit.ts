@@ -57,7 +57,8 @@ export const auditListQuery = defineListQuery({
     ip: exact(z.string({ error: 'Give one IP address.' }).trim().min(1).max(45)),
   },
   sorts: ['id', 'occurred_at'],
-  defaultOrder: ['id', 'desc'],
+  // Newest first by when it happened: every filter's index ends with the time (migrations 0001, 0008).
+  defaultOrder: ['occurred_at', 'desc'],
   perPage: { default: 25, max: 100, choices: [25, 50, 100] },
 });
 export type AuditListQuery = ListQueryOf<typeof auditListQuery>;

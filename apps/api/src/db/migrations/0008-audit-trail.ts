@@ -14,7 +14,7 @@ const BATCH = 5_000;
  *   transaction; an event written meanwhile already has its rows (the writer adds them).
  * - `via` and `via_name`: how a change came in (`session`, `token` with the token's name, `cli`),
  *   kept with the event because tokens are revoked and sessions end.
- * - indexes for the list's filters sorted by id: actor, action, IP.
+ * - indexes for the IP filter and request-id search, newest first (actor and action have theirs).
  * - the `audit.view` permission, granted to the seeded `admin` role where it exists.
  */
 export const auditTrail: Migration = {
@@ -34,16 +34,15 @@ export const auditTrail: Migration = {
     await qi.addIndex('audit_targets', ['audit_id'], { name: 'audit_targets_audit' });
     await qi.addColumn('audit_logs', 'via', { type: DataTypes.STRING(16), allowNull: true });
     await qi.addColumn('audit_logs', 'via_name', { type: DataTypes.STRING(100), allowNull: true });
-    await qi.addIndex('audit_logs', ['actor_id', 'id'], { name: 'audit_logs_actor_id' });
-    await qi.addIndex('audit_logs', ['action', 'id'], { name: 'audit_logs_action_id' });
-    await qi.addIndex('audit_logs', ['ip', 'id'], { name: 'audit_logs_ip_id' });
+    // Actor and action already have (…, created_at) indexes (0001); the list reads newest first.
+    await qi.addIndex('audit_logs', ['ip', 'created_at'], { name: 'audit_logs_ip' });
+    await qi.addIndex('audit_logs', ['request_id', 'created_at'], { name: 'audit_logs_request' });
     await grantAuditView(qi);
     await backfillTargets(qi.sequelize, dialect, progress ?? (() => undefined));
   },
   async down({ qi }) {
-    await qi.removeIndex('audit_logs', 'audit_logs_ip_id');
-    await qi.removeIndex('audit_logs', 'audit_logs_action_id');
-    await qi.removeIndex('audit_logs', 'audit_logs_actor_id');
+    await qi.removeIndex('audit_logs', 'audit_logs_request');
+    await qi.removeIndex('audit_logs', 'audit_logs_ip');
     await qi.removeColumn('audit_logs', 'via_name');
     await qi.removeColumn('audit_logs', 'via');
     await qi.dropTable('audit_targets');
