@@ -5,8 +5,9 @@ import { lockUsers } from './users.write-repository.js';
 import type { WriteContext } from './users.write-support.js';
 
 /**
- * The locked user a restore or purge acts on: 404 when there is none, or when the caller may not
- * see the trash (a trashed record is invisible to them); NOT_DELETED (422) when it is live.
+ * The locked user a restore or purge acts on: 404 when there is none, NOT_DELETED (422) when it
+ * is live. Both routes' permissions (users.restore, users.forceDelete) are what lets a caller see
+ * the trash, so no separate visibility check is needed here.
  */
 export async function lockTrashedUser(ctx: WriteContext, tx: Transaction, id: number): Promise<User> {
   const user = (await lockUsers(ctx.db, tx, [id])).get(id);
