@@ -78,6 +78,14 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: 'audit',
+        lazy: lazyPage(() => import('./features/audit/audit-list-page').then((m) => m.AuditListPage), 'audit.view'),
+      },
+      {
+        path: 'audit/:id',
+        lazy: lazyPage(() => import('./features/audit/audit-event-page').then((m) => m.AuditEventPage), 'audit.view'),
+      },
+      {
         path: 'roles/:id',
         lazy: lazyPage(() => import('./features/roles/role-show-page').then((m) => m.RoleShowPage), 'roles.view'),
       },

@@ -62,6 +62,7 @@ describe('GET /audit', () => {
       actor_name: 'Ada Auditor',
       target_ids: [alan],
       target_count: 1,
+      target_names: { [alan]: 'Alan Turing' },
       changes: { is_active: { from: true, to: false } },
       via: { kind: 'token', name: 'test' },
     });
@@ -73,6 +74,8 @@ describe('GET /audit', () => {
     const [bulk] = await rowsOf('?filters[action]=users.bulk.setActive');
     expect(bulk?.target_count).toBe(30);
     expect(bulk?.target_ids).toHaveLength(20);
+    expect(Object.keys(bulk?.target_names ?? {})).toHaveLength(20);
+    expect(bulk?.target_names[String(bulkIds[0])]).toBe('Bulk 0');
     const item = (await audit(`/${bulk?.id}`)).json().item;
     expect([...item.target_ids].sort((a: number, b: number) => a - b)).toEqual(bulkIds);
     expect(item.context).toMatchObject({ requested: 30 });

@@ -11,6 +11,7 @@ import {
   trackNetwork,
   waitForRows,
 } from './app';
+import { ensureAuditStory, HISTORY_RENAMED } from './audit';
 import { newPage, screenshot, type ViewOptions } from './browser';
 import { ADMIN } from './env';
 
@@ -37,6 +38,8 @@ export interface AppPage {
 export interface PageIds {
   user: { id: number; name: string };
   role: { id: number; name: string };
+  /** A user with a history in the audit log, and the event that edited them. */
+  audit: { userId: number; editEventId: number };
 }
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -94,6 +97,38 @@ export const APP_PAGES: AppPage[] = [
     who: 'admin',
     path: ({ role }) => `/roles/${role.id}`,
     ready: (p, { role }) => h1(p, role.name),
+  },
+  {
+    name: 'audit-list',
+    title: 'the audit log',
+    who: 'admin',
+    path: () => '/audit',
+    ready: async (p) => {
+      await h1(p, en.audit.title);
+      await p
+        .getByRole('table', { name: en.audit.table.label })
+        .locator('tbody tr a[href^="/audit/"]')
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'audit-event',
+    title: 'an audit event',
+    who: 'admin',
+    path: ({ audit }) => `/audit/${audit.editEventId}`,
+    ready: (p) => h1(p, en.audit.actions['user.update']),
+  },
+  {
+    name: 'user-history',
+    title: 'a user’s page with its History',
+    who: 'admin',
+    path: ({ audit }) => `/users/${audit.userId}`,
+    ready: async (p) => {
+      await h1(p, HISTORY_RENAMED.name);
+      await p.getByRole('heading', { name: en.audit.history.title, exact: true }).waitFor();
+      await p.getByText(HISTORY_RENAMED.email, { exact: true }).first().waitFor();
+    },
   },
   {
     name: 'account-no-access',
@@ -167,7 +202,8 @@ export class PageVisitor {
         'hopper',
         `filters[is_active]=active&filters[role_id][]=${role.id}&sort=id&dir=asc`,
       );
-      return { user: { id: user.id, name: user.name }, role };
+      const audit = await ensureAuditStory(page);
+      return { user: { id: user.id, name: user.name }, role, audit };
     })();
     return this.idsPromise;
   }

@@ -1,3 +1,5 @@
+import { auditMessages } from '../features/audit/audit-messages';
+
 // Counts in this catalogue's language (1,234), with the noun agreeing (1 user, 2 users).
 const formatCount = (count: number) => count.toLocaleString('en');
 const usersCount = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
@@ -20,6 +22,7 @@ export const en = {
     label: 'Main',
     overview: 'Overview',
     users: 'Users',
+    audit: 'Audit log',
     status: 'Status',
     openMenu: 'Open navigation',
   },
@@ -476,6 +479,7 @@ export const en = {
       retry: 'Try again',
     },
   },
+  audit: auditMessages,
   routeError: {
     title: 'This page failed to load',
     description: 'An unexpected error stopped this page from rendering. Reload to try again.',

@@ -66,7 +66,7 @@ export type AuditSort = (typeof auditListQuery.sorts)[number];
 export type AuditFilterName = keyof typeof auditListQuery.filters;
 
 /** One field's change: `from` and `to` as they were written (absent on that side: null). */
-export const AuditChangeSchema = z.object({ from: z.unknown(), to: z.unknown() });
+export const AuditChangeSchema = z.object({ from: z.json(), to: z.json() });
 
 /**
  * How the change came in: the SPA (a session), an API token (its name when it still exists), the
@@ -89,6 +89,11 @@ export const AuditRowSchema = z.object({
   /** The first {@link AUDIT_ROW_TARGETS} targets; `target_count` says how many there are. */
   target_ids: z.array(IdSchema),
   target_count: z.number().int().nonnegative(),
+  /**
+   * The current names of the first targets that are users, by id; a user erased since has none.
+   * Exports leave it empty (their files carry ids).
+   */
+  target_names: z.record(z.string(), z.string()),
   changes: z.record(z.string(), AuditChangeSchema),
   ip: z.string().nullable(),
   via: AuditViaSchema,

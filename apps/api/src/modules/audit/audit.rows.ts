@@ -12,22 +12,44 @@ function viaOf(event: AuditLog): AuditVia {
   return event.context?.source === 'cli' ? { kind: 'cli', name: null } : { kind: 'unknown', name: null };
 }
 
+type Json = AuditRow['changes'][string]['from'];
+/** A value read back from the JSON column is JSON; a side that was never written is null. */
+const json = (value: unknown): Json => (value ?? null) as Json;
+
 /** Stored `{before, after}` as the contract's `{from, to}`. */
 function changesOf(event: AuditLog): AuditRow['changes'] {
   const out: AuditRow['changes'] = {};
   for (const [field, change] of Object.entries(event.changes ?? {}))
-    out[field] = { from: change.before, to: change.after };
+    out[field] = { from: json(change.before), to: json(change.after) };
   return out;
 }
 
-async function actorNames(db: Database, events: AuditLog[]): Promise<Map<number, string>> {
-  const ids = [...new Set(events.flatMap((e) => (e.actor_id ? [e.actor_id] : [])))];
+/** The users whose names an event's row shows: its actor and (unless not wanted) its first targets. */
+function namedIds(event: AuditLog, withTargets: boolean): number[] {
+  const targets =
+    withTargets && event.target_type === 'user' ? (event.target_ids ?? []).slice(0, AUDIT_ROW_TARGETS).map(Number) : [];
+  return event.actor_id ? [event.actor_id, ...targets] : targets;
+}
+
+/** Current names of the users `events` name, in one query; a user erased since has none. */
+async function userNames(db: Database, events: AuditLog[], withTargets = true): Promise<Map<number, string>> {
+  const ids = [...new Set(events.flatMap((event) => namedIds(event, withTargets)))];
   if (ids.length === 0) return new Map();
   const rows = await db.sequelize.query<{ id: number; name: string }>('SELECT id, name FROM users WHERE id IN (:ids)', {
     replacements: { ids },
     type: QueryTypes.SELECT,
   });
   return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
+
+function targetNamesOf(event: AuditLog, names: Map<number, string>): AuditRow['target_names'] {
+  if (event.target_type !== 'user') return {};
+  const out: AuditRow['target_names'] = {};
+  for (const id of (event.target_ids ?? []).slice(0, AUDIT_ROW_TARGETS)) {
+    const name = names.get(Number(id));
+    if (name !== undefined) out[String(id)] = name;
+  }
+  return out;
 }
 
 function toRow(event: AuditLog, names: Map<number, string>, targets: number): AuditRow {
@@ -41,6 +63,7 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number): Au
     target_type: event.target_type,
     target_ids: ids.slice(0, targets),
     target_count: ids.length,
+    target_names: targetNamesOf(event, names),
     changes: changesOf(event),
     ip: event.ip,
     via: viaOf(event),
@@ -48,7 +71,11 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number): Au
   };
 }
 
-/** Rows for `ids`, in the order of `ids`, each with its first targets (all of them for an export). */
+/**
+ * Rows for `ids`, in the order of `ids`, each with its first targets and their names. An export
+ * (`allTargets`) has every target and no target names: its files carry ids, and looking up
+ * thousands of names per batch would slow it for nothing.
+ */
 export async function auditRowsByIds(
   db: Database,
   ids: readonly number[],
@@ -56,7 +83,7 @@ export async function auditRowsByIds(
 ): Promise<AuditRow[]> {
   if (ids.length === 0) return [];
   const events = await db.models.AuditLog.findAll({ where: { id: { [Op.in]: [...ids] } } });
-  const names = await actorNames(db, events);
+  const names = await userNames(db, events, !allTargets);
   const targets = allTargets ? Number.POSITIVE_INFINITY : AUDIT_ROW_TARGETS;
   const byId = new Map(events.map((e) => [e.id, toRow(e, names, targets)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -66,6 +93,6 @@ export async function auditRowsByIds(
 export async function auditItem(db: Database, id: number): Promise<AuditItem | null> {
   const event = await db.models.AuditLog.findByPk(id);
   if (!event) return null;
-  const row = toRow(event, await actorNames(db, [event]), Number.POSITIVE_INFINITY);
+  const row = toRow(event, await userNames(db, [event]), Number.POSITIVE_INFINITY);
   return { ...row, context: event.context };
 }

@@ -65,4 +65,27 @@ describe('filter fields', () => {
     const late = FIELDS.map((field) => (field.kind === 'multi' ? { ...field, options: undefined } : field));
     expect(chipsOf(late, { role_id: [1] }, 'en')).toEqual([{ id: 'role_id', label: 'Roles', value: '…' }]);
   });
+
+  it('keeps a fixed filter (set by a link) through the form, and names it in its chip', () => {
+    const fields: FilterField[] = [
+      { kind: 'text', key: 'ip', label: 'IP', chipLabel: 'IP' },
+      {
+        kind: 'multi',
+        key: 'action',
+        label: 'Actions',
+        chipLabel: 'Action',
+        options: [{ value: 'user.update', label: 'Edited a user' }],
+        unknownValue: (value) => String(value),
+      },
+      { kind: 'fixed', key: 'user_id', label: 'Involving', chipLabel: 'Involving', describe: (v) => `User #${v}` },
+    ];
+    const draft = toDraft(fields, { user_id: 7 });
+    expect(draft).toEqual({ ip: '', action: [], user_id: 7 });
+    expect(fromDraft(fields, { ...draft, action: ['user.update'] })).toEqual({ action: ['user.update'], user_id: 7 });
+    expect(fromDraft(fields, toDraft(fields, {}))).toEqual({});
+    expect(chipsOf(fields, { user_id: 7, action: ['user.update', 'user.gone'] }, 'en')).toEqual([
+      { id: 'action', label: 'Action', value: 'Edited a user, user.gone' },
+      { id: 'user_id', label: 'Involving', value: 'User #7' },
+    ]);
+  });
 });

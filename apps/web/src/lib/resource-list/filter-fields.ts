@@ -23,14 +23,14 @@ export type FilterField<K extends string = string> =
   | (FieldBase<K> & { kind: 'text'; maxLength?: number })
   /** One of a few values; `allLabel` is the choice of none. */
   | (FieldBase<K> & { kind: 'select'; allLabel: string; options: readonly FilterOption[] })
-  /** Any of many values, ticked; options may arrive late (`undefined` until they do). */
+  /** Any of many values (ids or names), ticked; options may arrive late (`undefined` until they do). */
   | (FieldBase<K> & {
       kind: 'multi';
       description?: string;
       emptyMessage?: string;
-      options: readonly FilterOption<number>[] | undefined;
-      /** A chip's text for a value no option names (yet). */
-      unknownValue: (value: number) => string;
+      options: readonly FilterOption<string | number>[] | undefined;
+      /** A chip's text for a value no option names (yet). Method syntax: a field may narrow it to its own values. */
+      unknownValue(value: string | number): string;
     })
   /** `YYYY-MM-DD` bounds; `rangeText` writes the chip's value from formatted days. */
   | (FieldBase<K> & {
@@ -38,7 +38,12 @@ export type FilterField<K extends string = string> =
       fromLabel: string;
       toLabel: string;
       rangeText: (from: string | undefined, to: string | undefined) => string;
-    });
+    })
+  /**
+   * Set by a link rather than the form ("this user's events"): shown as a chip, kept when the
+   * form is applied, never edited in it. `describe` writes the chip's value.
+   */
+  | (FieldBase<K> & { kind: 'fixed'; describe(value: unknown): string });
 
 export type DateRangeValue = { from?: string; to?: string };
 
@@ -46,22 +51,24 @@ export type DateRangeValue = { from?: string; to?: string };
 export type FilterValueOf<F extends FilterField> = F extends { kind: 'text' | 'select' }
   ? string
   : F extends { kind: 'multi' }
-    ? number[]
-    : DateRangeValue;
+    ? Array<string | number>
+    : F extends { kind: 'fixed' }
+      ? unknown
+      : DateRangeValue;
 
-/** What the form edits: every field's value, empty when not in force. */
-export type FilterDraft = Record<string, string | number[] | DateRangeValue>;
+/** What the form edits: every field's value, empty when not in force (a fixed one: undefined). */
+export type FilterDraft = Record<string, string | Array<string | number> | DateRangeValue | undefined>;
 
-const emptyOf = (field: FilterField): string | number[] | DateRangeValue =>
-  field.kind === 'multi' ? [] : field.kind === 'dateRange' ? {} : '';
+const emptyOf = (field: FilterField): FilterDraft[string] =>
+  field.kind === 'multi' ? [] : field.kind === 'dateRange' ? {} : field.kind === 'fixed' ? undefined : '';
 
 export function toDraft(fields: readonly FilterField[], filters: Readonly<Record<string, unknown>>): FilterDraft {
   return Object.fromEntries(
-    fields.map((field) => [field.key, (filters[field.key] as FilterDraft[string] | undefined) ?? emptyOf(field)]),
+    fields.map((field) => [field.key, (filters[field.key] as FilterDraft[string]) ?? emptyOf(field)]),
   );
 }
 
-/** The draft's filters in force: trimmed text, ticked values, a range with a bound. */
+/** The draft's filters in force: trimmed text, ticked values, a range with a bound, fixed ones as they were. */
 export function fromDraft(fields: readonly FilterField[], draft: FilterDraft): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
@@ -69,6 +76,7 @@ export function fromDraft(fields: readonly FilterField[], draft: FilterDraft): R
     if (field.kind === 'text' && typeof value === 'string' && value.trim()) out[field.key] = value.trim();
     if (field.kind === 'select' && typeof value === 'string' && value) out[field.key] = value;
     if (field.kind === 'multi' && Array.isArray(value) && value.length > 0) out[field.key] = value;
+    if (field.kind === 'fixed' && value !== undefined) out[field.key] = value;
     if (field.kind === 'dateRange' && value && typeof value === 'object' && !Array.isArray(value)) {
       const { from, to } = value;
       if (from || to) out[field.key] = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
@@ -105,15 +113,18 @@ export function chipsOf(
         break;
       }
       case 'multi': {
-        const ids = value as number[];
-        if (ids.length === 0) break;
+        const values = value as Array<string | number>;
+        if (values.length === 0) break;
         // Until the options arrive, an ellipsis rather than ids that flash and change.
         const names = field.options
-          ? ids.map((id) => field.options?.find((o) => o.value === id)?.label ?? field.unknownValue(id)).join(', ')
+          ? values.map((v) => field.options?.find((o) => o.value === v)?.label ?? field.unknownValue(v)).join(', ')
           : '…';
         chip(names);
         break;
       }
+      case 'fixed':
+        chip(field.describe(value));
+        break;
       case 'dateRange': {
         const { from, to } = value as DateRangeValue;
         chip(field.rangeText(from ? formatDay(from, locale) : undefined, to ? formatDay(to, locale) : undefined));

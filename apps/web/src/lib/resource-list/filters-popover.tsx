@@ -28,6 +28,9 @@ export interface FiltersPopoverProps<F extends object> {
   strings: FiltersPopoverStrings;
 }
 
+/** Options beyond which a ticked list scrolls. */
+const LONG_LIST = 8;
+
 function Field({
   field,
   id,
@@ -63,17 +66,23 @@ function Field({
           </NativeSelect>
         </FieldShell>
       );
-    case 'multi':
-      return (
-        <CheckboxGroup
+    case 'multi': {
+      const options = field.options ?? [];
+      const group = (
+        <CheckboxGroup<string | number>
           legend={field.label}
           description={field.description}
-          options={(field.options ?? []).map((option) => ({ value: option.value, label: option.label }))}
-          value={value as number[]}
+          options={options.map((option) => ({ value: option.value, label: option.label }))}
+          value={value as Array<string | number>}
           onChange={onChange}
           emptyMessage={field.emptyMessage}
         />
       );
+      // A long list scrolls inside the form rather than pushing Apply off the screen.
+      return options.length > LONG_LIST ? <div className="max-h-64 overflow-y-auto pr-1">{group}</div> : group;
+    }
+    case 'fixed':
+      return null;
     case 'dateRange': {
       const range = value as DateRangeValue;
       return (

@@ -9,7 +9,7 @@ const a = en.userActions;
 
 describe('user page', () => {
   it('shows the user, their roles as links and their permissions', async () => {
-    const api = mockTrpc({ 'auth.me': ok(sessionOf('all')), 'users.show': ok(userShow()) });
+    const api = mockTrpc({ 'auth.me': ok(sessionOf('all')), 'audit.list': 'pending', 'users.show': ok(userShow()) });
     renderApp('/users/42');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Ann Lee' })).toBeTruthy();
@@ -77,7 +77,11 @@ describe('user page', () => {
   });
 
   it('explains, in the server’s words, why an active user cannot be deleted, and does nothing when pressed', async () => {
-    mockTrpc({ 'auth.me': ok(sessionOf('all')), 'users.show': ok(userShow({ is_active: true })) });
+    mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
+      'users.show': ok(userShow({ is_active: true })),
+    });
     renderApp('/users/42');
 
     const button = await screen.findByRole('button', { name: a.delete });
@@ -93,6 +97,7 @@ describe('user page', () => {
     const user = userShow({ is_active: true }).item;
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
       'users.show': ok(userShow({ ...user, actions: { ...user.actions, delete: { allowed: true } } })),
     });
     renderApp('/users/42');
@@ -106,6 +111,7 @@ describe('user page', () => {
   it('deletes after confirmation, says so with an Undo, and returns to the list', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
       'users.show': ok(userShow({ is_active: false })),
       'users.delete': ok(null),
       'users.list': 'pending',
@@ -130,6 +136,7 @@ describe('user page', () => {
     const message = 'This would leave no active administrator. Make another user an administrator first.';
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
       'users.show': ok(userShow()),
       'users.setActive': fail({ message, code: 'LAST_ADMIN', httpStatus: 422 }),
     });
@@ -146,6 +153,7 @@ describe('user page', () => {
   it('offers restore and permanent delete for a deleted user', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
       'users.show': ok(userShow({ is_active: false, deleted_at: '2024-06-01T08:00:00.000Z' })),
     });
     renderApp('/users/42');
@@ -160,6 +168,7 @@ describe('user page', () => {
   it('says so when the user does not exist', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
       'users.show': fail({ message: 'The user was not found.', code: 'NOT_FOUND', httpStatus: 404 }),
     });
     renderApp('/users/999');

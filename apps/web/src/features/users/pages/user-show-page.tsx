@@ -5,6 +5,7 @@ import { useMessages } from '../../../i18n/messages';
 import { useTRPC } from '../../../lib/trpc';
 import { RecordErrorState } from '../../errors/record-error-state';
 import { useCan, useSession } from '../../auth/use-session';
+import { UserHistory } from '../../audit/user-history';
 import { BackLink } from './back-link';
 import { useIdParam } from './use-id-param';
 import { useUserActionDialog } from './use-user-action-dialog';
@@ -56,6 +57,7 @@ export function UserShowPage() {
 function UserProfile({ user }: { user: UserShowItem }) {
   const m = useMessages();
   const { session } = useSession();
+  const can = useCan();
   const { ask, dialog } = useUserActionDialog(user);
   const isSelf = session?.user.id === user.id;
 
@@ -97,6 +99,7 @@ function UserProfile({ user }: { user: UserShowItem }) {
         <UserDetailsCard user={user} className="lg:col-span-2" />
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard names={user.permission_names ?? []} className="lg:col-span-2" />
+        {can['audit.view'] ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
         <UserDangerZone user={user} ask={ask} className="lg:col-span-2" />
       </div>
       {dialog}

@@ -1,0 +1,41 @@
+import { AUDIT_ACTIONS } from '@app/contracts';
+import type { Messages } from '../../i18n/messages';
+import type { FilterField } from '../../lib/resource-list/filter-fields';
+import { actionLabel } from './audit-format';
+
+/**
+ * The audit list's filters for the kit's form and chips. Actor, target and user are set by links
+ * (a name in the table, a user's History) and shown as chips; `names` gives the chips the names
+ * the page has seen, else an id.
+ */
+export function auditFilterFields(m: Messages, names: ReadonlyMap<number, string>): FilterField[] {
+  const t = m.audit.filters;
+  const userText = (value: unknown) => {
+    const ids = (Array.isArray(value) ? value : [value]).map(Number);
+    return ids.map((id) => names.get(id) ?? m.audit.userRef(id)).join(', ');
+  };
+  return [
+    {
+      kind: 'multi',
+      key: 'action',
+      label: t.action,
+      chipLabel: t.chip.action,
+      description: t.actionHint,
+      options: AUDIT_ACTIONS.map((action) => ({ value: action, label: actionLabel(action, m) })),
+      unknownValue: (value) => String(value),
+    },
+    {
+      kind: 'dateRange',
+      key: 'occurred_between',
+      label: t.occurred,
+      chipLabel: t.chip.occurred,
+      fromLabel: t.occurredFrom,
+      toLabel: t.occurredTo,
+      rangeText: t.range,
+    },
+    { kind: 'text', key: 'ip', label: t.ip, chipLabel: t.chip.ip, maxLength: 45 },
+    { kind: 'fixed', key: 'actor_id', label: t.chip.actor, chipLabel: t.chip.actor, describe: userText },
+    { kind: 'fixed', key: 'target_id', label: t.chip.target, chipLabel: t.chip.target, describe: userText },
+    { kind: 'fixed', key: 'user_id', label: t.chip.user, chipLabel: t.chip.user, describe: userText },
+  ];
+}

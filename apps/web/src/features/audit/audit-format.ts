@@ -1,0 +1,73 @@
+import { AUDIT_ACTIONS, type AuditAction, type AuditRow, type AuditVia } from '@app/contracts';
+import type { BadgeTone } from '@app/ui';
+import type { Messages } from '../../i18n/messages';
+
+const KNOWN = new Set<string>(AUDIT_ACTIONS);
+
+export function actionLabel(action: string, m: Messages): string {
+  return KNOWN.has(action) ? m.audit.actions[action as AuditAction] : m.audit.unknownAction(action);
+}
+
+/** How an action reads at a glance: red for removals and refusals, amber for lost access, green for what gives. */
+const ACTION_TONES: Partial<Record<AuditAction, BadgeTone>> = {
+  'user.create': 'success',
+  'user.activate': 'success',
+  'user.restore': 'success',
+  'users.bulk.restore': 'success',
+  'user.deactivate': 'warning',
+  'users.bulk.setActive': 'warning',
+  'user.delete': 'danger',
+  'user.force_delete': 'danger',
+  'users.bulk.delete': 'danger',
+  'users.bulk.forceDelete': 'danger',
+  'auth.loginFailed': 'danger',
+  'audit.prune': 'warning',
+};
+
+export const actionTone = (action: string): BadgeTone => ACTION_TONES[action as AuditAction] ?? 'neutral';
+
+export function viaText(via: AuditVia, m: Messages): string {
+  const t = m.audit.via;
+  return via.kind === 'token' ? t.token(via.name) : t[via.kind];
+}
+
+export function fieldLabel(field: string, m: Messages): string {
+  return m.audit.fields[field] ?? field;
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A recorded value as an administrator reads it: statuses in words, lists joined, instants formatted. */
+export function valueText(field: string, value: unknown, m: Messages): string {
+  const v = m.audit.values;
+  if (value === null || value === undefined || value === '') return v.empty;
+  if (field === 'is_active' && typeof value === 'boolean') return value ? v.active : v.inactive;
+  if (Array.isArray(value)) return value.length === 0 ? v.none : value.map(String).join(', ');
+  if (value === 'deleted') return v.deleted;
+  if (value === 'erased') return v.erased;
+  if (typeof value === 'string' && ISO_INSTANT.test(value)) return m.common.dateTime(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Who did it: the actor's current name, the account's id if it is gone, or the system. */
+export function actorText(row: Pick<AuditRow, 'actor_id' | 'actor_name'>, m: Messages): string {
+  if (row.actor_name) return row.actor_name;
+  return row.actor_id ? m.audit.erasedUser(row.actor_id) : m.audit.system;
+}
+
+export function targetText(row: Pick<AuditRow, 'target_names'>, id: number, m: Messages): string {
+  return row.target_names[String(id)] ?? m.audit.erasedUser(id);
+}
+
+/** One line for the changes column: the field's before → after when one changed, else the fields' names. */
+export function changesSummary(row: Pick<AuditRow, 'changes'>, m: Messages): string {
+  const fields = Object.keys(row.changes);
+  if (fields.length === 0) return '';
+  if (fields.length === 1) {
+    const field = fields[0] as string;
+    const change = row.changes[field] as { from: unknown; to: unknown };
+    return `${fieldLabel(field, m)}: ${valueText(field, change.from, m)} → ${valueText(field, change.to, m)}`;
+  }
+  return m.audit.changedFields(fields.map((field) => fieldLabel(field, m)));
+}

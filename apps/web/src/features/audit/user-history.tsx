@@ -1,0 +1,104 @@
+import type { AuditRow } from '@app/contracts';
+import { Badge, Button, Card, CardDescription, CardHeader, CardTitle, cn, Skeleton } from '@app/ui';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight } from 'lucide-react';
+import { Link } from 'react-router';
+import { useMessages } from '../../i18n/messages';
+import { useTRPC } from '../../lib/trpc';
+import { actionLabel, actionTone, actorText, viaText } from './audit-format';
+import { auditListHref } from './audit-list-state';
+import { ChangeList } from './change-list';
+
+/** Events shown on the user page; the rest are a link away. */
+const RECENT = 10;
+
+const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
+
+function HistoryEntry({ event }: { event: AuditRow }) {
+  const m = useMessages();
+  const t = m.audit.history;
+  return (
+    <li className="px-5 py-4">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+        <Badge tone={actionTone(event.action)}>{actionLabel(event.action, m)}</Badge>
+        <span className="text-foreground">{t.by(actorText(event, m))}</span>
+        <span aria-hidden="true" className="text-muted-foreground">
+          ·
+        </span>
+        <time dateTime={event.occurred_at} className="text-muted-foreground tabular-nums">
+          {m.common.dateTime(event.occurred_at)}
+        </time>
+        <Link to={`/audit/${event.id}`} className={cn(linkClass, 'ml-auto inline-flex items-center gap-1 text-xs')}>
+          {t.openEvent}
+          <span className="sr-only">{` #${event.id}`}</span>
+          <ArrowRight aria-hidden="true" className="size-3" />
+        </Link>
+      </div>
+      <p className="mt-1 text-xs text-muted-foreground">
+        {viaText(event.via, m)}
+        {event.ip ? (
+          <>
+            {' · '}
+            <span className="font-mono">{event.ip}</span>
+          </>
+        ) : null}
+        {event.target_count > 1 ? ` · ${t.more(event.target_count - 1)}` : null}
+      </p>
+      {Object.keys(event.changes).length > 0 ? <ChangeList changes={event.changes} className="mt-3" /> : null}
+    </li>
+  );
+}
+
+/**
+ * A user's History on their page: the latest events they were a target of or took part in, each
+ * with who, when, the door and IP, and every changed field's before and after.
+ */
+export function UserHistory({ userId, className }: { userId: number; className?: string }) {
+  const m = useMessages();
+  const t = m.audit.history;
+  const trpc = useTRPC();
+  const history = useQuery(trpc.audit.list.queryOptions({ page: 1, perPage: RECENT, filters: { user_id: userId } }));
+  const meta = history.data?.meta;
+
+  return (
+    <Card aria-labelledby="user-history-title" className={cn('overflow-hidden', className)}>
+      <CardHeader className="pb-3">
+        <div>
+          <CardTitle id="user-history-title">{t.title}</CardTitle>
+          <CardDescription>{t.description}</CardDescription>
+        </div>
+      </CardHeader>
+      {history.data ? (
+        history.data.rows.length === 0 ? (
+          <p className="border-t border-border px-5 py-6 text-center text-sm text-muted-foreground">{t.empty}</p>
+        ) : (
+          <ol className="divide-y divide-border border-t border-border">
+            {history.data.rows.map((event) => (
+              <HistoryEntry key={event.id} event={event} />
+            ))}
+          </ol>
+        )
+      ) : history.isError ? (
+        <div className="flex items-center justify-between gap-3 border-t border-border px-5 py-4 text-sm">
+          <p className="text-danger">{t.error}</p>
+          <Button variant="secondary" size="sm" onClick={() => void history.refetch()} disabled={history.isFetching}>
+            {t.retry}
+          </Button>
+        </div>
+      ) : (
+        <div role="status" aria-label={t.loading} className="space-y-3 border-t border-border px-5 py-4">
+          {[0, 1, 2].map((row) => (
+            <Skeleton key={row} className="h-10 w-full" />
+          ))}
+        </div>
+      )}
+      {meta && meta.total > (history.data?.rows.length ?? 0) ? (
+        <div className="border-t border-border px-5 py-3 text-sm">
+          <Link to={auditListHref({ user_id: userId })} className={linkClass}>
+            {t.seeAll(meta.total, meta.totalExact)}
+          </Link>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
