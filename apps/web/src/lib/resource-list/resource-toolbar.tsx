@@ -17,7 +17,7 @@ export interface ViewStrings {
   comfortable: string;
 }
 
-export interface ResourceToolbarProps<S extends string, F extends object> {
+export interface ResourceToolbarProps<S extends string, F extends object, K extends string> {
   list: ListController<S, F>;
   search: { label: string; clear: string; placeholder: string };
   /** The filter form's fields, and the chips' (same fields, perhaps another order). */
@@ -31,20 +31,20 @@ export interface ResourceToolbarProps<S extends string, F extends object> {
     total: number | undefined;
     totalExact?: boolean;
   };
-  columns: ReadonlyArray<{ key: string; label: string; locked: boolean }>;
+  columns: ReadonlyArray<{ key: K; label: string; locked: boolean }>;
   prefs: {
-    hidden: readonly string[];
-    visibleColumns: readonly string[];
+    hidden: readonly K[];
+    visibleColumns: readonly K[];
     density: TableDensity;
     setDensity: (density: TableDensity) => void;
-    setColumnVisible: (key: never, visible: boolean) => void;
+    setColumnVisible: (key: K, visible: boolean) => void;
     showAllColumns: () => void;
   };
   view: ViewStrings;
 }
 
 /** Search, filters, export and view controls above a resource's table, and the chips of what is in force. */
-export function ResourceToolbar<S extends string, F extends object>({
+export function ResourceToolbar<S extends string, F extends object, K extends string>({
   list,
   search,
   filters,
@@ -53,11 +53,15 @@ export function ResourceToolbar<S extends string, F extends object>({
   columns,
   prefs,
   view: v,
-}: ResourceToolbarProps<S, F>) {
+}: ResourceToolbarProps<S, F, K>) {
   const { state } = list;
   const removeChip = (id: string) =>
     id === 'q' ? list.setSearch('') : list.patchFilters({ [id]: undefined } as Partial<F>);
-  const setVisible = prefs.setColumnVisible as (key: string, visible: boolean) => void;
+  // The menu reports the id it was given: one of `columns`' keys.
+  const setVisible = (id: string, visible: boolean) => {
+    const column = columns.find((c) => c.key === id);
+    if (column) prefs.setColumnVisible(column.key, visible);
+  };
 
   return (
     <div className="space-y-3 border-b border-border p-3 sm:px-4">
