@@ -69,6 +69,8 @@ const EnvSchema = z.object({
     .max(24 * 60)
     .default(15),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
+  /** The bearer token a Prometheus scraper sends to GET /api/metrics; unset: no metrics route. */
+  METRICS_TOKEN: envOptional(z.string().trim().min(24, 'must be at least 24 characters')),
   /** Days of audit events `audit:prune` keeps; unset keeps every event. */
   AUDIT_RETENTION_DAYS: envOptional(z.coerce.number().int().min(1).max(36_500)),
 });

@@ -18,6 +18,8 @@ import { assertEveryProcedureGuarded } from './trpc/guard-check.js';
 import { registerSameOriginCheck } from './auth/same-origin.js';
 import { isApiPath, refuseUnroutableUrl, registerNoStore } from './api-scope.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
+import { createMetrics } from './metrics/metrics.js';
+import { registerMetrics } from './metrics/metrics-route.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -73,10 +75,12 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   registerNoStore(app);
   registerSameOriginCheck(app);
   registerErrorHandler(app);
+  const metrics = createMetrics(db, new Set(Object.keys(appRouter._def.procedures)));
+  registerMetrics(app, metrics, config.METRICS_TOKEN);
 
   await registerTrpcDoor(app, { router: appRouter, createContext });
 
-  registerRestBridge(app, appRouter, createContext);
+  registerRestBridge(app, appRouter, createContext, { onDownload: metrics.download });
 
   const indexHtml = path.join(config.WEB_DIST_DIR, 'index.html');
   const spaBuilt = fs.existsSync(indexHtml);

@@ -82,6 +82,7 @@ export function registerRestBridge(
   app: FastifyInstance,
   router: AnyRouter,
   createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>,
+  hooks: { onDownload?: (body: FileDownload['body']) => void } = {},
 ) {
   // The REST door reads JSON only. Fastify's built-in text/plain parser would hand a route a
   // string, refused late as 422; without it a text body is 415 like any other media type.
@@ -103,7 +104,10 @@ export function registerRestBridge(
           .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as CallerFn;
         const result = await fn(hasInput ? input : undefined);
         const status = route.rest.status ?? 200;
-        if (result instanceof FileDownload) return sendFile(reply, status, result);
+        if (result instanceof FileDownload) {
+          hooks.onDownload?.(result.body);
+          return sendFile(reply, status, result);
+        }
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(result);
       },
