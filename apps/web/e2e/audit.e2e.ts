@@ -108,22 +108,24 @@ describe.skipIf(browserMissing())('the audit log', () => {
     const history = page.getByRole('region', { name: t.history.title });
     await history.getByText(t.actions['user.update'], { exact: true }).waitFor();
     const entries = history.getByRole('listitem');
-    await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(3);
-    // Newest first: deactivated, then edited, then created.
+    await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(4);
+    // Newest first: a refused sign-in, deactivated, edited, created.
     const badges = await history.locator('li > div > span:first-child').allTextContents();
-    expect(badges.slice(0, 3)).toEqual([
+    expect(badges.slice(0, 4)).toEqual([
+      t.actions['auth.loginFailed'],
       t.actions['user.deactivate'],
       t.actions['user.update'],
       t.actions['user.create'],
     ]);
 
-    const edit = entries.nth(1);
+    const edit = entries.nth(2);
     const text = (await edit.innerText()).replace(/\s+/g, ' ');
     for (const value of [HISTORY_USER.name, HISTORY_RENAMED.name, HISTORY_USER.email, HISTORY_RENAMED.email])
       expect(text).toContain(value);
     expect(text).toContain(t.via.session);
     expect(text).toContain('127.0.0.1');
-    const deactivation = (await entries.nth(0).innerText()).replace(/\s+/g, ' ');
+    expect(await entries.nth(0).innerText()).toContain(t.history.byNobody);
+    const deactivation = (await entries.nth(1).innerText()).replace(/\s+/g, ' ');
     expect(deactivation).toContain(`${t.values.active}`);
     expect(deactivation).toContain(`${t.values.inactive}`);
     await screenshot(page, 'audit-user-history');

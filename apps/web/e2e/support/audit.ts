@@ -2,7 +2,7 @@ import type { AuditListResult } from '@app/contracts';
 import type { Page } from 'playwright-core';
 import { apiList, createUserViaApi, originHeader } from './app';
 
-/** A user whose account has a story in the audit log: created, renamed, given a new e-mail, deactivated. */
+/** A user whose account has a story in the audit log: created, renamed, given a new e-mail, deactivated, a refused sign-in. */
 export const HISTORY_USER = { name: 'Hedy Lamarr', email: 'hedy.history@example.com' };
 export const HISTORY_RENAMED = { name: 'Hedy Kiesler', email: 'hedy.kiesler@example.com' };
 
@@ -33,6 +33,12 @@ export async function ensureAuditStory(adminPage: Page): Promise<{ userId: numbe
     const { version } = ((await edit.json()) as { item: { version: string } }).item;
     await send(adminPage, 'put', `/api/users/${userId}`, { ...HISTORY_RENAMED, version });
     await send(adminPage, 'patch', `/api/users/${userId}/active`, { active: false });
+    // A refused sign-in too, so the log's pages always show a danger-toned event (and axe checks it).
+    const refused = await adminPage.request.post('/api/auth/login', {
+      data: { email: HISTORY_RENAMED.email, password: 'not-the-password' },
+      headers: originHeader(),
+    });
+    if (refused.status() !== 401) throw new Error(`a wrong password answered ${refused.status()}`);
   }
   const edits = await apiAudit(adminPage, `filters[target_id]=${userId}&filters[action]=user.update`);
   const edit = edits.rows[0];

@@ -29,9 +29,13 @@ describe('audit wording', () => {
   });
 
   it('says who and through which door, also when the account or the token is gone', () => {
-    expect(actorText({ actor_id: 3, actor_name: 'Ada' }, en)).toBe('Ada');
-    expect(actorText({ actor_id: 3, actor_name: null }, en)).toBe('User #3 (erased)');
-    expect(actorText({ actor_id: null, actor_name: null }, en)).toBe('System');
+    const web = { kind: 'session', name: null } as const;
+    expect(actorText({ actor_id: 3, actor_name: 'Ada', via: web }, en)).toBe('Ada');
+    expect(actorText({ actor_id: 3, actor_name: null, via: web }, en)).toBe('User #3 (erased)');
+    expect(actorText({ actor_id: null, actor_name: null, via: { kind: 'cli', name: null } }, en)).toBe('System');
+    expect(actorText({ actor_id: null, actor_name: null, via: { kind: 'unknown', name: null } }, en)).toBe(
+      'Someone not signed in',
+    );
     expect(targetText({ target_names: { '5': 'Grace' } }, 5, en)).toBe('Grace');
     expect(targetText({ target_names: {} }, 6, en)).toBe('User #6 (erased)');
     expect(viaText({ kind: 'token', name: 'ci' }, en)).toBe('API token “ci”');

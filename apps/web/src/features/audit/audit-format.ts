@@ -50,10 +50,14 @@ export function valueText(field: string, value: unknown, m: Messages): string {
   return String(value);
 }
 
-/** Who did it: the actor's current name, the account's id if it is gone, or the system. */
-export function actorText(row: Pick<AuditRow, 'actor_id' | 'actor_name'>, m: Messages): string {
+/**
+ * Who did it: the actor's current name, the account's id if it is gone, the system (the command
+ * line), or someone not signed in (a refused sign-in).
+ */
+export function actorText(row: Pick<AuditRow, 'actor_id' | 'actor_name' | 'via'>, m: Messages): string {
   if (row.actor_name) return row.actor_name;
-  return row.actor_id ? m.audit.erasedUser(row.actor_id) : m.audit.system;
+  if (row.actor_id) return m.audit.erasedUser(row.actor_id);
+  return row.via.kind === 'cli' ? m.audit.system : m.audit.notSignedIn;
 }
 
 export function targetText(row: Pick<AuditRow, 'target_names'>, id: number, m: Messages): string {

@@ -17,11 +17,12 @@ const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
 function HistoryEntry({ event }: { event: AuditRow }) {
   const m = useMessages();
   const t = m.audit.history;
+  const who = actorText(event, m);
   return (
     <li className="px-5 py-4">
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
         <Badge tone={actionTone(event.action)}>{actionLabel(event.action, m)}</Badge>
-        <span className="text-foreground">{t.by(actorText(event, m))}</span>
+        <span className="text-foreground">{who === m.audit.notSignedIn ? t.byNobody : t.by(who)}</span>
         <span aria-hidden="true" className="text-muted-foreground">
           ·
         </span>
