@@ -5,6 +5,8 @@ import { ROOT_DIR } from '../src/config.js';
 
 export interface BenchOptions {
   users: number;
+  /** Audit events to seed (when an audit scenario runs). */
+  auditEvents: number;
   /** Seconds of load per HTTP scenario. */
   duration: number;
   connections: number;
@@ -26,6 +28,8 @@ export interface BenchOptions {
 const HELP = `Usage: npm run bench -- [options]
 
   --users N            users to seed (default 1000000; --smoke: 10000)
+  --audit-events N     audit events to seed when an audit scenario runs (default 10000000;
+                       --smoke: 20000); --reuse keeps them, or appends the missing ones
   --duration S         seconds of load per HTTP scenario (default 10; --smoke: 2)
   --connections C      concurrent HTTP connections (default 4)
   --database-url URL   MariaDB/MySQL database (default mysql://root@127.0.0.1:3306/ua_bench;
@@ -38,8 +42,8 @@ const HELP = `Usage: npm run bench -- [options]
   --innodb-buffer-pool-mb M
                        resize the server's InnoDB buffer pool to M MB for the run (SET GLOBAL,
                        restored at the end); default: leave the server as it is
-  --smoke              10 000 users, 2 s per scenario, temp report; fails unless every scenario
-                       answered 2xx and produced numbers
+  --smoke              10 000 users, 20 000 audit events, 2 s per scenario, temp report; fails
+                       unless every scenario answered 2xx and produced numbers
   --help               this text
 `;
 
@@ -56,6 +60,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     allowPositionals: false,
     options: {
       users: { type: 'string' },
+      'audit-events': { type: 'string' },
       duration: { type: 'string' },
       connections: { type: 'string' },
       'database-url': { type: 'string' },
@@ -85,6 +90,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       : path.join(ROOT_DIR, 'docs/PERFORMANCE.md');
   return {
     users: positiveInt('users', values.users, smoke ? 10_000 : 1_000_000),
+    auditEvents: positiveInt('audit-events', values['audit-events'], smoke ? 20_000 : 10_000_000),
     duration: positiveInt('duration', values.duration, smoke ? 2 : 10),
     connections: positiveInt('connections', values.connections, 4),
     databaseUrl,

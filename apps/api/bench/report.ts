@@ -2,11 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ProfileSummary, profileLine } from './cpu-profile.js';
 import type { DownloadResult } from './export.js';
+import type { AuditSeed } from './audit-seed.js';
 import type { CapturedStatement, FloorResult, PlanRow } from './floor.js';
 import type { LoadResult } from './http-load.js';
 import type { MachineInfo } from './machine.js';
+import { renderAuditSection } from './report-audit.js';
+import { f0, f1, int, ms, ratio, statusText, targetText, verdict } from './report-format.js';
 import { METHOD } from './report-method.js';
-import type { ExportScenario, HttpRequestSpec, HttpScenario, Target } from './scenarios.js';
+import type { ExportScenario, HttpRequestSpec, HttpScenario } from './scenarios.js';
+
+export { targetText, verdict } from './report-format.js';
 
 export type OutcomeStatus = 'ok' | 'missing' | 'failed';
 
@@ -67,6 +72,8 @@ export interface RunInfo {
   date: Date;
   users: number;
   seeded: { seconds: number; added: number } | null;
+  /** The audit trail the audit scenarios read; null when none ran. */
+  audit: AuditSeed | null;
   durationS: number;
   connections: number;
   floorRuns: number;
@@ -81,68 +88,6 @@ export interface RunInfo {
   /** Set when --innodb-buffer-pool-mb resized the server's buffer pool for this run. */
   bufferPoolSetMb: number | null;
 }
-
-const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
-const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
-const ms = (n: number) =>
-  !Number.isFinite(n) ? '—' : n < 10 ? `${n.toFixed(2)} ms` : n < 100 ? `${n.toFixed(1)} ms` : `${n.toFixed(0)} ms`;
-const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '—');
-
-export function targetText(t: Target): string {
-  switch (t.kind) {
-    case 'p50':
-      return `p50 ≤ ${t.ms} ms`;
-    case 'floor':
-      return `p50 ≤ ${t.ratio} × SQL floor`;
-    case 'download':
-      return `≤ ${t.seconds} s, RSS ≤ ${t.rssMb} MB`;
-    case 'downloadFloor':
-      return `≤ ${t.ratio} × SQL floor, RSS ≤ ${t.rssMb} MB`;
-    case 'unchanged':
-      return `p50 ≤ ${t.ratio} × p50 without writes`;
-    case 'none':
-      return '—';
-  }
-}
-
-/** 'pass' | 'miss' | '—' (no target or no numbers). */
-export function verdict(o: Outcome): 'pass' | 'miss' | '—' {
-  if (o.status !== 'ok') return '—';
-  const t = o.scenario.target;
-  if (o.kind === 'http') {
-    const p50 = o.load?.p50 ?? Number.NaN;
-    if (t.kind === 'p50') return p50 <= t.ms ? 'pass' : 'miss';
-    if (t.kind === 'floor') {
-      const floor = o.floor?.list.p50 ?? Number.NaN;
-      if (!Number.isFinite(floor)) return '—';
-      return p50 <= t.ratio * floor ? 'pass' : 'miss';
-    }
-    if (t.kind === 'unchanged') {
-      const quiet = o.quiet?.p50 ?? Number.NaN;
-      return Number.isFinite(quiet) ? (p50 <= t.ratio * quiet ? 'pass' : 'miss') : '—';
-    }
-    return '—';
-  }
-  const d = o.download;
-  if (t.kind === 'download' && d) return d.seconds <= t.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
-  if (t.kind === 'downloadFloor' && d && o.floor) {
-    return d.seconds <= t.ratio * o.floor.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
-  }
-  return '—';
-}
-
-const ratio = (o: HttpOutcome, which: 'list' | 'withAuth') => {
-  const floor = o.floor?.[which].p50 ?? Number.NaN;
-  const p50 = o.load?.p50 ?? Number.NaN;
-  return Number.isFinite(floor) && floor > 0 && Number.isFinite(p50) ? `${(p50 / floor).toFixed(2)}×` : '—';
-};
-
-const statusText = (o: Outcome) =>
-  o.status === 'missing'
-    ? `**route not there yet** (${o.note ?? '404'})`
-    : o.status === 'failed'
-      ? `**failed**: ${o.note ?? ''}`
-      : '';
 
 const statusesText = (s: Record<string, number>) =>
   Object.entries(s)
@@ -185,7 +130,7 @@ function previousNotes(file: string): string | null {
 export function renderReport(file: string, run: RunInfo, machine: MachineInfo, outcomes: Outcome[]): string {
   const L: string[] = [];
   const all = outcomes.filter((o): o is HttpOutcome => o.kind === 'http');
-  const http = all.filter((o) => !o.scenario.background);
+  const http = all.filter((o) => !o.scenario.background && o.scenario.section !== 'audit');
   const busy = all.filter((o) => o.scenario.background);
   const exports = outcomes.filter((o): o is ExportOutcome => o.kind === 'export');
   L.push('# Performance');
@@ -233,22 +178,25 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   L.push('');
   L.push('## Results');
   L.push('');
-  L.push(
-    '| Scenario | p50 | p99 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | naive LIKE + COUNT(*) p50 | API peak RSS | target | result |',
-  );
-  L.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const o of http) {
-    const l = o.load;
-    const s = statusText(o);
+  // A run of audit scenarios alone (--only) has no users' table.
+  if (http.length) {
     L.push(
-      `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
-        o.floor?.list.p50 ?? Number.NaN,
-      )} | ${ratio(o, 'list')} | ${ms(o.floor?.withAuth.p50 ?? Number.NaN)} | ${ratio(o, 'withAuth')} | ${
-        o.naive ? ms(o.naive.p50) : '—'
-      } | ${o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'} | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+      '| Scenario | p50 | p99 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | naive LIKE + COUNT(*) p50 | API peak RSS | target | result |',
     );
+    L.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const o of http) {
+      const l = o.load;
+      const s = statusText(o);
+      L.push(
+        `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
+          o.floor?.list.p50 ?? Number.NaN,
+        )} | ${ratio(o, 'list')} | ${ms(o.floor?.withAuth.p50 ?? Number.NaN)} | ${ratio(o, 'withAuth')} | ${
+          o.naive ? ms(o.naive.p50) : '—'
+        } | ${o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'} | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+      );
+    }
+    L.push('');
   }
-  L.push('');
   if (busy.length) {
     L.push(
       '| While writes run | p50 without writes | p50 with writes | ratio | p99 without | p99 with | its SQL p50 without | its SQL p50 with | writes meanwhile | target | result |',
@@ -285,6 +233,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
     }
     L.push('');
   }
+  L.push(...renderAuditSection(run, all));
   if (!run.smoke && run.users !== 1_000_000) {
     L.push(`The targets are set for 1 000 000 users; this run had ${run.users.toLocaleString('en')}.`);
     L.push('');

@@ -1,12 +1,13 @@
 import type mysql from 'mysql2/promise';
 import { createApiToken } from '../src/auth/api-tokens.js';
+import { type AuditSeed, auditBenchData, seedAuditEvents } from './audit-seed.js';
 import { runExportScenario } from './export-scenario.js';
 import { runHttpScenario } from './http-scenario.js';
 import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
 import { type Outcome, renderReport, targetText, verdict, writeReport } from './report.js';
 import { smokeProblems } from './smoke.js';
-import { type BenchContext, SCENARIOS } from './scenarios.js';
+import { type BenchContext, middleEmail, SCENARIOS } from './scenarios.js';
 import {
   ADMIN_EMAIL,
   bulkSeedUsers,
@@ -49,6 +50,7 @@ async function benchContext(
   token: string,
   users: number,
   baseUrl: string,
+  audit: AuditSeed | null,
 ): Promise<BenchContext> {
   const conn = await connect(settings);
   try {
@@ -68,6 +70,7 @@ async function benchContext(
       roleIds: new Map(roles.map((r) => [String(r.name), Number(r.id)])),
       demoIdRange: { min: Number(range.min ?? 0), max: Number(range.max ?? 0) },
       writePool: pool.map((r) => Number(r.id)),
+      audit: audit ? await auditBenchData(settings, audit.events, middleEmail({ users })) : null,
     };
   } finally {
     await conn.end();
@@ -135,6 +138,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
   const db = await prepareSchema(opts.databaseUrl);
   let token: { id: number; token: string };
   let seeded: { seconds: number; added: number } | null = null;
+  let audit: AuditSeed | null = null;
   try {
     const existing = await demoUserCount(settings);
     if (existing > opts.users) {
@@ -152,6 +156,10 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
       log(`seeded ${add.toLocaleString('en')} users in ${seeded.seconds.toFixed(1)} s`);
     } else {
       log(`reusing ${existing.toLocaleString('en')} demo users`);
+    }
+    // Ten million events take minutes to write: only for a run that reads them.
+    if (scenarios.some((s) => s.kind === 'http' && s.section === 'audit')) {
+      audit = await seedAuditEvents(settings, opts.auditEvents, { check: opts.smoke }, log);
     }
     const admin = await db.models.User.findOne({ where: { email: ADMIN_EMAIL }, paranoid: false });
     if (!admin) throw new Error(`no administrator ${ADMIN_EMAIL}`);
@@ -179,7 +187,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
     // The smoke run only checks that the number is produced; the full run waits as long as V8 may.
     apiIdleRssMb = await server.settledRssMb(opts.smoke ? 15 : 30);
     log(`  API RSS when ready: ${apiStartRssMb.toFixed(0)} MB; idle, settled: ${apiIdleRssMb.toFixed(0)} MB`);
-    let ctx = await benchContext(settings, token.token, opts.users, server.baseUrl);
+    let ctx = await benchContext(settings, token.token, opts.users, server.baseUrl, audit);
     /** The running API, restarted when asked (exports) or when an earlier restart failed. */
     const api = async (fresh: boolean): Promise<ApiServer> => {
       if (server && fresh) await stopAll();
@@ -227,6 +235,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
       date: new Date(),
       users: opts.users,
       seeded,
+      audit,
       durationS: opts.duration,
       connections: opts.connections,
       floorRuns: opts.floorRuns,

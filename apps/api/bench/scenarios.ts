@@ -1,4 +1,5 @@
 import { demoUser } from '../src/db/seeders/demo-data.js';
+import type { AuditBenchData } from './audit-seed.js';
 
 /**
  * The benchmark scenarios. Adding one is a few lines in SCENARIOS: an HTTP scenario is driven by
@@ -20,6 +21,8 @@ export interface BenchContext {
    * what the write scenarios deactivate and activate. The harness reactivates them after each.
    */
   writePool: readonly number[];
+  /** What the audit scenarios ask for, from the seeded trail; null when no audit scenario runs. */
+  audit: AuditBenchData | null;
 }
 
 export type Target =
@@ -56,6 +59,8 @@ export interface HttpScenario {
   naive?: boolean;
   /** Opt-in scenarios run only when named with --only. */
   optIn?: boolean;
+  /** The report's table for it: the audit log's (with the trail's size), else the users'. */
+  section?: 'audit';
   /** Concurrent connections, when not the run's --connections (a bulk is one administrator's action). */
   connections?: number;
   /** Requests per second over all connections; unset: each connection sends as fast as answered. */
@@ -135,7 +140,7 @@ const role = (ctx: BenchContext, name: string) => ctx.roleIds.get(name) ?? 0;
 const month = { 'filters[created_between][from]': '2025-06-01', 'filters[created_between][to]': '2025-06-30' };
 const year = { 'filters[created_between][from]': '2025-01-01', 'filters[created_between][to]': '2025-12-31' };
 /** The demo user in the middle of the seeded ones: their e-mail is searched whole. */
-const middleEmail = (ctx: BenchContext) => demoUser(Math.max(1, Math.ceil(ctx.users / 2))).email;
+export const middleEmail = (ctx: Pick<BenchContext, 'users'>) => demoUser(Math.max(1, Math.ceil(ctx.users / 2))).email;
 const allThree = (ctx: BenchContext) => ({
   'filters[is_active]': 'active',
   'filters[role_id][]': role(ctx, 'manager'),
@@ -195,6 +200,62 @@ function searchAndFilterScenarios(): HttpScenario[] {
   ];
 }
 
+const auditData = (ctx: BenchContext): AuditBenchData => {
+  if (!ctx.audit) throw new Error('no audit events were seeded for this run');
+  return ctx.audit;
+};
+
+/** A GET /audit scenario (issue: the audit log as a resource): target p50 100 ms at 10 000 000 events. */
+function auditScenario(
+  name: string,
+  title: string,
+  params: (audit: AuditBenchData) => Record<string, string | number>,
+): HttpScenario {
+  return {
+    kind: 'http',
+    name,
+    title,
+    target: { kind: 'p50', ms: 100 },
+    floor: true,
+    section: 'audit',
+    request: (ctx) => {
+      const query = qs(params(auditData(ctx)));
+      return get(query ? `/api/audit?${query}` : '/api/audit');
+    },
+  };
+}
+
+/** The calendar month a year before the run: inside the 3 years the seeded trail spans. */
+function monthLastYear(): Record<string, string> {
+  const now = new Date();
+  const [y, m] = [now.getUTCFullYear() - 1, now.getUTCMonth()];
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    'filters[occurred_between][from]': day(new Date(Date.UTC(y, m, 1))),
+    'filters[occurred_between][to]': day(new Date(Date.UTC(y, m + 1, 0))),
+  };
+}
+
+/** The audit log's list, newest first: each filter alone, a search and a deep page. */
+function auditScenarios(): HttpScenario[] {
+  return [
+    auditScenario('audit-default', 'GET /audit, default page (newest first)', () => ({})),
+    auditScenario('audit-action', 'action = user.deactivate', () => ({ 'filters[action][]': 'user.deactivate' })),
+    auditScenario('audit-actor', 'actor_id = the busiest actor', (a) => ({ 'filters[actor_id]': a.actorId })),
+    auditScenario('audit-user', "user_id = an administrator's history (actor or target)", (a) => ({
+      'filters[user_id]': a.historyUserId,
+    })),
+    auditScenario('audit-target', 'target_id = a user', (a) => ({ 'filters[target_id]': a.targetUser.id })),
+    auditScenario('audit-month', 'occurred in a month', monthLastYear),
+    auditScenario('audit-ip', 'ip = one address', (a) => ({ 'filters[ip]': a.ip })),
+    auditScenario('audit-search-email', "q = a user's whole e-mail", (a) => ({ q: a.targetUser.email })),
+    // Page 400 of 25 (offset 9 975) at 10 000 000 events; smaller seeds keep the page inside the data.
+    auditScenario('audit-deep-page', 'GET /audit, page 400', (a) => ({
+      page: Math.max(1, Math.min(400, Math.floor(a.events / 25))),
+    })),
+  ];
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     kind: 'http',
@@ -225,6 +286,7 @@ export const SCENARIOS: Scenario[] = [
     floor: true,
     request: () => get('/api/users/selected?limit=10000'),
   },
+  ...auditScenarios(),
   // The write side: each request really changes rows (deactivates, then on the next pass
   // reactivates, users of the write pool) and takes the same locks a user's request would.
   BULK_SET_ACTIVE,
