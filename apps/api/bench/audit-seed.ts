@@ -372,11 +372,12 @@ function batchStatements(p: SeedParams, from: number, to: number): string[] {
       ${ts}
     FROM ${seq} s`;
   const count = perAction((s) => countOf[s.targets]);
-  const firstTargets = `INSERT INTO audit_targets (target_id, audit_id)
-    SELECT ${perAction((s) => targetOf(s.targets, '0'))}, ${ids} FROM ${seq} s WHERE ${count} > 0`;
+  // Each target row carries its event's time (migration 0009), as recordAudit writes it.
+  const firstTargets = `INSERT INTO audit_targets (target_id, audit_id, created_at)
+    SELECT ${perAction((s) => targetOf(s.targets, '0'))}, ${ids}, ${ts} FROM ${seq} s WHERE ${count} > 0`;
   const bulkCodes = ACTIONS.flatMap((s, i) => (s.targets === 'bulk' ? [i + 1] : []));
-  const moreBulkTargets = `INSERT INTO audit_targets (target_id, audit_id)
-    SELECT STRAIGHT_JOIN ${bulkTarget('j.seq')}, ${ids}
+  const moreBulkTargets = `INSERT INTO audit_targets (target_id, audit_id, created_at)
+    SELECT STRAIGHT_JOIN ${bulkTarget('j.seq')}, ${ids}, ${ts}
       FROM ${seq} s JOIN seq_1_to_${BULK_MAX - 1} j ON j.seq < ${bulkCount}
      WHERE ${code} IN (${bulkCodes.join(', ')})`;
   return [events, firstTargets, moreBulkTargets];

@@ -98,9 +98,9 @@ export async function recordAudit(db: Database, tx: Transaction | null, entry: A
   for (let i = 0; i < targets.length; i += TARGETS_PER_INSERT) {
     const part = targets.slice(i, i + TARGETS_PER_INSERT);
     await db.sequelize.query(
-      `INSERT INTO audit_targets (target_id, audit_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
+      `INSERT INTO audit_targets (target_id, audit_id, created_at) VALUES ${part.map(() => '(?, ?, ?)').join(', ')}`,
       {
-        replacements: part.flatMap((target) => [target, row.id]),
+        replacements: part.flatMap((target) => [target, row.id, row.created_at]),
         transaction: tx,
       },
     );

@@ -20,12 +20,22 @@ type AnyModel = ModelStatic<Model>;
 /** Sequelize's SQL writer: the same WHERE as every other query of the model, as text. */
 interface SelectQueryGenerator {
   selectQuery(table: string, options: object, model: object): string;
+  getWhereConditions(where: WhereOptions, alias: string, model: object, options: object, prepend: boolean): string;
 }
 
 /** The SELECT that `model.findAll(options)` would run, as text. */
 export function selectSql(db: Database, model: AnyModel, options: FindOptions): string {
   const generator = db.sequelize.getQueryInterface().queryGenerator as SelectQueryGenerator;
   return generator.selectQuery(model.getTableName() as string, options, model).replace(/;\s*$/, '');
+}
+
+/**
+ * The conditions of `where` as SQL, columns qualified by the model's alias (as `selectSql` names
+ * the table), for a hand-written statement that joins the model's table to another; '' when none.
+ */
+export function whereSql(db: Database, model: AnyModel, where: WhereOptions): string {
+  const generator = db.sequelize.getQueryInterface().queryGenerator as SelectQueryGenerator;
+  return generator.getWhereConditions(where, model.name, model, {}, true);
 }
 
 /** One page of ids in the query's order. */

@@ -27,7 +27,8 @@ beforeAll(async () => {
     action: i % 100 === 0 ? 'users.bulk.delete' : 'user.update',
     target_type: 'user',
     target_ids: i % 100 === 0 ? [i + 1, i + 2, i + 3] : i % 7 === 0 ? [] : [i + 1],
-    created_at: now,
+    // Each event at its own time, so the copy of the time beside each target (0009) is checked.
+    created_at: new Date(now.getTime() - i * 1_000),
   }));
   for (let i = 0; i < rows.length; i += 2_000) {
     await db.sequelize.getQueryInterface().bulkInsert(
@@ -45,7 +46,7 @@ afterAll(async () => {
 const count = async (sql: string) =>
   Number((await db.sequelize.query<{ n: number | string }>(sql, { type: QueryTypes.SELECT }))[0]?.n);
 
-describe('migration 0008 (audit trail) on an existing installation', () => {
+describe('migrations 0008 (audit trail) and 0009 (target times) on an existing installation', () => {
   it('indexes the targets of every existing event, in batches, and no others', async () => {
     const perEvent = (i: number) => (i % 100 === 0 ? 3 : i % 7 === 0 ? 0 : 1);
     const expected = Array.from({ length: EVENTS }, (_, i) => perEvent(i)).reduce((a: number, b) => a + b, 0);
@@ -56,6 +57,16 @@ describe('migration 0008 (audit trail) on an existing installation', () => {
       { type: QueryTypes.SELECT },
     );
     expect(targets.map((t) => Number(t.target_id))).toEqual([501, 502, 503]);
+  });
+
+  it('copies each event’s time beside each of its targets, for the history read newest first', async () => {
+    expect(
+      await count(`SELECT COUNT(*) AS n FROM audit_targets t JOIN audit_logs a ON a.id = t.audit_id
+                    WHERE t.created_at IS NULL OR t.created_at <> a.created_at`),
+    ).toBe(0);
+    expect(await count('SELECT COUNT(*) AS n FROM audit_targets WHERE created_at IS NOT NULL')).toBeGreaterThan(
+      EVENTS / 2,
+    );
   });
 
   it('adds audit.view and grants it to the admin role only', async () => {

@@ -143,4 +143,33 @@ describe('GET /audit', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'FORBIDDEN', permission: 'audit.view' });
   });
+
+  it('reads a user’s history in time order from the targets’ own index, even where ids and times disagree', async () => {
+    const subject = (await given(t.db).user({ name: 'Time Traveller' })).id;
+    // Events written out of time order (an import, a clock corrected): id order is not time order.
+    const times = ['2020-03-01T10:00:00.000Z', '2020-01-01T10:00:00.000Z', '2020-02-01T10:00:00.000Z'];
+    const ids: number[] = [];
+    for (const time of times) {
+      const event = await t.db.models.AuditLog.create({
+        actor_id: null,
+        action: 'user.update',
+        target_type: 'user',
+        target_ids: [subject],
+        changes: {},
+        created_at: new Date(time),
+      });
+      await t.db.sequelize.query('INSERT INTO audit_targets (target_id, audit_id, created_at) VALUES (?, ?, ?)', {
+        replacements: [subject, event.id, new Date(time)],
+      });
+      ids.push(event.id);
+    }
+    const [march, january, february] = ids as [number, number, number];
+    const newestFirst = [march, february, january];
+    expect((await rowsOf(`?filters[target_id]=${subject}`)).map((r) => r.id)).toEqual(newestFirst);
+    expect((await rowsOf(`?filters[user_id]=${subject}`)).map((r) => r.id)).toEqual(newestFirst);
+    expect((await rowsOf(`?filters[user_id]=${subject}&sort=id&dir=asc`)).map((r) => r.id)).toEqual(ids);
+    expect((await rowsOf(`?filters[target_id]=${subject}&perPage=1&page=2`)).map((r) => r.id)).toEqual([february]);
+    const february2020 = 'filters[occurred_between][from]=2020-02-01&filters[occurred_between][to]=2020-02-28';
+    expect((await rowsOf(`?filters[user_id]=${subject}&${february2020}`)).map((r) => r.id)).toEqual([february]);
+  });
 });

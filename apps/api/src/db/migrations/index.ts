@@ -6,6 +6,7 @@ import { writeLocks } from './0005-write-locks.js';
 import { deferrableUserStats } from './0006-deferrable-user-stats.js';
 import { userSearchIndex } from './0007-user-search-index.js';
 import { auditTrail } from './0008-audit-trail.js';
+import { auditTargetTime } from './0009-audit-target-time.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   deferrableUserStats,
   userSearchIndex,
   auditTrail,
+  auditTargetTime,
 ];

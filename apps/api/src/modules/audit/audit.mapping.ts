@@ -10,9 +10,10 @@ export function targetedIn(ids: readonly number[]) {
   );
 }
 
-const targetId: FilterHandler = (value) => (value.kind === 'exact' ? targetedIn([Number(value.value)]) : null);
-
-/** `user_id` (actor or target) is read as two branches of one page (`audit.reads.ts`), not as a condition. */
+/**
+ * `target_id` and `user_id` (actor or target) are read as branches driven by `audit_targets`'
+ * time index (`audit.reads.ts`), not as conditions on the events.
+ */
 const readAsBranches: FilterHandler = () => null;
 
 /** How the audit list query of the contracts maps onto `audit_logs`. */
@@ -23,7 +24,7 @@ export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
   filters: {
     actor_id: byKind('actor_id'),
     action: byKind('action'),
-    target_id: targetId,
+    target_id: readAsBranches,
     user_id: readAsBranches,
     occurred_between: byKind('created_at', toDate),
     ip: byKind('ip'),

@@ -2,7 +2,7 @@ import { type AuditListQuery, LIST_COUNT_BOUND } from '@app/contracts';
 import { Op, type OrderItem, QueryTypes, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { orderFor, whereFor } from '../../query/list-query-engine.js';
-import { countUpTo, pageIdsOf, selectSql } from '../../query/list-reads.js';
+import { countUpTo, pageIdsOf, selectSql, whereSql } from '../../query/list-reads.js';
 import { userIdsMatching } from '../users/users.matching.js';
 import { auditMapping, targetedIn } from './audit.mapping.js';
 
@@ -10,30 +10,45 @@ import { auditMapping, targetedIn } from './audit.mapping.js';
 const PEOPLE_LIMIT = 200;
 
 /**
+ * One way in: conditions on the events, read through the events' indexes, or "the events naming
+ * these users as targets", read from `audit_targets` by its `(target_id, created_at, audit_id)`
+ * index, newest first without looking at the events it skips.
+ */
+export type AuditBranch = { where: WhereOptions } | { targets: number[] };
+
+/**
  * What a list query reads: the filters (ANDed) and, when the query has alternatives (`q`: the
- * people it names as actor or target, an IP, a request id; `user_id`: actor or target), one
- * branch per alternative. Each branch is read through its own index and the branches are
- * merged (`UNION`), because MariaDB answers an OR of them by walking every event.
+ * people it names as actor or target, an IP, a request id; `user_id`: actor or target;
+ * `target_id`), one branch per alternative. Each branch is read through its own index and the
+ * branches are merged (`UNION`), because MariaDB answers an OR of them by walking every event.
  */
 export interface AuditScope {
   where: WhereOptions;
-  branches: WhereOptions[];
+  branches: AuditBranch[];
 }
+
+const asWhere = (branch: AuditBranch): WhereOptions =>
+  'targets' in branch ? targetedIn(branch.targets) : branch.where;
 
 export async function auditScope(db: Database, query: AuditListQuery): Promise<AuditScope> {
   const base = whereFor(db, auditMapping, { ...query, q: null });
-  const alternatives: WhereOptions[][] = [];
+  const alternatives: AuditBranch[][] = [];
+  const target = query.filters.target_id;
+  if (target) alternatives.push([{ targets: [Number(target.value)] }]);
   const user = query.filters.user_id;
-  if (user) alternatives.push([{ actor_id: Number(user.value) }, targetedIn([Number(user.value)])]);
+  if (user) alternatives.push([{ where: { actor_id: Number(user.value) } }, { targets: [Number(user.value)] }]);
   if (query.q) {
     const people = await userIdsMatching(db, query.q, PEOPLE_LIMIT);
-    const exact: WhereOptions[] = [{ ip: query.q }, { request_id: query.q }];
-    alternatives.push(people.length ? [{ actor_id: { [Op.in]: people } }, targetedIn(people), ...exact] : exact);
+    const exact: AuditBranch[] = [{ where: { ip: query.q } }, { where: { request_id: query.q } }];
+    alternatives.push(
+      people.length ? [{ where: { actor_id: { [Op.in]: people } } }, { targets: people }, ...exact] : exact,
+    );
   }
   const [driving, ...others] = alternatives;
   if (!driving) return { where: base, branches: [] };
-  // One set of alternatives drives the read; another (both `user_id` and `q`) narrows each branch.
-  return { where: { [Op.and]: [base, ...others.map((alts) => ({ [Op.or]: alts }))] }, branches: driving };
+  // One set of alternatives drives the read; the others (`target_id` with `user_id` or `q`) narrow each branch.
+  const narrowing = others.map((alts) => ({ [Op.or]: alts.map(asWhere) }));
+  return { where: { [Op.and]: [base, ...narrowing] }, branches: driving };
 }
 
 const quote = (identifier: string) => `\`${identifier.replace(/`/g, '')}\``;
@@ -43,17 +58,51 @@ function orderSql(query: AuditListQuery): string {
   return query.order.map(([key, dir]) => `${quote(columns[key] ?? 'id')} ${dir === 'asc' ? 'ASC' : 'DESC'}`).join(', ');
 }
 
+/** The columns of `audit_targets` that order its rows as the events' columns would. */
+const TARGET_COLUMNS: Readonly<Record<string, string>> = { created_at: 't.created_at', id: 't.audit_id' };
+
+/**
+ * The events naming `targets`, read from `audit_targets` in the query's order (its index holds
+ * the time; its primary key the id), each joined to its event only to check the other filters.
+ * The join order is forced on MariaDB/MySQL: the optimizer would otherwise start from the events.
+ */
+function targetsSql(
+  db: Database,
+  targets: number[],
+  where: WhereOptions,
+  order: OrderItem[] | undefined,
+  each: number,
+) {
+  const model = db.models.AuditLog;
+  const ids = targets.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+  const conditions = whereSql(db, model, where);
+  const orderBy = (order ?? [])
+    .map((item) => {
+      const [column, dir] = item as [string, string];
+      return `${TARGET_COLUMNS[column] ?? 't.audit_id'} ${dir === 'ASC' ? 'ASC' : 'DESC'}`;
+    })
+    .join(', ');
+  const join = db.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
+  return `SELECT \`AuditLog\`.\`id\` AS id, \`AuditLog\`.\`created_at\` AS created_at
+    FROM audit_targets AS t ${join} audit_logs AS \`AuditLog\` ON \`AuditLog\`.\`id\` = t.audit_id
+   WHERE t.target_id IN (${ids.join(', ') || 'NULL'})${conditions ? ` AND (${conditions})` : ''}
+   ${orderBy ? `ORDER BY ${orderBy}` : ''} LIMIT ${Number(each)}`;
+}
+
 /** Each branch's first `each` rows in the query's order, merged without duplicates. */
 function unionSql(db: Database, scope: AuditScope, order: OrderItem[] | undefined, each: number): string {
   const model = db.models.AuditLog;
   return scope.branches
     .map((branch, i) => {
-      const inner = selectSql(db, model, {
-        attributes: ['id', 'created_at'],
-        where: { [Op.and]: [scope.where, branch] },
-        ...(order ? { order } : {}),
-        limit: each,
-      });
+      const inner =
+        'targets' in branch
+          ? targetsSql(db, branch.targets, scope.where, order, each)
+          : selectSql(db, model, {
+              attributes: ['id', 'created_at'],
+              where: { [Op.and]: [scope.where, branch.where] },
+              ...(order ? { order } : {}),
+              limit: each,
+            });
       return `SELECT id, created_at FROM (${inner}) AS b${i}`;
     })
     .join(' UNION ');
