@@ -129,6 +129,8 @@ describe('login', () => {
     expect(mine.map((r) => r.action)).toEqual(['auth.loginFailed', 'auth.login']);
     expect(mine[1]?.actor_id).toBe(fay.id);
     expect(mine[0]?.ip).toBeTruthy();
+    // Both came through the sign-in form's door: a session was asked for.
+    expect(mine.map((r) => r.via)).toEqual(['session', 'session']);
     expect(JSON.stringify(mine.map((r) => r.get()))).not.toContain('bad-password-1');
   });
 });

@@ -58,6 +58,8 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
       context: { email: input.email },
       ip: ctx.ip,
       requestId: ctx.requestId,
+      // A sign-in attempt asks for a session, like the successful one recorded below.
+      via: { kind: 'session' },
     });
     throw new AppError('UNAUTHENTICATED', BAD_CREDENTIALS);
   }
