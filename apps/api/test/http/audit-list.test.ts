@@ -171,5 +171,10 @@ describe('GET /audit', () => {
     expect((await rowsOf(`?filters[target_id]=${subject}&perPage=1&page=2`)).map((r) => r.id)).toEqual([february]);
     const february2020 = 'filters[occurred_between][from]=2020-02-01&filters[occurred_between][to]=2020-02-28';
     expect((await rowsOf(`?filters[user_id]=${subject}&${february2020}`)).map((r) => r.id)).toEqual([february]);
+    // Totals count each event once, with and without other filters.
+    const totalOf = async (query: string) => (await audit(query)).json().meta.total;
+    expect(await totalOf(`?filters[user_id]=${subject}`)).toBe(3);
+    expect(await totalOf(`?filters[target_id]=${subject}`)).toBe(3);
+    expect(await totalOf(`?filters[user_id]=${subject}&${february2020}`)).toBe(1);
   });
 });

@@ -65,6 +65,7 @@ const TARGET_COLUMNS: Readonly<Record<string, string>> = { created_at: 't.create
  * The events naming `targets`, read from `audit_targets` in the query's order (its index holds
  * the time; its primary key the id), each joined to its event only to check the other filters.
  * The join order is forced on MariaDB/MySQL: the optimizer would otherwise start from the events.
+ * Without other filters and without an order (a count), the index alone answers: no join.
  */
 function targetsSql(
   db: Database,
@@ -75,7 +76,10 @@ function targetsSql(
 ) {
   const model = db.models.AuditLog;
   const ids = targets.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+  const inTargets = `t.target_id IN (${ids.join(', ') || 'NULL'})`;
   const conditions = whereSql(db, model, where);
+  if (!order && !conditions)
+    return `SELECT t.audit_id AS id FROM audit_targets AS t WHERE ${inTargets} LIMIT ${Number(each)}`;
   const orderBy = (order ?? [])
     .map((item) => {
       const [column, dir] = item as [string, string];
@@ -85,25 +89,29 @@ function targetsSql(
   const join = db.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
   return `SELECT \`AuditLog\`.\`id\` AS id, \`AuditLog\`.\`created_at\` AS created_at
     FROM audit_targets AS t ${join} audit_logs AS \`AuditLog\` ON \`AuditLog\`.\`id\` = t.audit_id
-   WHERE t.target_id IN (${ids.join(', ') || 'NULL'})${conditions ? ` AND (${conditions})` : ''}
+   WHERE ${inTargets}${conditions ? ` AND (${conditions})` : ''}
    ${orderBy ? `ORDER BY ${orderBy}` : ''} LIMIT ${Number(each)}`;
 }
 
-/** Each branch's first `each` rows in the query's order, merged without duplicates. */
+/**
+ * Each branch's first `each` rows, merged without duplicates: with `order`, ids and times in
+ * that order (a page); without, ids alone (a count).
+ */
 function unionSql(db: Database, scope: AuditScope, order: OrderItem[] | undefined, each: number): string {
   const model = db.models.AuditLog;
+  const columns = order ? 'id, created_at' : 'id';
   return scope.branches
     .map((branch, i) => {
       const inner =
         'targets' in branch
           ? targetsSql(db, branch.targets, scope.where, order, each)
           : selectSql(db, model, {
-              attributes: ['id', 'created_at'],
+              attributes: order ? ['id', 'created_at'] : ['id'],
               where: { [Op.and]: [scope.where, branch.where] },
               ...(order ? { order } : {}),
               limit: each,
             });
-      return `SELECT id, created_at FROM (${inner}) AS b${i}`;
+      return `SELECT ${columns} FROM (${inner}) AS b${i}`;
     })
     .join(' UNION ');
 }
