@@ -93,8 +93,9 @@ export async function recordAudit(db: Database, tx: Transaction | null, entry: A
     },
     { transaction: tx },
   );
-  // The event's targets, indexed for "this user's history", in the event's own transaction.
-  const targets = [...new Set(entry.targetIds ?? [])];
+  // The event's targets, indexed for "this user's history", in the event's own transaction. Only
+  // users: a role's id there would put the role's events in the history of the user with that id.
+  const targets = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
   for (let i = 0; i < targets.length; i += TARGETS_PER_INSERT) {
     const part = targets.slice(i, i + TARGETS_PER_INSERT);
     await db.sequelize.query(

@@ -30,7 +30,12 @@ beforeAll(async () => {
   // 40 events a day for the last 100 days, each naming two users.
   for (let day = 0; day < 100; day += 1) {
     for (let i = 0; i < 40; i += 1) {
-      await recordAudit(db, null, { actorId: 1, action: 'user.update', targetIds: [day + 1, 1_000 + i] });
+      await recordAudit(db, null, {
+        actorId: 1,
+        action: 'user.update',
+        targetType: 'user',
+        targetIds: [day + 1, 1_000 + i],
+      });
     }
   }
   const events = await db.models.AuditLog.findAll({ attributes: ['id'], order: [['id', 'ASC']] });

@@ -36,6 +36,12 @@ beforeAll(async () => {
       rows.slice(i, i + 2_000).map((r) => ({ ...r, target_ids: JSON.stringify(r.target_ids) })),
     );
   }
+  // An event about a role, whose id is also a user's id (1): not part of that user's history.
+  await db.sequelize
+    .getQueryInterface()
+    .bulkInsert('audit_logs', [
+      { action: 'role.create', target_type: 'role', target_ids: JSON.stringify([1]), created_at: now },
+    ]);
   await migrate(db);
 }, 180_000);
 afterAll(async () => {
@@ -57,6 +63,13 @@ describe('migrations 0008 (audit trail) and 0009 (target times) on an existing i
       { type: QueryTypes.SELECT },
     );
     expect(targets.map((t) => Number(t.target_id))).toEqual([501, 502, 503]);
+  });
+
+  it('keeps users only: an event about a role leaves no target row', async () => {
+    expect(
+      await count(`SELECT COUNT(*) AS n FROM audit_targets t JOIN audit_logs a ON a.id = t.audit_id
+                    WHERE a.action = 'role.create'`),
+    ).toBe(0);
   });
 
   it('copies each event’s time beside each of its targets, for the history read newest first', async () => {

@@ -1,5 +1,6 @@
 import type { AuditRow } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordAudit } from '../../src/audit/audit.js';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -176,5 +177,15 @@ describe('GET /audit', () => {
     expect(await totalOf(`?filters[user_id]=${subject}`)).toBe(3);
     expect(await totalOf(`?filters[target_id]=${subject}`)).toBe(3);
     expect(await totalOf(`?filters[user_id]=${subject}&${february2020}`)).toBe(1);
+  });
+
+  it('leaves events about something else than a user (a role with the same id) out of a user’s history', async () => {
+    const subject = (await given(t.db).user({ name: 'Role Namesake' })).id;
+    await recordAudit(t.db, null, { actorId: null, action: 'role.create', targetType: 'role', targetIds: [subject] });
+    expect(await rowsOf(`?filters[user_id]=${subject}`)).toEqual([]);
+    expect(await rowsOf(`?filters[target_id]=${subject}`)).toEqual([]);
+    // The event itself is in the log, with its target.
+    const [role] = await rowsOf('?filters[action]=role.create');
+    expect(role?.target_ids).toEqual([subject]);
   });
 });

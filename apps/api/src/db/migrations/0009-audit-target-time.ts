@@ -14,6 +14,10 @@ const BATCH = 20_000;
  * each target and indexed as `(target_id, created_at, audit_id)`, so the newest 25 are the first
  * 25 entries of the index. Existing rows are filled in batches of BATCH events, each a short
  * transaction; rows written meanwhile already carry it (the writer sets it).
+ *
+ * The table holds users only: 0008 also indexed the targets of events about something else (a
+ * role's id, from `role.create`), which put that role's events in the history of the user with
+ * the same id. Those rows are removed; the writer no longer adds them.
  */
 export const auditTargetTime: Migration = {
   name: '0009-audit-target-time',
@@ -21,6 +25,10 @@ export const auditTargetTime: Migration = {
     const t = columnTypes(dialect);
     // Nullable, so adding it is instant on a large table; the writer always sets it.
     await qi.addColumn('audit_targets', 'created_at', { type: t.date, allowNull: true });
+    await qi.sequelize.query(
+      `DELETE FROM audit_targets WHERE audit_id IN
+         (SELECT id FROM audit_logs WHERE target_type IS NULL OR target_type <> 'user')`,
+    );
     await backfill(qi.sequelize, dialect, progress ?? (() => undefined));
     await qi.addIndex('audit_targets', ['target_id', 'created_at', 'audit_id'], { name: 'audit_targets_time' });
   },
