@@ -371,7 +371,8 @@ function batchStatements(p: SeedParams, from: number, to: number): string[] {
       IF(${door} = 'token', ${pick('k', TOKENS.map(lit))}, NULL),
       ${ts}
     FROM ${seq} s`;
-  const count = perAction((s) => countOf[s.targets]);
+  // Target rows for users only, as recordAudit writes them: a role's id is not a user's history.
+  const count = perAction((s) => ((s.targetType ?? 'user') === 'user' ? countOf[s.targets] : '0'));
   // Each target row carries its event's time (migration 0009), as recordAudit writes it.
   const firstTargets = `INSERT INTO audit_targets (target_id, audit_id, created_at)
     SELECT ${perAction((s) => targetOf(s.targets, '0'))}, ${ids}, ${ts} FROM ${seq} s WHERE ${count} > 0`;
@@ -435,19 +436,19 @@ async function seedParams(conn: mysql.Connection, total: number, first: number):
 }
 
 /**
- * Checks that each event's `target_ids` and its `audit_targets` rows name the same ids (the two
- * are written by different statements): every JSON id has its row, and there are no other rows.
+ * Checks that each user event's `target_ids` and its `audit_targets` rows name the same ids (the
+ * two are written by different statements): every JSON id has its row, and there are no other rows.
  */
 async function checkTargets(conn: mysql.Connection, ids: { from: number; to: number }): Promise<void> {
   const [[r]] = (await conn.query<Row[]>(
     `SELECT
        (SELECT COUNT(*) FROM audit_logs a
           CROSS JOIN JSON_TABLE(a.target_ids, '$[*]' COLUMNS (t INT UNSIGNED PATH '$')) j
-         WHERE a.id BETWEEN ? AND ?) AS listed,
+         WHERE a.id BETWEEN ? AND ? AND a.target_type = 'user') AS listed,
        (SELECT COUNT(*) FROM audit_logs a
           CROSS JOIN JSON_TABLE(a.target_ids, '$[*]' COLUMNS (t INT UNSIGNED PATH '$')) j
           JOIN audit_targets x ON x.target_id = j.t AND x.audit_id = a.id
-         WHERE a.id BETWEEN ? AND ?) AS matched,
+         WHERE a.id BETWEEN ? AND ? AND a.target_type = 'user') AS matched,
        (SELECT COUNT(*) FROM audit_targets WHERE audit_id BETWEEN ? AND ?) AS stored`,
     [ids.from, ids.to, ids.from, ids.to, ids.from, ids.to],
   )) as unknown as [[{ listed: number; matched: number; stored: number }]];
