@@ -163,7 +163,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     describe,
     async ping() {
       try {
-        await sequelize.query('SELECT 1 AS ok', { type: QueryTypes.SELECT });
+        // The primary: with replicas, Sequelize would send a plain SELECT to one of them, and an
+        // instance that cannot write is not ready whatever its replicas say.
+        await sequelize.query('SELECT 1 AS ok', { type: QueryTypes.SELECT, useMaster: true });
         return true;
       } catch {
         return false;
