@@ -1,10 +1,8 @@
 import { auditMessages } from '../features/audit/audit-messages';
+import { atLeast, formatCount, listFilterStrings, listPaginationStrings, listViewStrings } from './list-strings';
 
-// Counts in this catalogue's language (1,234), with the noun agreeing (1 user, 2 users).
-const formatCount = (count: number) => count.toLocaleString('en');
+// The noun agrees with the count (1 user, 2 users).
 const usersCount = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
-/** A count the server gave as a lower bound reads "10,000+". */
-const atLeast = (count: number, exact: boolean) => `${formatCount(count)}${exact ? '' : '+'}`;
 
 /**
  * Every user-facing string of the SPA. Components read from here (via `useMessages`), never
@@ -275,8 +273,7 @@ export const en = {
       clear: 'Clear search',
     },
     filters: {
-      button: 'Filters',
-      buttonCount: (count: number) => `Filters, ${count} applied`,
+      ...listFilterStrings,
       heading: 'Filter users',
       name: 'Name contains',
       email: 'E-mail contains',
@@ -294,11 +291,6 @@ export const en = {
       trashWithout: 'Hide deleted users',
       trashWith: 'Include deleted users',
       trashOnly: 'Only deleted users',
-      apply: 'Apply filters',
-      reset: 'Reset',
-      chipsLabel: 'Applied filters',
-      removeChip: (label: string, value: string) => `Remove filter ${label}: ${value}`,
-      clearAll: 'Clear all',
       chip: {
         search: 'Search',
         name: 'Name',
@@ -335,28 +327,8 @@ export const en = {
       deleted: 'Deleted',
       deletedOn: (date: string) => `Deleted on ${date}`,
     },
-    pagination: {
-      navigation: 'Pages',
-      perPage: 'Rows per page',
-      range: (from: number, to: number, total: number, exact = true) =>
-        total === 0
-          ? 'No users to show'
-          : `Showing ${formatCount(from)}–${formatCount(to)} of ${atLeast(total, exact)}`,
-      page: (page: number, pageCount: number, exact = true) =>
-        `Page ${formatCount(page)} of ${atLeast(pageCount, exact)}`,
-      first: 'First page',
-      previous: 'Previous page',
-      next: 'Next page',
-      last: 'Last page',
-    },
-    view: {
-      columns: 'Columns',
-      columnsHeading: 'Show columns',
-      showAllColumns: 'Show all columns',
-      density: 'Row density',
-      compact: 'Compact rows',
-      comfortable: 'Comfortable rows',
-    },
+    pagination: listPaginationStrings('No users to show'),
+    view: listViewStrings,
     export: {
       button: 'Export',
       headingAll: (total: number, exact = true) =>

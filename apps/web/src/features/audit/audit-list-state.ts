@@ -1,5 +1,5 @@
 import { type AuditAction, type AuditSort, auditListQuery } from '@app/contracts';
-import { type ListState, listStateCodec } from '../../lib/resource-list/list-state';
+import { type ListState, listStateCodec, toDayRange } from '../../lib/resource-list/list-state';
 
 /** The audit list's filters as the URL and the API take them, only the ones in force. */
 export interface AuditListFilters {
@@ -28,14 +28,8 @@ function toStateFilters(filters: Parsed['filters']): AuditListFilters {
   if (filters.target_id) out.target_id = filters.target_id.value;
   if (filters.user_id) out.user_id = filters.user_id.value;
   if (filters.ip) out.ip = filters.ip.value;
-  const range = filters.occurred_between;
-  if (range && (range.from || range.to)) {
-    // Bounds come back as instants; the date inputs want the UTC day they fall on.
-    out.occurred_between = {
-      ...(range.from ? { from: range.from.slice(0, 10) } : {}),
-      ...(range.to ? { to: range.to.slice(0, 10) } : {}),
-    };
-  }
+  const occurred = toDayRange(filters.occurred_between);
+  if (occurred) out.occurred_between = occurred;
   return out;
 }
 

@@ -1,8 +1,13 @@
 import type { AuditAction } from '@app/contracts';
+import {
+  atLeast,
+  formatCount,
+  listFilterStrings,
+  listPaginationStrings,
+  listViewStrings,
+} from '../../i18n/list-strings';
 
-const formatCount = (count: number) => count.toLocaleString('en');
 const eventsCount = (count: number) => `${formatCount(count)} ${count === 1 ? 'event' : 'events'}`;
-const atLeast = (count: number, exact: boolean) => `${formatCount(count)}${exact ? '' : '+'}`;
 
 /** What each recorded action reads as, in a sentence's place ("Deactivated a user"). */
 const ACTION_LABELS: Record<AuditAction, string> = {
@@ -70,8 +75,7 @@ export const auditMessages = {
     clear: 'Clear search',
   },
   filters: {
-    button: 'Filters',
-    buttonCount: (count: number) => `Filters, ${count} applied`,
+    ...listFilterStrings,
     heading: 'Filter events',
     action: 'Actions',
     actionHint: 'Events of any of the chosen actions.',
@@ -79,11 +83,6 @@ export const auditMessages = {
     occurredFrom: 'From',
     occurredTo: 'Until',
     ip: 'IP address is',
-    apply: 'Apply filters',
-    reset: 'Reset',
-    chipsLabel: 'Applied filters',
-    removeChip: (label: string, value: string) => `Remove filter ${label}: ${value}`,
-    clearAll: 'Clear all',
     chip: {
       search: 'Search',
       action: 'Action',
@@ -110,26 +109,8 @@ export const auditMessages = {
     label: 'Audit events',
     loading: 'Loading events…',
   },
-  pagination: {
-    navigation: 'Pages',
-    perPage: 'Rows per page',
-    range: (from: number, to: number, total: number, exact = true) =>
-      total === 0 ? 'No events to show' : `Showing ${formatCount(from)}–${formatCount(to)} of ${atLeast(total, exact)}`,
-    page: (page: number, pageCount: number, exact = true) =>
-      `Page ${formatCount(page)} of ${atLeast(pageCount, exact)}`,
-    first: 'First page',
-    previous: 'Previous page',
-    next: 'Next page',
-    last: 'Last page',
-  },
-  view: {
-    columns: 'Columns',
-    columnsHeading: 'Show columns',
-    showAllColumns: 'Show all columns',
-    density: 'Row density',
-    compact: 'Compact rows',
-    comfortable: 'Comfortable rows',
-  },
+  pagination: listPaginationStrings('No events to show'),
+  view: listViewStrings,
   export: {
     button: 'Export',
     headingAll: (total: number, exact = true) =>

@@ -115,6 +115,18 @@ export function toListInput<S extends string, F extends object>(state: ListState
   };
 }
 
+/**
+ * A date-range filter as the URL's date inputs hold it: the bounds come back from the contract as
+ * instants, the inputs want the UTC day each falls on. Undefined when neither bound is set.
+ */
+export function toDayRange(range: { from?: string | undefined; to?: string | undefined } | undefined) {
+  if (!range || (!range.from && !range.to)) return undefined;
+  return {
+    ...(range.from ? { from: range.from.slice(0, 10) } : {}),
+    ...(range.to ? { to: range.to.slice(0, 10) } : {}),
+  };
+}
+
 export function isFiltered(state: ListState<string, object>): boolean {
   return state.q !== '' || Object.keys(state.filters).length > 0;
 }

@@ -4,6 +4,7 @@ import {
   isFiltered as isResourceFiltered,
   type ListState,
   listStateCodec,
+  toDayRange,
   toListInput as toResourceListInput,
 } from '../../../lib/resource-list/list-state';
 
@@ -36,14 +37,8 @@ function toStateFilters(filters: Parsed['filters']): UsersListFilters {
   if (filters.email) out.email = filters.email.value;
   if (filters.role_id) out.role_id = filters.role_id.values;
   if (filters.is_active) out.is_active = filters.is_active.value ? 'active' : 'inactive';
-  const created = filters.created_between;
-  if (created && (created.from || created.to)) {
-    // Bounds come back as instants; the date inputs want the UTC day they fall on.
-    out.created_between = {
-      ...(created.from ? { from: created.from.slice(0, 10) } : {}),
-      ...(created.to ? { to: created.to.slice(0, 10) } : {}),
-    };
-  }
+  const created = toDayRange(filters.created_between);
+  if (created) out.created_between = created;
   if (filters.trashed && filters.trashed.value !== 'without') out.trashed = filters.trashed.value;
   return out;
 }
