@@ -6,12 +6,21 @@ import { migrate, pendingMigrations } from './db/migrations/migrator.js';
 import { seedAdministrator } from './db/seeders/base.seeder.js';
 import { seedDemoUsers } from './db/seeders/demo.seeder.js';
 
-export function openConfiguredDatabase(config: AppConfig): Promise<Database> {
+export function openConfiguredDatabase(config: AppConfig, log?: Logger): Promise<Database> {
   return openDatabase({
     url: config.DATABASE_URL,
     readUrls: config.DATABASE_READ_URLS,
     sqlitePath: path.join(config.DATA_DIR, 'app.sqlite'),
     poolMax: config.DATABASE_POOL_MAX,
+    ...(log
+      ? {
+          replicaEvents: {
+            down: (err: unknown) =>
+              log.warn({ err }, 'a read replica cannot be reached: reads go to the primary until it answers'),
+            up: () => log.info('read replicas answer again: list reads go to them'),
+          },
+        }
+      : {}),
   });
 }
 

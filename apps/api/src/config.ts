@@ -69,6 +69,11 @@ const EnvSchema = z.object({
     .max(24 * 60)
     .default(15),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
+  /**
+   * Seconds an instance keeps serving after SIGTERM while /api/ready says 503, so a load
+   * balancer's health check takes it out of rotation before the listener closes.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
   /** The bearer token a Prometheus scraper sends to GET /api/metrics; unset: no metrics route. */
   METRICS_TOKEN: envOptional(z.string().trim().min(24, 'must be at least 24 characters')),
   /** Days of audit events `audit:prune` keeps; unset keeps every event. */

@@ -1,5 +1,6 @@
 import { openConfiguredDatabase, prepareDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createLifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server.js';
 
@@ -17,7 +18,7 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const db = await openConfiguredDatabase(config);
+  const db = await openConfiguredDatabase(config, logger);
   try {
     await prepareDatabase(db, config, logger);
   } catch (err) {
@@ -27,7 +28,8 @@ async function main() {
     process.exit(1);
   }
 
-  const app = await buildApp({ config, db, logger });
+  const lifecycle = createLifecycle();
+  const app = await buildApp({ config, db, logger, lifecycle });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ database: db.describe }, `User administration is running at http://${config.HOST}:${config.PORT}`);
 
@@ -35,6 +37,14 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // SIGTERM comes from an orchestrator: say "not ready" and keep serving until the balancer
+    // has noticed. SIGINT is someone at a terminal, who wants it to stop now.
+    const drainSeconds = signal === 'SIGTERM' ? config.SHUTDOWN_DRAIN_SECONDS : 0;
+    if (drainSeconds > 0) {
+      lifecycle.drain();
+      logger.info({ signal, drainSeconds }, 'draining: /api/ready answers 503 while requests are still served');
+      await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
+    }
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     // In-flight requests and streams finish; new connections are refused; then the pool closes.
     const force = setTimeout(() => {

@@ -4,6 +4,7 @@ import { isSameOriginFetch } from './auth/same-origin-fetch.js';
 import { SESSION_COOKIE } from './auth/sessions.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { Context, CookieJar } from './trpc/context.js';
 
 function cookieJar(reply: FastifyReply, config: AppConfig): CookieJar {
@@ -15,7 +16,7 @@ function cookieJar(reply: FastifyReply, config: AppConfig): CookieJar {
 }
 
 /** One context builder for both doors (tRPC and REST): same credentials, same actor. */
-export function contextFactory(db: Database, config: AppConfig) {
+export function contextFactory(db: Database, config: AppConfig, lifecycle: Lifecycle) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
     const { actor, auth } = await authenticate(db, config, {
       authorization: req.headers.authorization,
@@ -25,6 +26,7 @@ export function contextFactory(db: Database, config: AppConfig) {
     return {
       db,
       config,
+      lifecycle,
       log: actor ? req.log.child({ actorId: actor.id }) : req.log,
       requestId: String(req.id),
       ip: req.ip,

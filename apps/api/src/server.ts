@@ -20,16 +20,24 @@ import { isApiPath, refuseUnroutableUrl, registerNoStore } from './api-scope.js'
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/metrics-route.js';
+import { createLifecycle, type Lifecycle } from './lifecycle.js';
 
 export interface AppDeps {
   config: AppConfig;
   db: Database;
   logger: Logger;
+  /** Drained by the process on SIGTERM; a fresh one (never draining) when not given. */
+  lifecycle?: Lifecycle;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function buildApp({ config, db, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger,
+  lifecycle = createLifecycle(),
+}: AppDeps): Promise<FastifyInstance> {
   assertEveryProcedureGuarded(appRouter);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -70,7 +78,7 @@ export async function buildApp({ config, db, logger }: AppDeps): Promise<Fastify
   });
   await app.register(fastifyCookie);
 
-  const createContext = contextFactory(db, config);
+  const createContext = contextFactory(db, config, lifecycle);
 
   registerNoStore(app);
   registerSameOriginCheck(app);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Options, QueryTypes, Sequelize } from 'sequelize';
 import type sqlite3 from 'sqlite3';
 import { defineModels, type Models } from './models/index.js';
+import { type ReplicaEvents, routeReads } from './replica-routing.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -13,6 +14,14 @@ export interface DatabaseOptions {
   sqlitePath?: string;
   poolMax?: number;
   logSql?: (sql: string) => void;
+  /** Told when a replica fails (reads go to the primary) and when replicas answer again. */
+  replicaEvents?: ReplicaEvents;
+}
+
+export interface ReplicaCheck {
+  /** host:port, never credentials. */
+  name: string;
+  ok: boolean;
 }
 
 export interface Database {
@@ -21,7 +30,10 @@ export interface Database {
   models: Models;
   /** Human-readable target for logs, without credentials. */
   describe: string;
+  /** The primary answers a trivial query. */
   ping(): Promise<boolean>;
+  /** Each replica of DATABASE_READ_URLS, asked over its own short-lived connection. */
+  checkReplicas(): Promise<ReplicaCheck[]>;
   close(): Promise<void>;
 }
 
@@ -135,14 +147,44 @@ function sqliteOptions(opts: DatabaseOptions, sqlite: typeof sqlite3): Options {
   };
 }
 
+/** How long a readiness check waits for a replica before calling it down. */
+const REPLICA_CHECK_TIMEOUT_MS = 2_000;
+
+type Mysql2 = typeof import('mysql2');
+
+async function checkReplica(mysql2: Mysql2, url: string): Promise<ReplicaCheck> {
+  const { host, port, username, password } = parseMysqlUrl(url);
+  const name = `${host}:${port}`;
+  const connection = mysql2.createConnection({
+    host,
+    port,
+    user: username,
+    password,
+    connectTimeout: REPLICA_CHECK_TIMEOUT_MS,
+  });
+  const ok = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), REPLICA_CHECK_TIMEOUT_MS);
+    connection.on('error', () => resolve(false));
+    connection.query('SELECT 1', (err) => {
+      clearTimeout(timer);
+      resolve(!err);
+    });
+  });
+  connection.destroy();
+  return { name, ok };
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const dialect: Dialect = opts.url ? 'mysql' : 'sqlite';
   // Only the engine in use is loaded: the other driver would only take memory (mysql2 ~16 MB).
+  const mysql2 = dialect === 'mysql' ? (await import('mysql2')).default : undefined;
   const sequelize = new Sequelize(
-    dialect === 'mysql'
-      ? mysqlOptions(opts, (await import('mysql2')).default)
-      : sqliteOptions(opts, (await import('sqlite3')).default),
+    mysql2 ? mysqlOptions(opts, mysql2) : sqliteOptions(opts, (await import('sqlite3')).default),
   );
+  const readUrls = dialect === 'mysql' ? (opts.readUrls ?? []) : [];
+  if (readUrls.length > 0) {
+    routeReads(sequelize, opts.replicaEvents ?? { down: () => undefined, up: () => undefined });
+  }
   if (dialect === 'sqlite') {
     // WAL lets readers proceed while a writer holds the lock; it is a property of the file.
     await sequelize.query('PRAGMA journal_mode = WAL');
@@ -171,6 +213,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         return false;
       }
     },
+    checkReplicas: () => (mysql2 ? Promise.all(readUrls.map((url) => checkReplica(mysql2, url))) : Promise.resolve([])),
     close: () => sequelize.close(),
   };
 }

@@ -8,6 +8,7 @@ import {
   type WhereOptions,
 } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { MAY_READ_REPLICA } from '../db/replica-routing.js';
 
 /**
  * The reads every list is made of, for any resource's model: a page of ids (walking the sort's
@@ -83,6 +84,7 @@ async function readPage(
     paranoid: false,
     raw: true,
     ...hints,
+    ...MAY_READ_REPLICA,
   })) as unknown as Array<{ id: number | string; total?: number | string }>;
   return {
     ids: rows.map((r) => Number(r.id)),
@@ -98,12 +100,16 @@ export async function countUpTo(db: Database, model: AnyModel, where: WhereOptio
   const inner = selectSql(db, model, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit });
   const [row] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS matching`, {
     type: QueryTypes.SELECT,
+    ...MAY_READ_REPLICA,
   });
   return Number(row?.n ?? 0);
 }
 
 /** Rows exactly as the driver returns them (no per-row copy): for exports' batches. */
 export async function plainRows<T>(db: Database, model: AnyModel, options: FindOptions): Promise<T[]> {
-  const [rows] = await db.sequelize.query(selectSql(db, model, options), { type: QueryTypes.RAW });
+  const [rows] = await db.sequelize.query(selectSql(db, model, options), {
+    type: QueryTypes.RAW,
+    ...MAY_READ_REPLICA,
+  });
   return rows as T[];
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Actor, AuthMethod } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
+import type { Lifecycle } from '../lifecycle.js';
 
 export interface CookieJar {
   set(name: string, value: string, opts: { maxAgeSeconds: number }): void;
@@ -14,6 +15,7 @@ export type Transport = 'trpc' | 'rest';
 export interface Context {
   db: Database;
   config: AppConfig;
+  lifecycle: Lifecycle;
   log: FastifyBaseLogger;
   requestId: string;
   ip: string;

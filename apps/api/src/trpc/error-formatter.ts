@@ -2,7 +2,8 @@ import { codeFromZod, ERRORS, type ErrorCode, type FieldErrors, fieldErrorsFromZ
 import { TRPCError } from '@trpc/server';
 import { type DefaultErrorShape, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
-import { AppError } from '../errors.js';
+import { isDatabaseUnreachable } from '../db/unavailable.js';
+import { AppError, unavailable } from '../errors.js';
 import { describeFastifyRefusal } from '../fastify-refusals.js';
 
 export interface ErrorData {
@@ -104,6 +105,10 @@ export function describeError(error: unknown): DescribedError {
     const errors = fieldErrorsFromZod(cause);
     const first = Object.values(errors)[0]?.[0];
     return { code, detail: first ?? ERRORS[code].title, errors };
+  }
+  if (isDatabaseUnreachable(cause)) {
+    // The database went away (stopped, restarting, network): the caller may retry, nothing leaks.
+    return { code: 'UNAVAILABLE', detail: unavailable().detail, headers: { 'retry-after': '2' } };
   }
   if (error instanceof TRPCError) {
     const code = CONTRACT_CODE_OF[error.code];

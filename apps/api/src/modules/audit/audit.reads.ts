@@ -5,6 +5,7 @@ import { orderFor, whereFor } from '../../query/list-query-engine.js';
 import { countUpTo, pageIdsOf, selectSql, whereSql } from '../../query/list-reads.js';
 import { userIdsMatching } from '../users/users.matching.js';
 import { auditMapping, targetedIn } from './audit.mapping.js';
+import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 
 /** Users a `q` may name: enough for any real search, few enough to keep each branch one range. */
 const PEOPLE_LIMIT = 200;
@@ -128,7 +129,7 @@ export async function auditPageIds(
   if (scope.branches.length === 0) return pageIdsOf(db.models.AuditLog, scope.where, order, limit, offset);
   const rows = await db.sequelize.query<{ id: number | string }>(
     `SELECT id FROM (${unionSql(db, scope, order, offset + limit)}) AS u ORDER BY ${orderSql(query)} LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
-    { type: QueryTypes.SELECT },
+    { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
   );
   return rows.map((r) => Number(r.id));
 }
@@ -142,7 +143,7 @@ export async function auditTotal(db: Database, scope: AuditScope): Promise<{ tot
   } else {
     const [row] = await db.sequelize.query<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM (${unionSql(db, scope, undefined, bound)}) AS u`,
-      { type: QueryTypes.SELECT },
+      { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
     );
     n = Number(row?.n ?? 0);
   }

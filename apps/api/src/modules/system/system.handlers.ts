@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import { unavailable } from '../../errors.js';
+import { AppError, unavailable } from '../../errors.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../rest/openapi.js';
 import type { Context } from '../../trpc/context.js';
 import { APP_VERSION } from '../../version.js';
@@ -10,10 +10,17 @@ export interface HealthReport {
   uptimeSeconds: number;
 }
 
+export interface ReplicaStatus {
+  /** host:port of a DATABASE_READ_URLS entry. */
+  name: string;
+  /** `down`: list reads that would go to it are answered by the primary meanwhile. */
+  status: 'ok' | 'down';
+}
+
 export interface ReadyReport {
   status: 'ok';
   version: string;
-  checks: { database: 'ok' };
+  checks: { database: 'ok'; primary: 'ok'; replicas: ReplicaStatus[] };
 }
 
 /** The process is up: no dependency is touched, so a load balancer can tell a hung DB from a dead process. */
@@ -21,11 +28,26 @@ export async function health(): Promise<HealthReport> {
   return { status: 'ok', version: APP_VERSION, uptimeSeconds: Math.round(process.uptime()) };
 }
 
-/** The database answers a trivial query; otherwise 503 so the instance is taken out of rotation. */
+/**
+ * Ready for traffic: not shutting down and the primary answers; otherwise 503 so a load balancer
+ * takes the instance out of rotation. Replicas are reported but do not decide: without them,
+ * reads go to the primary.
+ */
 export async function ready({ ctx }: { ctx: Context }): Promise<ReadyReport> {
-  const ok = await ctx.db.ping();
-  if (!ok) throw unavailable();
-  return { status: 'ok', version: APP_VERSION, checks: { database: 'ok' } };
+  if (ctx.lifecycle.draining) {
+    throw new AppError('UNAVAILABLE', 'This instance is shutting down: requests go to the other instances.');
+  }
+  const [primary, replicas] = await Promise.all([ctx.db.ping(), ctx.db.checkReplicas()]);
+  if (!primary) throw unavailable();
+  return {
+    status: 'ok',
+    version: APP_VERSION,
+    checks: {
+      database: 'ok',
+      primary: 'ok',
+      replicas: replicas.map((r) => ({ name: r.name, status: r.ok ? 'ok' : 'down' })),
+    },
+  };
 }
 
 // The document describes the app router, which contains this very handler: importing the router
