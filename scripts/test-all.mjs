@@ -26,6 +26,17 @@ const suites = [
   { name: 'e2e', dir: 'apps/web', args: ['--config', 'e2e/vitest.config.ts'] },
 ];
 
+// The scale-out bed (apps/api/cluster): mariadbd primary and replica, two API processes, HAProxy.
+// It needs Debian's mariadb-server and haproxy and takes about four minutes: always in CI,
+// elsewhere on request (TEST_CLUSTER=1, or `npm run test:cluster`).
+if (process.env.CI === 'true' || process.env.TEST_CLUSTER === '1') {
+  suites.push({ name: 'cluster', dir: 'apps/api', args: ['--config', 'cluster/vitest.config.ts'] });
+} else {
+  console.error(
+    '\n*** SKIPPED: the scale-out bed — set TEST_CLUSTER=1 (CI=true runs it) or run `npm run test:cluster`. ***\n',
+  );
+}
+
 // The benchmark is not a test, but a 10 000-user smoke of it runs here so it cannot rot.
 const mysqlUrl = process.env.TEST_MYSQL_URL;
 if (mysqlUrl) {

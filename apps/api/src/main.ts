@@ -52,8 +52,13 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // Fastify closes the connections idle when closing starts; a kept-alive connection busy at
+    // that moment would stay open after its answer (a balancer keeps it for reuse) and hold the
+    // exit until the grace period: close those too as soon as they fall idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
     try {
       await app.close();
+      clearInterval(sweep);
       await db.close();
       logger.info('stopped');
       process.exit(0);

@@ -54,6 +54,10 @@ export async function buildApp({
     // SPA batches what a page asks for at once, so 200 characters could refuse a real page.
     routerOptions: { maxParamLength: 5000 },
     frameworkErrors: refuseUnroutableUrl,
+    // While closing, a request that still arrives on an open kept-alive connection is served,
+    // not refused with Fastify's own 503 body: the listener is closed, so no new connection
+    // comes, and main.ts closes each connection once it falls idle.
+    return503OnClosing: false,
   });
 
   app.addHook('onRequest', async (req, reply) => {

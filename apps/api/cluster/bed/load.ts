@@ -1,0 +1,197 @@
+import { sleep } from './ports.js';
+
+/** The kinds of request the steady load mixes, as an administrator's day does. */
+export type RequestKind = 'list' | 'show' | 'setActive' | 'bulk' | 'export';
+
+export interface Outcome {
+  kind: RequestKind;
+  status: number;
+  ms: number;
+  /** Why the request counts as failed; absent when it did not fail. */
+  failure?: string;
+  /** A 503 whose body is the contract's UNAVAILABLE problem (expected while the database is away). */
+  unavailable?: boolean;
+  /** Who said 503: an instance (its database is away) or the balancer (no instance is ready). */
+  unavailableFrom?: 'api' | 'balancer';
+  at: number;
+  /** The request id the answer carried (set by the balancer or the instance). */
+  requestId?: string;
+  /** A bulk's report, when it was answered 200. */
+  bulk?: { affected: number[] };
+}
+
+export interface LoadOptions {
+  baseUrl: string;
+  cookie: string;
+  /** Ids of users the load may read and switch (never an administrator). */
+  ids: number[];
+  /** Concurrent callers; each sends its next request when the previous one is answered. */
+  workers: number;
+  kinds: RequestKind[];
+  /** Rows an export must contain (header excluded), to tell a cut-short file from a whole one. */
+  exportRows: number;
+  /** Pause between exports (the API allows 10 exports a minute per user). */
+  exportEveryMs?: number;
+  /** A request unanswered after this long is a hang. */
+  timeoutMs?: number;
+  /** 503 UNAVAILABLE counts as an expected answer (the database-gone scenario). */
+  unavailableIsExpected?: boolean;
+}
+
+export interface LoadReport {
+  outcomes: Outcome[];
+  sent: number;
+  failed: Outcome[];
+  unavailable: number;
+  byKind: Record<string, { sent: number; failed: number; p50: number; max: number }>;
+}
+
+function pick<T>(list: readonly T[], n: number): T {
+  return list[n % list.length] as T;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  requestId: string | undefined;
+}
+
+async function send(kind: RequestKind, n: number, opts: LoadOptions): Promise<Answer> {
+  const headers = { cookie: opts.cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
+  const id = pick(opts.ids, n * 7919);
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
+  const call = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${opts.baseUrl}${path}`, { ...init, headers, signal });
+    return { status: res.status, body: await res.text(), requestId: res.headers.get('x-request-id') ?? undefined };
+  };
+  switch (kind) {
+    case 'list':
+      return call(`/api/users?page=${(n % 20) + 1}&perPage=25&sort=${pick(['name', 'created_at', 'email'], n)}`);
+    case 'show':
+      return call(`/api/users/${id}`);
+    case 'setActive':
+      return call(`/api/users/${id}/active`, { method: 'PATCH', body: JSON.stringify({ active: n % 2 === 0 }) });
+    case 'bulk': {
+      const start = (n * 50) % Math.max(1, opts.ids.length - 50);
+      const ids = opts.ids.slice(start, start + 50);
+      return call('/api/users/bulk', {
+        method: 'POST',
+        body: JSON.stringify({ operation: 'setActive', ids, active: n % 2 === 1 }),
+      });
+    }
+    case 'export':
+      return call('/api/users/export?format=csv');
+  }
+}
+
+function judge(
+  kind: RequestKind,
+  status: number,
+  body: string,
+  opts: LoadOptions,
+): Pick<Outcome, 'failure' | 'unavailable' | 'unavailableFrom'> {
+  if (status === 503 && /"code":"UNAVAILABLE"/.test(body)) {
+    const unavailableFrom = /No instance of the API is ready/.test(body) ? 'balancer' : 'api';
+    return opts.unavailableIsExpected
+      ? { unavailable: true, unavailableFrom }
+      : { unavailable: true, unavailableFrom, failure: `503 UNAVAILABLE from the ${unavailableFrom}` };
+  }
+  if (status < 200 || status >= 300) return { failure: `${status} ${body.slice(0, 200)}` };
+  if (kind === 'export') {
+    const lines = body.split('\n').filter((l) => l.length > 0).length;
+    if (lines !== opts.exportRows + 1) return { failure: `export cut short: ${lines - 1} of ${opts.exportRows} rows` };
+  }
+  return {};
+}
+
+/**
+ * A steady mixed load through `baseUrl` until `stop()`: every request's status and time, and
+ * which failed — a network error, a timeout, a status outside 2xx (503 UNAVAILABLE only when
+ * expected), or an export that did not deliver every row.
+ */
+export function startLoad(opts: LoadOptions) {
+  const outcomes: Outcome[] = [];
+  let running = true;
+  let counter = 0;
+  const plain = opts.kinds.filter((k) => k !== 'export');
+
+  const record = async (kind: RequestKind) => {
+    const n = counter++;
+    const started = performance.now();
+    try {
+      const { status, body, requestId } = await send(kind, n, opts);
+      const bulk =
+        kind === 'bulk' && status === 200
+          ? { affected: (JSON.parse(body) as { affected: number[] }).affected }
+          : undefined;
+      outcomes.push({
+        kind,
+        status,
+        ms: performance.now() - started,
+        at: Date.now(),
+        ...(requestId ? { requestId } : {}),
+        ...(bulk ? { bulk } : {}),
+        ...judge(kind, status, body, opts),
+      });
+    } catch (err) {
+      const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      outcomes.push({ kind, status: 0, ms: performance.now() - started, at: Date.now(), failure: reason });
+    }
+  };
+
+  const workers = Array.from({ length: opts.workers }, async (_, w) => {
+    let i = w;
+    while (running) {
+      await record(pick(plain, i++));
+    }
+  });
+  const exporter = opts.kinds.includes('export')
+    ? (async () => {
+        while (running) {
+          await record('export');
+          const until = Date.now() + (opts.exportEveryMs ?? 7_000);
+          while (running && Date.now() < until) await sleep(100);
+        }
+      })()
+    : Promise.resolve();
+
+  return {
+    outcomes,
+    async stop(): Promise<LoadReport> {
+      running = false;
+      await Promise.all([...workers, exporter]);
+      return summarise(outcomes);
+    },
+  };
+}
+
+export function summarise(outcomes: Outcome[]): LoadReport {
+  const byKind: LoadReport['byKind'] = {};
+  for (const kind of new Set(outcomes.map((o) => o.kind))) {
+    const mine = outcomes.filter((o) => o.kind === kind);
+    const ms = mine.map((o) => o.ms).sort((a, b) => a - b);
+    byKind[kind] = {
+      sent: mine.length,
+      failed: mine.filter((o) => o.failure).length,
+      p50: Math.round(ms[Math.floor(ms.length / 2)] ?? 0),
+      max: Math.round(ms[ms.length - 1] ?? 0),
+    };
+  }
+  return {
+    outcomes,
+    sent: outcomes.length,
+    failed: outcomes.filter((o) => o.failure),
+    unavailable: outcomes.filter((o) => o.unavailable).length,
+    byKind,
+  };
+}
+
+/** One line for the test's output and the closing note. */
+export function describeLoad(name: string, r: LoadReport): string {
+  const kinds = Object.entries(r.byKind)
+    .map(([k, v]) => `${k} ${v.sent} (p50 ${v.p50} ms, max ${v.max} ms${v.failed ? `, ${v.failed} failed` : ''})`)
+    .join('; ');
+  const api = r.outcomes.filter((o) => o.unavailableFrom === 'api').length;
+  const unavailable = r.unavailable ? ` (${api} from an instance, ${r.unavailable - api} from the balancer)` : '';
+  return `${name}: ${r.sent} requests, ${r.failed.length} failed, ${r.unavailable} × 503${unavailable} — ${kinds}`;
+}
