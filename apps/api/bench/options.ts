@@ -44,6 +44,8 @@ const HELP = `Usage: npm run bench -- [options]
                        restored at the end); default: leave the server as it is
   --smoke              10 000 users, 20 000 audit events, 2 s per scenario, temp report; fails
                        unless every scenario answered 2xx and produced numbers
+  --soak               instead of the scenarios: 10 minutes of mixed load on one API instance of
+                       the scale-out bed, RSS and event-loop lag sampled (--soak --help)
   --help               this text
 `;
 

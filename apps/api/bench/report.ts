@@ -356,5 +356,8 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
 
 export function writeReport(file: string, text: string) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
+  // The soak (npm run bench -- --soak) writes its own section; a full run keeps it.
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const soak = /<!-- soak:start -->[\s\S]*<!-- soak:end -->/.exec(old)?.[0];
+  fs.writeFileSync(file, soak ? text.replace(/\n## Notes\n/, `\n${soak}\n\n## Notes\n`) : text);
 }

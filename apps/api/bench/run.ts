@@ -7,6 +7,7 @@ import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
 import { type Outcome, renderReport, targetText, verdict, writeReport } from './report.js';
 import { smokeProblems } from './smoke.js';
+import { runSoak } from './soak-run.js';
 import { type BenchContext, middleEmail, SCENARIOS } from './scenarios.js';
 import {
   ADMIN_EMAIL,
@@ -91,6 +92,7 @@ async function reactivate(conn: mysql.Connection, ids: readonly number[]): Promi
 }
 
 async function main(): Promise<number> {
+  if (process.argv.includes('--soak')) return runSoak(process.argv.slice(2));
   const opts = parseBenchOptions(process.argv.slice(2));
   if (!opts) return 0;
   const settings = connectionSettings(opts.databaseUrl);
