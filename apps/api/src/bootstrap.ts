@@ -6,12 +6,17 @@ import { migrate, pendingMigrations } from './db/migrations/migrator.js';
 import { seedAdministrator } from './db/seeders/base.seeder.js';
 import { seedDemoUsers } from './db/seeders/demo.seeder.js';
 
+/**
+ * The database as configured. The server passes its logger (replica warnings) and limits each
+ * statement; the CLI passes neither, since a migration may run for minutes.
+ */
 export function openConfiguredDatabase(config: AppConfig, log?: Logger): Promise<Database> {
   return openDatabase({
     url: config.DATABASE_URL,
     readUrls: config.DATABASE_READ_URLS,
     sqlitePath: path.join(config.DATA_DIR, 'app.sqlite'),
     poolMax: config.DATABASE_POOL_MAX,
+    ...(log ? { statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000 } : {}),
     ...(log
       ? {
           replicaEvents: {

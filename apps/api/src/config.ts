@@ -34,6 +34,8 @@ const EnvSchema = z.object({
     return urls;
   }),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** A MySQL statement the server sent and got no answer to within this long fails (503). */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DATA_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'data')),
   MIGRATE_ON_START: envBoolean(false),
   ADMIN_EMAIL: z

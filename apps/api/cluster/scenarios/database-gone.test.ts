@@ -8,7 +8,8 @@ let c: Cluster;
 let cookie: string;
 
 beforeAll(async () => {
-  c = await startCluster({ name: 'db-gone', demoUsers: 1_000 });
+  // A short statement limit, so the frozen primary below fails requests in 3 s, not 30.
+  c = await startCluster({ name: 'db-gone', demoUsers: 1_000, env: { DATABASE_STATEMENT_TIMEOUT_SECONDS: '3' } });
   cookie = await login(c.lb.baseUrl);
 });
 afterAll(() => c?.close());
@@ -84,5 +85,44 @@ describe('the primary goes away for 10 s under load', () => {
     console.log(
       `database gone: ${checked.bulksChecked} bulks all-or-nothing, ${checked.events} events, ${checked.usersWithHistory} users' state equal to their last event, user_stats exact`,
     );
+  });
+
+  it('a primary that stops answering without closing its connections (SIGSTOP, 15 s) holds no request past its limit', async () => {
+    const pids = c.instances.map((i) => i.pid);
+    const load = startLoad({
+      baseUrl: c.lb.baseUrl,
+      cookie,
+      ids: c.demoIds,
+      workers: 4,
+      kinds: ['list', 'show', 'setActive', 'bulk'],
+      exportRows: c.listedUsers,
+      // Statement limit 3 s; a new connection gives up after 10 s (connectTimeout), a pool wait
+      // after 10 s (acquire): nothing may take 15 s.
+      timeoutMs: 15_000,
+      unavailableIsExpected: true,
+    });
+    await sleep(3_000);
+    const primaryPid = c.primary.pid as number;
+    const frozenAt = Date.now();
+    process.kill(primaryPid, 'SIGSTOP');
+    await sleep(15_000);
+    process.kill(primaryPid, 'SIGCONT');
+    const thawedAt = Date.now();
+    for (const i of c.instances) await c.lb.waitForServer(i.name, 'UP');
+    const backAt = Date.now();
+    await sleep(5_000);
+    const report = await load.stop();
+
+    console.log(describeLoad('primary frozen', report));
+    console.log(`primary frozen: 15 s; balancer back ${backAt - thawedAt} ms after the primary resumed`);
+    expect(report.failed).toEqual([]);
+    const during = report.outcomes.filter((o) => o.at > frozenAt && o.at < thawedAt);
+    expect(during.some((o) => o.unavailableFrom === 'api')).toBe(true);
+    expect(Math.max(...report.outcomes.map((o) => o.ms))).toBeLessThan(15_000);
+    expect(c.instances.map((i) => i.pid)).toEqual(pids);
+    const after = report.outcomes.filter((o) => o.at > backAt + 1_000);
+    expect(after.length).toBeGreaterThan(20);
+    expect(after.filter((o) => o.status !== 200)).toEqual([]);
+    await expectConsistent(c.primary, report);
   });
 });

@@ -4,6 +4,7 @@ import { type Options, QueryTypes, Sequelize } from 'sequelize';
 import type sqlite3 from 'sqlite3';
 import { defineModels, type Models } from './models/index.js';
 import { type ReplicaEvents, routeReads } from './replica-routing.js';
+import { limitStatements, type StatementConnection } from './statement-timeout.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -14,6 +15,11 @@ export interface DatabaseOptions {
   sqlitePath?: string;
   poolMax?: number;
   logSql?: (sql: string) => void;
+  /**
+   * Client-side limit on each MySQL statement (the server process sets it; the CLI, whose
+   * migrations may run for minutes, does not). Absent: no limit.
+   */
+  statementTimeoutMs?: number;
   /** Told when a replica fails (reads go to the primary) and when replicas answer again. */
   replicaEvents?: ReplicaEvents;
 }
@@ -106,12 +112,14 @@ function mysqlOptions(opts: DatabaseOptions, mysql2: object): Options {
       // Writers read what others committed (READ COMMITTED: the rules read under row locks and
       // take no gap locks). Set once per connection instead of by a statement before every
       // transaction: one round trip less per write.
-      afterConnect: (connection: unknown) =>
-        new Promise<void>((resolve, reject) =>
+      afterConnect: async (connection: unknown) => {
+        await new Promise<void>((resolve, reject) =>
           (connection as RawConnection).query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err) =>
             err ? reject(err) : resolve(),
           ),
-        ),
+        );
+        if (opts.statementTimeoutMs) limitStatements(connection as StatementConnection, opts.statementTimeoutMs);
+      },
     },
   };
   const readUrls = opts.readUrls ?? [];
