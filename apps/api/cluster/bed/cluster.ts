@@ -7,6 +7,7 @@ import { API_DIR, ApiInstance } from './api-instance.js';
 import { LoadBalancer } from './haproxy.js';
 import { MariaDbInstance, replicate, waitForCatchUp } from './mariadb.js';
 import { freePort } from './ports.js';
+import { bedSecrets, scanBedForSecrets } from './secret-scan.js';
 
 const run = promisify(execFile);
 
@@ -58,12 +59,18 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const replica = await MariaDbInstance.create(dir, 'replica', 2);
   const instances: ApiInstance[] = [];
   let lb: LoadBalancer | undefined;
+  let scanned = false;
   const close = async () => {
+    // Before teardown: the logs and the audit trail must not hold a secret.
+    const leaks = scanned || !primary.pid ? [] : await scanBedForSecrets(dir, primary);
+    scanned = true;
     await lb?.stop();
     await Promise.all(instances.map((i) => i.stop().catch(() => undefined)));
     await Promise.all([primary.stop(), replica.stop()]);
-    if (process.env.CLUSTER_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
+    if (process.env.CLUSTER_KEEP !== '1' && leaks.length === 0) fs.rmSync(dir, { recursive: true, force: true });
+    if (leaks.length) throw new Error(`secrets found in ${dir}:\n  ${leaks.join('\n  ')}`);
   };
+  for (const secret of [ADMIN_PASSWORD, APP_USER.password, METRICS_TOKEN]) bedSecrets.add(secret);
   try {
     await Promise.all([primary.start(), replica.start()]);
     await replicate(primary, replica);
@@ -134,5 +141,7 @@ export async function login(baseUrl: string, email = ADMIN_EMAIL, password = ADM
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   const sid = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
   if (!sid) throw new Error('no session cookie');
-  return sid.split(';')[0] as string;
+  const pair = sid.split(';')[0] as string;
+  bedSecrets.add(pair.slice('sid='.length));
+  return pair;
 }
