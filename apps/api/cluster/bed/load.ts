@@ -1,7 +1,9 @@
+import type { Cluster } from './cluster.js';
 import { sleep } from './ports.js';
 
 /** The kinds of request the steady load mixes, as an administrator's day does. */
 export type RequestKind = 'list' | 'show' | 'setActive' | 'bulk' | 'export';
+export const ALL_KINDS: RequestKind[] = ['list', 'show', 'setActive', 'bulk', 'export'];
 
 export interface Outcome {
   kind: RequestKind;
@@ -194,4 +196,21 @@ export function describeLoad(name: string, r: LoadReport): string {
   const api = r.outcomes.filter((o) => o.unavailableFrom === 'api').length;
   const unavailable = r.unavailable ? ` (${api} from an instance, ${r.unavailable - api} from the balancer)` : '';
   return `${name}: ${r.sent} requests, ${r.failed.length} failed, ${r.unavailable} × 503${unavailable} — ${kinds}`;
+}
+
+/** The bed's usual load: through the balancer, as the administrator, 4 callers, every kind. */
+export function loadOn(
+  c: Pick<Cluster, 'lb' | 'demoIds' | 'listedUsers'>,
+  cookie: string,
+  overrides: Partial<LoadOptions> = {},
+) {
+  return startLoad({
+    baseUrl: c.lb.baseUrl,
+    cookie,
+    ids: c.demoIds,
+    exportRows: c.listedUsers,
+    workers: 4,
+    kinds: ALL_KINDS,
+    ...overrides,
+  });
 }

@@ -1,6 +1,6 @@
 import type { ApiInstance } from './api-instance.js';
 import { METRICS_TOKEN } from './cluster.js';
-import { type LoadReport, startLoad } from './load.js';
+import { ALL_KINDS, type LoadReport, startLoad } from './load.js';
 import { sleep } from './ports.js';
 
 export interface SoakOptions {
@@ -49,7 +49,7 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     cookie: opts.cookie,
     ids: opts.ids,
     workers: 4,
-    kinds: ['list', 'show', 'setActive', 'bulk', 'export'],
+    kinds: ALL_KINDS,
     exportRows: opts.exportRows,
     exportEveryMs: 10_000,
   });

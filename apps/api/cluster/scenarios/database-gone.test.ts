@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
 import { expectConsistent } from '../bed/integrity.js';
-import { describeLoad, startLoad } from '../bed/load.js';
+import { describeLoad, loadOn } from '../bed/load.js';
 import { sleep, waitFor } from '../bed/ports.js';
 
 let c: Cluster;
@@ -26,13 +26,7 @@ const readyStatus = async (base: string) => {
 describe('the primary goes away for 10 s under load', () => {
   it('answers 503 UNAVAILABLE meanwhile, recovers without a restart, and loses nothing', async () => {
     const pids = c.instances.map((i) => i.pid);
-    const load = startLoad({
-      baseUrl: c.lb.baseUrl,
-      cookie,
-      ids: c.demoIds,
-      workers: 4,
-      kinds: ['list', 'show', 'setActive', 'bulk', 'export'],
-      exportRows: c.listedUsers,
+    const load = loadOn(c, cookie, {
       exportEveryMs: 4_000,
       // Never a hang: every request is answered within the database driver's connect timeout.
       timeoutMs: 15_000,
@@ -89,13 +83,8 @@ describe('the primary goes away for 10 s under load', () => {
 
   it('a primary that stops answering without closing its connections (SIGSTOP, 15 s) holds no request past its limit', async () => {
     const pids = c.instances.map((i) => i.pid);
-    const load = startLoad({
-      baseUrl: c.lb.baseUrl,
-      cookie,
-      ids: c.demoIds,
-      workers: 4,
+    const load = loadOn(c, cookie, {
       kinds: ['list', 'show', 'setActive', 'bulk'],
-      exportRows: c.listedUsers,
       // Statement limit 3 s; a new connection gives up after 10 s (connectTimeout), a pool wait
       // after 10 s (acquire): nothing may take 15 s.
       timeoutMs: 15_000,

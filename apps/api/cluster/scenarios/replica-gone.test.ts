@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
-import { describeLoad, startLoad } from '../bed/load.js';
+import { describeLoad, loadOn } from '../bed/load.js';
 import { sleep, waitFor } from '../bed/ports.js';
 
 let c: Cluster;
@@ -30,15 +30,7 @@ describe('a replica that goes away', () => {
       replicas: [{ name: `127.0.0.1:${c.replica.port}`, status: 'ok' }],
     });
 
-    const load = startLoad({
-      baseUrl: c.lb.baseUrl,
-      cookie,
-      ids: c.demoIds,
-      workers: 4,
-      kinds: ['list', 'show', 'setActive', 'bulk', 'export'],
-      exportRows: c.listedUsers,
-      exportEveryMs: 3_000,
-    });
+    const load = loadOn(c, cookie, { exportEveryMs: 3_000 });
     await sleep(3_000);
     const killedAt = Date.now();
     await c.replica.kill();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiInstance } from '../bed/api-instance.js';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
-import { describeLoad, startLoad } from '../bed/load.js';
+import { describeLoad, loadOn } from '../bed/load.js';
 import { sleep } from '../bed/ports.js';
 
 let c: Cluster;
@@ -40,13 +40,8 @@ async function slowExport(instance: ApiInstance): Promise<() => Promise<number>>
 
 describe('rolling restart under load', () => {
   it('restarts each instance in turn with 0 failed requests at the balancer', async () => {
-    const load = startLoad({
-      baseUrl: c.lb.baseUrl,
-      cookie,
-      ids: c.demoIds,
+    const load = loadOn(c, cookie, {
       workers: 6,
-      kinds: ['list', 'show', 'setActive', 'bulk', 'export'],
-      exportRows: c.listedUsers,
       // Load exports every 10 s plus one in flight per restart: within 10 exports a minute.
       exportEveryMs: 10_000,
       timeoutMs: 30_000,
