@@ -19,11 +19,17 @@ export interface SoakReport {
   rss: Array<[number, number]>;
   rssStartMb: number;
   rssEndMb: number;
-  /** RSS change over the second half: median of its last quarter minus median of its first. */
+  /**
+   * RSS floor change over the second half: the lowest sample of its last half minus the lowest of
+   * its first. Floors, because RSS is a sawtooth between major collections: a peak says when the
+   * collector last ran, a rising floor says memory is kept.
+   */
   secondHalfGrowthMb: number;
   /** The largest event-loop lag p99 the instance reported in any sampling window. */
   lagP99MaxMs: number;
   lagP99MedianMs: number;
+  /** V8 heap in use at each sample, MB (the same sawtooth, without the allocator's slack). */
+  heapUsedMb: number[];
 }
 
 const median = (xs: number[]) => {
@@ -31,12 +37,15 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] ?? 0;
 };
 
-/** The instance's own event-loop lag p99 (prom-client), read from /api/metrics. */
-async function lagP99Ms(instance: ApiInstance): Promise<number> {
+/** The instance's own event-loop lag p99 and V8 heap in use (prom-client), from /api/metrics. */
+async function processMetrics(instance: ApiInstance): Promise<{ lagP99Ms: number; heapUsedMb: number }> {
   const res = await fetch(`${instance.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-  const text = await res.text();
-  const line = text.split('\n').find((l) => l.startsWith('nodejs_eventloop_lag_p99_seconds '));
-  return Number(line?.split(' ')[1] ?? Number.NaN) * 1000;
+  const lines = (await res.text()).split('\n');
+  const value = (name: string) => Number(lines.find((l) => l.startsWith(`${name} `))?.split(' ')[1] ?? Number.NaN);
+  return {
+    lagP99Ms: value('nodejs_eventloop_lag_p99_seconds') * 1000,
+    heapUsedMb: value('nodejs_heap_size_used_bytes') / 2 ** 20,
+  };
 }
 
 /**
@@ -56,23 +65,27 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
   const started = Date.now();
   const rss: Array<[number, number]> = [];
   const lags: number[] = [];
+  const heap: number[] = [];
   while (Date.now() - started < opts.durationMs) {
     await sleep(opts.sampleEveryMs);
     rss.push([Math.round((Date.now() - started) / 1000), opts.instance.rssBytes() / 2 ** 20]);
-    lags.push(await lagP99Ms(opts.instance));
+    const m = await processMetrics(opts.instance);
+    lags.push(m.lagP99Ms);
+    heap.push(m.heapUsedMb);
   }
   const report = await load.stop();
   const secondHalf = rss.slice(Math.floor(rss.length / 2)).map(([, mb]) => mb);
-  const quarter = Math.max(1, Math.floor(secondHalf.length / 4));
+  const middle = Math.max(1, Math.floor(secondHalf.length / 2));
   const finite = lags.filter(Number.isFinite);
   return {
     load: report,
     rss,
     rssStartMb: rss[0]?.[1] ?? 0,
     rssEndMb: rss[rss.length - 1]?.[1] ?? 0,
-    secondHalfGrowthMb: median(secondHalf.slice(-quarter)) - median(secondHalf.slice(0, quarter)),
+    secondHalfGrowthMb: Math.min(...secondHalf.slice(middle)) - Math.min(...secondHalf.slice(0, middle)),
     lagP99MaxMs: Math.max(...finite),
     lagP99MedianMs: median(finite),
+    heapUsedMb: heap,
   };
 }
 
@@ -80,7 +93,7 @@ export function describeSoak(r: SoakReport): string {
   const f = (n: number) => n.toFixed(1);
   return (
     `soak: ${r.load.sent} requests, ${r.load.failed.length} failed; RSS ${f(r.rssStartMb)} MB at the first sample, ` +
-    `${f(r.rssEndMb)} MB at the end, ${f(r.secondHalfGrowthMb)} MB change over the second half; ` +
+    `${f(r.rssEndMb)} MB at the end, floor ${f(r.secondHalfGrowthMb)} MB over the second half; ` +
     `event-loop lag p99 median ${f(r.lagP99MedianMs)} ms, max ${f(r.lagP99MaxMs)} ms`
   );
 }
