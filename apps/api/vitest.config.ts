@@ -17,6 +17,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Scans every response body, log line and audit row the tests produced for secrets; fails the run on one.
+    globalSetup: ['test/secret-scan.global-setup.ts'],
     projects: [
       {
         extends: true,

@@ -1,10 +1,8 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { buildApp } from '../../src/server.js';
 import { given } from '../support/given.js';
 import { loginCookie, request } from '../support/http.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { buildTestApp, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Two API instances, each with its own connection pool and no shared memory, on one database:
@@ -12,12 +10,12 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 let a: TestApp;
 let bDb: Database;
-let b: Awaited<ReturnType<typeof buildApp>>;
+let b: Awaited<ReturnType<typeof buildTestApp>>;
 
 beforeAll(async () => {
   a = await startTestApp();
   bDb = await openDatabase({ url: a.target.url, sqlitePath: a.target.sqlitePath, poolMax: 5 });
-  b = await buildApp({ config: a.config, db: bDb, logger: pino({ level: 'silent' }) });
+  b = await buildTestApp({ config: a.config, db: bDb });
   await b.ready();
 });
 afterAll(async () => {
@@ -45,7 +43,7 @@ describe('sessions shared by two instances', () => {
   it('shares the login rate limit', async () => {
     const limited = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_EMAIL: '2' });
     const otherDb = await openDatabase({ url: limited.target.url, sqlitePath: limited.target.sqlitePath, poolMax: 2 });
-    const other = await buildApp({ config: limited.config, db: otherDb, logger: pino({ level: 'silent' }) });
+    const other = await buildTestApp({ config: limited.config, db: otherDb });
     const cid = await given(limited.db).user();
     await request(limited.app).post('/api/auth/login', { email: cid.email, password: 'wrong-one-1' });
     await request(other).post('/api/auth/login', { email: cid.email, password: 'wrong-one-2' });

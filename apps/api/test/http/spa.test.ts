@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { buildTestApp, startTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
 let dist: string;
@@ -23,7 +21,7 @@ beforeAll(async () => {
   t = await startTestApp();
   // Rebuild the app over the same database with a built SPA present.
   await t.app.close();
-  t.app = await buildApp({ config: { ...t.config, WEB_DIST_DIR: dist }, db: t.db, logger: pino({ level: 'silent' }) });
+  t.app = await buildTestApp({ config: { ...t.config, WEB_DIST_DIR: dist }, db: t.db });
 });
 afterAll(async () => {
   await t.close();

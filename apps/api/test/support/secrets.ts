@@ -1,0 +1,95 @@
+import { TOKEN_PREFIX } from '../../src/auth/api-tokens.js';
+import { PASSWORD } from './given.js';
+
+/**
+ * Every password the API tests type into a login, a create, an update or the CLI. Only the
+ * distinctive ones: a literal such as 'short' or 'secret' (sent to be refused) would match
+ * ordinary words. A test that types a new password adds it here, or the scan cannot see it
+ * (test/fuzz types PASSWORD and 'another-Pass-99').
+ */
+export const TEST_PASSWORDS: readonly string[] = [
+  PASSWORD,
+  'a-strong-password',
+  'another-Pass-99',
+  'another-password',
+  'another-new-password',
+  'bad-password-1',
+  'brand-new-pass-1',
+  'brand-new-password',
+  'first-Secret-1234',
+  'fresh-pass-42',
+  'long-enough-pw',
+  'mine-now-42',
+  'not-the-password',
+  'ops-password-1',
+  'password-123',
+  'second-Secret-5678',
+  'taken-over-42',
+  'wrong-one-1',
+  'wrong-one-2',
+  'wrong-password',
+  'wrong-Secret-0000',
+];
+
+export type SecretKind = 'password' | 'hash' | 'token' | 'session';
+
+export interface SecretHit {
+  kind: SecretKind;
+  /** Where in the text it starts, and the secret itself (to mask it in a report). */
+  index: number;
+  secret: string;
+}
+
+/** The stored password form (apps/api/src/auth/password.ts): `scrypt$N$r$p$salt$hash`. */
+const HASH = /scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]*\$?[A-Za-z0-9+/=]*/g;
+/** A personal API token: the prefix and 32 random bytes in base64url (43 characters). */
+const TOKEN = new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`, 'g');
+
+/** The length of a session id or of a token's random part: 32 random bytes in base64url. */
+export const SECRET_LENGTH = 43;
+const RUN = new RegExp(`[A-Za-z0-9_-]{${SECRET_LENGTH},}`, 'g');
+
+export interface KnownSecrets {
+  passwords: readonly string[];
+  /** Session ids seen in a Set-Cookie, and the random part of every token sent (43 characters each). */
+  randoms: ReadonlyMap<string, 'session' | 'token'>;
+}
+
+/**
+ * The secrets in `text`: a known password verbatim, a known session id or token body
+ * anywhere (even without its prefix), anything of the form of a password hash or an API
+ * token. Every secret here is plain ASCII, which JSON never escapes, so JSON is read as is.
+ */
+export function findSecrets(text: string, known: KnownSecrets): SecretHit[] {
+  const hits: SecretHit[] = [];
+  for (const m of text.matchAll(HASH)) hits.push({ kind: 'hash', index: m.index, secret: m[0] });
+  for (const m of text.matchAll(TOKEN)) hits.push({ kind: 'token', index: m.index, secret: m[0] });
+  for (const secret of known.passwords) {
+    for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
+      hits.push({ kind: 'password', index: i, secret });
+    }
+  }
+  // A set lookup per 43-character window of each long base64url run: as fast with thousands of
+  // known ids as with one, where searching for each id would not be.
+  if (known.randoms.size > 0) {
+    for (const m of text.matchAll(RUN)) {
+      for (let i = 0; i + SECRET_LENGTH <= m[0].length; i++) {
+        const window = m[0].slice(i, i + SECRET_LENGTH);
+        const kind = known.randoms.get(window);
+        const prefixed = m[0].slice(Math.max(0, i - TOKEN_PREFIX.length), i) === TOKEN_PREFIX;
+        // A whole token was reported above by its form.
+        if (kind && !(kind === 'token' && prefixed)) hits.push({ kind, index: m.index + i, secret: window });
+      }
+    }
+  }
+  return hits;
+}
+
+/** Up to 60 characters around a hit, the secret itself masked, on one line. */
+export function excerpt(text: string, hit: SecretHit, width = 60): string {
+  const masked = `${hit.secret.slice(0, 4)}${'*'.repeat(Math.max(0, Math.min(hit.secret.length, 24) - 4))}`;
+  const room = Math.max(0, width - masked.length);
+  const before = text.slice(Math.max(0, hit.index - Math.ceil(room / 2)), hit.index);
+  const after = text.slice(hit.index + hit.secret.length, hit.index + hit.secret.length + Math.floor(room / 2));
+  return `${before}${masked}${after}`.replace(/\s+/g, ' ');
+}

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import yazl from 'yazl';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newSecret } from '../../src/auth/secrets.js';
+import { PASSWORD } from '../support/given.js';
+import { scanCaptures, totalsLine, unzipText } from '../support/secret-scan.js';
+import { excerpt, findSecrets } from '../support/secrets.js';
+
+/** The secret scan of test/secret-scan.global-setup.ts, on captures planted here. */
+const HASH = 'scrypt$32768$8$1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=';
+const token = newSecret('uat_');
+const session = newSecret();
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+function plant(files: Record<string, unknown[]>) {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-scan-test-'));
+  for (const [name, records] of Object.entries(files)) {
+    fs.writeFileSync(path.join(dir, name), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+  return dir;
+}
+
+function zipped(text: string): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from('<workbook/>'), 'xl/workbook.xml');
+  zip.addBuffer(Buffer.from(text), 'xl/worksheets/sheet1.xml', { compress: true });
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+describe('finding secrets in text', () => {
+  const known = { passwords: [PASSWORD], randoms: new Map([[session, 'session' as const]]) };
+
+  it('finds a password, a hash, a token and a known session id, and nothing in plain text', () => {
+    const text = `a ${PASSWORD} b ${HASH} c ${token} d sid=${session} e`;
+    expect(findSecrets(text, known).map((h) => h.kind)).toEqual(['hash', 'token', 'password', 'session']);
+    expect(findSecrets('uat_nope, scrypt is a function, a-strong-passwor', known)).toEqual([]);
+  });
+
+  it('finds a token body without its prefix, once the token is known', () => {
+    const body = token.slice('uat_'.length);
+    const withToken = { ...known, randoms: new Map([[body, 'token' as const]]) };
+    expect(findSecrets(`{"x":"${body}"}`, withToken).map((h) => h.kind)).toEqual(['token']);
+    // With its prefix it is reported once, by its form.
+    expect(findSecrets(`{"x":"${token}"}`, withToken)).toHaveLength(1);
+  });
+
+  it('masks the secret in a one-line excerpt of at most 60 characters', () => {
+    const text = `${'x'.repeat(100)}\n${PASSWORD}\n${'y'.repeat(100)}`;
+    const [hit] = findSecrets(text, known);
+    const shown = excerpt(text, hit as NonNullable<typeof hit>);
+    expect(shown.length).toBeLessThanOrEqual(60);
+    expect(shown).toContain('corr');
+    expect(shown).not.toContain(PASSWORD);
+    expect(shown).not.toContain('\n');
+  });
+
+  it('reads the text of every file in a zip (an XLSX export)', async () => {
+    const text = unzipText(await zipped(`<c><is><t>${token}</t></is></c>`));
+    expect(text).toContain(token);
+    expect(unzipText(Buffer.from('not a zip'))).toBeNull();
+  });
+});
+
+describe('the scan over what the tests produced', () => {
+  it('counts every record and reports each secret with where it was found', async () => {
+    const where = plant({
+      'responses-1.jsonl': [
+        { f: 'a.test.ts', m: 'GET', u: '/api/users', r: '/api/users', s: 200, b: '{"rows":[]}' },
+        { f: 'a.test.ts', m: 'GET', u: '/api/users/1', r: '/api/users/:id', s: 200, b: `{"name":"${PASSWORD}"}` },
+        { f: 'a.test.ts', m: 'GET', u: '/api/users/export', r: '/api/users/export', s: 200, b: null, zip: '' },
+      ],
+      'responses-2.jsonl': [
+        {
+          f: 'b.test.ts',
+          m: 'GET',
+          u: '/api/users/export?format=xlsx',
+          r: '/api/users/export',
+          s: 200,
+          b: null,
+          zip: (await zipped(HASH)).toString('base64'),
+        },
+      ],
+      'logs-1.jsonl': [
+        { f: 'a.test.ts', l: '{"msg":"fine"}' },
+        { f: 'a.test.ts', l: `{"cookie":"${session}"}` },
+      ],
+      'audit-1.jsonl': [{ f: 'a.test.ts', t: 'audit_logs', row: { id: 1, context: { note: token } } }],
+      'secrets-1.jsonl': [
+        { f: 'a.test.ts', kind: 'session', v: session },
+        { f: 'a.test.ts', kind: 'token', v: 'uat_nope' },
+      ],
+    });
+    const report = await scanCaptures(where);
+    expect(report).toMatchObject({ responses: 4, logLines: 2, auditRows: 1, unreadable: 1 });
+    expect(report.findings.map((f) => `${f.where} ${f.secret}`).sort()).toEqual([
+      'audit token',
+      'log session',
+      'response hash',
+      'response password',
+    ]);
+    expect(report.findings.find((f) => f.where === 'response' && f.secret === 'password')?.source).toBe(
+      'a.test.ts: GET /api/users/1 → 200',
+    );
+    expect(totalsLine(report)).toMatch(/^secret scan: 4 response bodies, 2 log lines, 1 audit rows, 4 secrets/);
+  });
+
+  it('allows a secret only in the field and route it is allowed in', async () => {
+    const where = plant({
+      'responses-1.jsonl': [
+        { f: 'a.test.ts', m: 'POST', r: '/api/tokens', u: '/api/tokens', s: 201, b: JSON.stringify({ token }) },
+        {
+          f: 'a.test.ts',
+          m: 'POST',
+          r: '/api/tokens',
+          u: '/api/tokens',
+          s: 201,
+          b: JSON.stringify({ token, note: token }),
+        },
+        { f: 'a.test.ts', m: 'GET', r: '/api/tokens', u: '/api/tokens', s: 200, b: JSON.stringify({ token }) },
+      ],
+    });
+    const allowed = [{ route: 'POST /api/tokens', field: 'token', secret: 'token' as const, why: 'shown once' }];
+    const report = await scanCaptures(where, allowed);
+    expect(report.findings.map((f) => f.source)).toEqual([
+      'a.test.ts: POST /api/tokens → 201',
+      'a.test.ts: GET /api/tokens → 200',
+    ]);
+  });
+});
