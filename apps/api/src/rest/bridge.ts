@@ -96,13 +96,15 @@ export function registerRestBridge(
       exposeHeadRoute: false,
       url: toFastifyPath(route.rest.path),
       handler: async (req, reply) => {
-        const input = readInput(req, route.rest);
+        // A procedure without input never reads the query string or body (as on the tRPC door):
+        // `/api/health?x[a][b][c][d][e]=1` is a health check, not a 422.
+        const input = hasInput ? readInput(req, route.rest) : undefined;
         const ctx: Context = { ...(await createContext(req, reply)), transport: 'rest' };
         const caller = createCaller(ctx) as unknown as Record<string, unknown>;
         const fn = route.procedurePath
           .split('.')
           .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as CallerFn;
-        const result = await fn(hasInput ? input : undefined);
+        const result = await fn(input);
         const status = route.rest.status ?? 200;
         if (result instanceof FileDownload) {
           hooks.onDownload?.(result.body);

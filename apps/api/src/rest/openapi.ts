@@ -1,5 +1,6 @@
 import { ERRORS, type ErrorCode, ProblemSchema } from '@app/contracts';
 import type { AnyRouter } from '@trpc/server';
+import type { ProcedureMeta } from '../trpc/init.js';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/sessions.js';
 import { type RestRoute, restRoutes } from './bridge.js';
@@ -230,6 +231,15 @@ function successResponse(route: RestRoute, output: JsonSchema | null): OpenApiRe
   };
 }
 
+/** The permission a 403 names: the route's, or one per value of the input field that picks it. */
+function permissionText(meta: ProcedureMeta): string | undefined {
+  if (meta.permission) return `the \`${meta.permission}\` permission`;
+  const by = meta.permissionOf;
+  if (!by) return undefined;
+  const each = Object.entries(by.permissions).map(([value, permission]) => `\`${permission}\` for \`${value}\``);
+  return `the permission its \`${by.field}\` asks for (${each.join(', ')})`;
+}
+
 function problemResponse(status: number, codes: ErrorCode[], permission?: string): OpenApiResponse {
   const listed = codes.map((code) => `\`${code}\`: ${ERRORS[code].title}`).join(' ');
   const ceiling = codes.includes('OUTRANKED')
@@ -237,7 +247,7 @@ function problemResponse(status: number, codes: ErrorCode[], permission?: string
     : '';
   const description =
     status === 403 && permission
-      ? `The caller lacks the \`${permission}\` permission (\`FORBIDDEN\`); the problem's \`permission\` names it.${ceiling}`
+      ? `The caller lacks ${permission} (\`FORBIDDEN\`); the problem's \`permission\` names it.${ceiling}`
       : status === 422
         ? `${listed} A business rule's refusal carries the rule's own \`code\`.`
         : listed;
@@ -257,7 +267,8 @@ function problemCodes(route: RestRoute, input: JsonSchema | null, body: boolean,
   // A body is read before the procedure runs: unreadable, too large, or not JSON.
   if (body) codes.push('BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (!route.meta.public) codes.push('UNAUTHENTICATED');
-  if (route.meta.permission) codes.push('FORBIDDEN');
+  // A permission fixed by the route, or picked by the input (bulk: one per operation).
+  if (route.meta.permission || route.meta.permissionOf) codes.push('FORBIDDEN');
   if (pathParams.includes('id')) codes.push('NOT_FOUND');
   if (input) codes.push('VALIDATION_FAILED');
   codes.push(...(route.rest.problems ?? []));
@@ -290,7 +301,7 @@ function operationOf(route: RestRoute, convert: ReturnType<typeof schemaConverte
 
   const responses: Record<string, OpenApiResponse> = { [String(rest.status ?? 200)]: successResponse(route, output) };
   for (const [status, codes] of problemCodes(route, input, requestBody !== undefined, pathParams)) {
-    responses[String(status)] = problemResponse(status, codes, meta.permission);
+    responses[String(status)] = problemResponse(status, codes, permissionText(meta));
   }
   const operation: OpenApiOperation = {
     operationId: procedurePath,

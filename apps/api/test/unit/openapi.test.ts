@@ -173,6 +173,16 @@ describe('the OpenAPI document of the app', () => {
     expect(op(doc, 'get', '/api/auth/me')['x-permission']).toBeUndefined();
   });
 
+  it('documents 403 on a route whose permission the input picks (bulk), naming each', () => {
+    // Found by the fuzzer (test/fuzz): POST /users/bulk answered 403 without documenting it.
+    const bulk = op(doc, 'post', '/api/users/bulk');
+    expect(bulk.responses['403']?.content).toHaveProperty('application/problem+json');
+    for (const permission of ['users.delete', 'users.restore', 'users.forceDelete', 'users.setActive']) {
+      expect(bulk.responses['403']?.description).toContain(`\`${permission}\``);
+    }
+    expect(bulk['x-permission']).toBeUndefined();
+  });
+
   it('documents the privilege ceiling (403 OUTRANKED) on every route that changes one user', () => {
     for (const [method, path] of [
       ['put', '/api/users/{id}'],

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { accept, refuse } from '../test-support';
 import { defineListQuery, type ListQueryOf } from './define-list-query';
 import { boolean, textContains, trashed } from './filters';
+import { NUL_MESSAGE } from './normalise';
 
 const POSTS = {
   search: ['title'],
@@ -102,6 +103,23 @@ describe('defineListQuery', () => {
     expect(refuse(bare.input, { filters: { x: '1' } }).errors['filters.x']).toEqual([
       'Unknown filter "x". Allowed filters: none.',
     ]);
+  });
+});
+
+describe('defineListQuery: NUL characters', () => {
+  // Found by the API fuzzer: on SQLite a NUL inside a search term ended the SQL statement (a 500).
+  it('refuses a NUL anywhere in the text, naming where, with or without extra keys', () => {
+    const withLimit = posts.extend({ limit: z.coerce.number().default(5) });
+    for (const schema of [posts.input, withLimit]) {
+      const refused = refuse(schema, { q: 'a\u0000b', filters: { title: '\u0000', trashed: ['with', 'x\u0000'] } });
+      expect(refused.code).toBe('VALIDATION_FAILED');
+      expect(Object.keys(refused.errors).sort()).toEqual(['filters.title', 'filters.trashed.1', 'q']);
+      expect(refused.errors.q).toEqual([NUL_MESSAGE]);
+    }
+  });
+
+  it('accepts every other control character as text', () => {
+    expect(accept(posts.input, { q: 'a\u0001\u001fb' }).q).toBe('a\u0001\u001fb');
   });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { integer, lowerCased, numeric } from './fields';
 import type { FilterMap } from './filters';
-import { type Direction, normaliseRaw } from './normalise';
+import { type Direction, NUL_MESSAGE, normaliseRaw, nulPaths } from './normalise';
 
 export type { Direction } from './normalise';
 export const DIRECTIONS = ['asc', 'desc'] as const;
@@ -170,12 +170,17 @@ export function defineListQuery<const S extends string, const F extends FilterMa
     };
   };
 
-  const prepare = (raw: unknown): unknown => normaliseRaw(raw) ?? {};
+  // Steps 1–2 of the normalisation; a NUL anywhere in the text is refused (see nulPaths).
+  const prepare = (raw: unknown, ctx: z.core.$RefinementCtx): unknown => {
+    const value = normaliseRaw(raw) ?? {};
+    for (const path of nulPaths(value)) ctx.addIssue({ code: 'custom', message: NUL_MESSAGE, path, input: raw });
+    return value;
+  };
 
-  const input = z.preprocess((raw: ListQueryInput<S, F>) => prepare(raw), base.transform(toListQuery)) as z.ZodType<
-    ListQuery<S, F>,
-    ListQueryInput<S, F>
-  >;
+  const input = z.preprocess(
+    (raw: ListQueryInput<S, F>, ctx) => prepare(raw, ctx),
+    base.transform(toListQuery),
+  ) as z.ZodType<ListQuery<S, F>, ListQueryInput<S, F>>;
 
   function extend<E extends z.ZodRawShape>(
     shape: E,

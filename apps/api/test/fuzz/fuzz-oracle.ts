@@ -1,0 +1,245 @@
+import { ERROR_CODES, ERRORS, type ErrorCode, ProblemSchema } from '@app/contracts';
+import { TOKEN_PREFIX } from '../../src/auth/api-tokens.js';
+import { PASSWORD } from '../support/given.js';
+
+/**
+ * What must hold of every answer the fuzzer gets, whatever it sent: never a 5xx (503 included:
+ * the database is up), under 2 s, no stack trace, SQL, password, hash, token or session id in
+ * the body, and an error in the contract's shape with one of the contract's codes.
+ */
+
+export const TIME_LIMIT_MS = 2_000;
+
+const CODES = new Set<string>(ERROR_CODES);
+/** Every status the contract names for an error, less the two that mean the server failed. */
+const ERROR_STATUSES = new Set<number>(
+  Object.values(ERRORS)
+    .map((e) => e.status)
+    .filter((s) => s < 500),
+);
+const SUCCESS_STATUSES = new Set([200, 201, 204]);
+
+/** Text no answer may contain. Each is matched case-sensitively, so English prose cannot trip it. */
+const LEAKS: ReadonlyArray<[string, RegExp]> = [
+  ['stack frame', /\n\s+at \S/],
+  ['stack frame', /\bat (?:async )?[\w$.<>[\]]+ \((?:file:\/\/|\/|node:)[^)]*:\d+:\d+\)/],
+  ['source line', /[\w-]+\.(?:ts|js|mjs|cjs):\d+/],
+  ['node_modules path', /node_modules/],
+  ['SQL', /\bSELECT\b[^"]{1,200}?\bFROM\b/],
+  ['SQL', /\bINSERT INTO\b/],
+  ['SQL', /\bUPDATE\s+`?\w+`?\s+SET\b/],
+  ['SQL', /\bDELETE FROM\b/],
+  ['SQL', /\bSQL syntax\b|\bSQLITE_[A-Z]+|\bsqlite3?\b|\bmysql2?\b|\bMariaDB\b/],
+  ['SQL', /\bER_[A-Z_]{3,}\b/],
+  ['ORM', /\bSequelize\w*/],
+  ['password hash', /scrypt\$/],
+  ['API token', new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`)],
+];
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+  setCookie: string[];
+  ms: number;
+}
+
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url.replace(/\+/g, ' '));
+  } catch {
+    return url;
+  }
+}
+
+/** Everything the caller sent, as text, so a value the product merely echoes is not called a leak. */
+function sentText(req: SentRequest): string {
+  return [decoded(req.url), req.url, req.body ?? '', ...Object.values(req.headers)].join('\n');
+}
+
+/** Leaks in `body`: the patterns above, unless the matched text came from the request itself. */
+export function leaksIn(body: string, req: SentRequest, secrets: Iterable<string>): string[] {
+  const found: string[] = [];
+  const sent = sentText(req);
+  for (const [what, pattern] of LEAKS) {
+    const m = pattern.exec(body);
+    if (m && !sent.includes(m[0])) found.push(`${what}: …${body.slice(Math.max(0, m.index - 40), m.index + 60)}…`);
+  }
+  // Never echoed, whatever was sent: the fuzzer puts the password only in password fields.
+  if (body.includes(PASSWORD)) found.push('the test password');
+  for (const secret of secrets) if (secret && body.includes(secret)) found.push('a session id or token');
+  return found;
+}
+
+/** A problem+json body of the contract with the status it was sent with. */
+function problemShape(answer: Answer): string[] {
+  if (!/^application\/problem\+json\b/.test(answer.contentType)) {
+    return [`an error as ${answer.contentType || 'no content type'}, not application/problem+json`];
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return ['a problem+json body that is not JSON'];
+  }
+  const parsed = ProblemSchema.safeParse(body);
+  if (!parsed.success) return [`a problem body outside the contract: ${parsed.error.message.slice(0, 200)}`];
+  const { code, status } = parsed.data;
+  const out: string[] = [];
+  if (status !== answer.status) out.push(`problem status ${status} on a ${answer.status} answer`);
+  if (ERRORS[code].status !== answer.status) out.push(`code ${code} (a ${ERRORS[code].status}) on a ${answer.status}`);
+  return out;
+}
+
+interface TrpcError {
+  error?: { message?: unknown; code?: unknown; data?: { code?: unknown; httpStatus?: unknown } };
+}
+
+function trpcErrorShape(item: TrpcError, status: number | null): string[] {
+  const error = item.error;
+  if (!error) return [];
+  const data = error.data;
+  if (typeof error.message !== 'string' || typeof error.code !== 'number' || !data) {
+    return [`a tRPC error outside the envelope: ${JSON.stringify(item).slice(0, 200)}`];
+  }
+  if (typeof data.code !== 'string' || !CODES.has(data.code))
+    return [`a tRPC error code outside the contract: ${data.code}`];
+  const expected = ERRORS[data.code as ErrorCode].status;
+  const out: string[] = [];
+  if (data.httpStatus !== expected) out.push(`tRPC ${data.code} with httpStatus ${data.httpStatus}`);
+  if (status !== null && status !== expected) out.push(`tRPC ${data.code} (a ${expected}) on a ${status} answer`);
+  if (expected >= 500) out.push(`tRPC ${data.code}`);
+  return out;
+}
+
+/** Every `{error: …}` inside a value, however deep (a streamed batch nests them in its chunks). */
+function errorsIn(value: unknown, found: TrpcError[] = []): TrpcError[] {
+  if (Array.isArray(value)) for (const item of value) errorsIn(item, found);
+  else if (typeof value === 'object' && value !== null) {
+    if ('error' in value) found.push(value as TrpcError);
+    else for (const item of Object.values(value)) errorsIn(item, found);
+  }
+  return found;
+}
+
+/**
+ * tRPC's envelope: one `{result}|{error}`, or a batch of them. Asked for a stream
+ * (`trpc-accept: application/jsonl`), a batch answers 200 and JSON lines whose chunks carry
+ * each call's result or error: every error there must be in the envelope too.
+ */
+function trpcShape(req: SentRequest, answer: Answer, batch: boolean): string[] {
+  if (answer.status === 204 || answer.body === '') return [];
+  if (batch && req.headers['trpc-accept'] === 'application/jsonl' && answer.status === 200) {
+    try {
+      const lines = answer.body
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as unknown);
+      return errorsIn(lines).flatMap((item) => trpcErrorShape(item, null));
+    } catch {
+      return ['a streamed tRPC answer that is not JSON lines'];
+    }
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return [`a tRPC answer that is not JSON (${answer.contentType})`];
+  }
+  if (Array.isArray(body)) {
+    // A batch's items each carry their own status; the answer's is theirs, or 207 when they differ.
+    return body.flatMap((item) => trpcErrorShape(item as TrpcError, null));
+  }
+  return trpcErrorShape(body as TrpcError, batch && answer.status === 207 ? null : answer.status);
+}
+
+export interface Verdict {
+  door: 'rest' | 'trpc';
+  /** REST: the statuses the operation documents; answers outside them (and the generic request-shape ones) fail. */
+  documented?: ReadonlySet<number>;
+  batch?: boolean;
+}
+
+/** Every way `answer` breaks the properties; empty when it holds them all. */
+export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secrets: Iterable<string>): string[] {
+  const out: string[] = [];
+  const { status } = answer;
+  if (status >= 500) out.push(`status ${status}`);
+  else if (!ERROR_STATUSES.has(status) && !SUCCESS_STATUSES.has(status) && !(verdict.batch && status === 207)) {
+    out.push(`status ${status} is not one of the contract's`);
+  }
+  if (answer.ms >= TIME_LIMIT_MS) out.push(`took ${Math.round(answer.ms)} ms`);
+  const cookieSessions = answer.setCookie.flatMap((c) => /^sid=([^;]+)/.exec(c)?.[1] ?? []);
+  out.push(...leaksIn(answer.body, req, [...secrets, ...cookieSessions]));
+  if (verdict.door === 'rest') {
+    // A HEAD answer has no body to judge.
+    if (status >= 400 && req.method !== 'HEAD') out.push(...problemShape(answer));
+    // 400, 413 and 415 are about the request's form (URL, size, media type), possible on any route;
+    // so is the same-origin check's 403 for a state-changing request a browser marks cross-site.
+    const crossSite =
+      !['GET', 'HEAD', 'OPTIONS'].includes(req.method) &&
+      (/^(cross|same)-site$/.test(req.headers['sec-fetch-site'] ?? '') || req.headers.origin !== undefined);
+    const generic = [400, 413, 415, ...(crossSite ? [403] : [])];
+    if (verdict.documented && !verdict.documented.has(status) && !generic.includes(status)) {
+      out.push(`status ${status} is not documented for this operation (${[...verdict.documented].join(', ')})`);
+    }
+  } else {
+    out.push(...trpcShape(req, answer, verdict.batch ?? false));
+  }
+  return out;
+}
+
+/** The running tally the closing line reports. */
+export class Tally {
+  requests = 0;
+  /** Requests sent a second time because the first answer was slow. */
+  retried = 0;
+  serverErrors = 0;
+  slowest = 0;
+  totalMs = 0;
+  readonly statuses = new Map<number, number>();
+  readonly byTarget = new Map<string, number>();
+  /** `target status` → count: what each route answered, for FUZZ_SURVEY's report. */
+  readonly byTargetStatus = new Map<string, number>();
+  readonly byCaller = new Map<string, number>();
+
+  add(target: string, caller: string, answer: Answer) {
+    this.requests += 1;
+    if (answer.status >= 500) this.serverErrors += 1;
+    this.slowest = Math.max(this.slowest, answer.ms);
+    this.totalMs += answer.ms;
+    this.statuses.set(answer.status, (this.statuses.get(answer.status) ?? 0) + 1);
+    this.byTarget.set(target, (this.byTarget.get(target) ?? 0) + 1);
+    const key = `${target} ${answer.status}`;
+    this.byTargetStatus.set(key, (this.byTargetStatus.get(key) ?? 0) + 1);
+    this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
+  }
+
+  merge(other: Tally) {
+    this.requests += other.requests;
+    this.retried += other.retried;
+    this.serverErrors += other.serverErrors;
+    this.slowest = Math.max(this.slowest, other.slowest);
+    this.totalMs += other.totalMs;
+    for (const [s, n] of other.statuses) this.statuses.set(s, (this.statuses.get(s) ?? 0) + n);
+    for (const [t, n] of other.byTarget) this.byTarget.set(t, (this.byTarget.get(t) ?? 0) + n);
+    for (const [c, n] of other.byCaller) this.byCaller.set(c, (this.byCaller.get(c) ?? 0) + n);
+  }
+
+  line(label: string): string {
+    const n = (x: number) => x.toLocaleString('en-US').replace(/,/g, ' ');
+    const statuses = [...this.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, c]) => `${s}: ${n(c)}`)
+      .join(', ');
+    const retried = this.retried ? ` (${this.retried} slow once, sent again)` : '';
+    return `${label}: ${n(this.requests)} requests, ${this.serverErrors} × 5xx, slowest ${Math.round(this.slowest)} ms (mean ${(this.totalMs / Math.max(1, this.requests)).toFixed(1)})${retried}, statuses {${statuses}}`;
+  }
+}
