@@ -44,6 +44,13 @@ describe('canonical e-mails', () => {
     expect(LoginInputSchema.parse({ email: '\tann@example.com\r\n', password: 'x' }).email).toBe('ann@example.com');
   });
 
+  it('refuses half a surrogate pair (found by the fuzzer: a 500 on MySQL at login), keeps whole emoji pairs', () => {
+    expect(hasInvisibleCharacter('\udc00')).toBe(true);
+    expect(hasInvisibleCharacter('ann\ud83d@example.com')).toBe(true);
+    expect(hasInvisibleCharacter('ann\u{1F600}@example.com')).toBe(false);
+    expect(LoginInputSchema.safeParse({ email: '\udc00', password: 'x' }).success).toBe(false);
+  });
+
   it('keeps asking for an address when only spaces were typed', () => {
     const res = LoginInputSchema.safeParse({ email: '   ', password: 'x' });
     expect(res.error?.issues[0]?.message).toBe('Enter your e-mail address.');

@@ -10,7 +10,10 @@ import { z } from 'zod';
  */
 // Combining marks (the joiner, variation selectors) sit outside the class: inside one they read
 // as if they combined with the character before them.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]|\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/u;
+// \p{Cs}: half of a surrogate pair without its other half is no character at all (MySQL's
+// utf8mb4 cannot store it, and a login that recorded it failed with a 500).
+const INVISIBLE =
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]|\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/u;
 
 export const INVISIBLE_IN_EMAIL_MESSAGE =
   'The e-mail address contains an invisible or control character. Type it again without it.';

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => c?.close());
 
 describe('soak on one instance', () => {
-  it(`serves ${SOAK_MS / 1000} s of mixed load with 0 errors and flat memory`, async () => {
+  it(`serves ${SOAK_MS / 1000} s of mixed load with 0 errors and bounded memory`, async () => {
     const r = await soak({
       instance: c.instances[0] as NonNullable<Cluster['instances'][0]>,
       cookie,
@@ -29,8 +29,11 @@ describe('soak on one instance', () => {
     console.log(describeSoak(r));
     expect(r.load.failed).toEqual([]);
     expect(r.load.sent).toBeGreaterThan(1_000);
-    // Flat: the second half grows by less than noise (GC and allocator slack, ~10 %).
-    expect(r.secondHalfGrowthMb).toBeLessThan(Math.max(12, r.rssEndMb * 0.1));
+    // RSS is a sawtooth between major collections whose period (one to two minutes under this
+    // load) is as long as this run, so flatness cannot be judged here: the 10-minute soak judges
+    // it on the floors (docs/PERFORMANCE.md). Here memory must stay bounded: the 10-minute run
+    // peaked at 263 MB.
+    expect(Math.max(...r.rss.map(([, mb]) => mb))).toBeLessThan(400);
     expect(r.lagP99MaxMs).toBeLessThan(500);
   });
 });
