@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityMap, PERMISSIONS, PermissionSchema, SEEDED_ROLES } from './permissions';
 
 describe('permissions', () => {
-  it('lists the permission names of the contract, in order (audit.view added by the audit log)', () => {
+  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations)', () => {
     expect(PERMISSIONS).toEqual([
       'users.view',
       'users.create',
@@ -14,6 +14,8 @@ describe('permissions', () => {
       'users.setActive',
       'roles.view',
       'audit.view',
+      'tokens.manage',
+      'webhooks.manage',
     ]);
   });
 

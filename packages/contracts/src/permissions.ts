@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   'users.setActive',
   'roles.view',
   'audit.view',
+  'tokens.manage',
+  'webhooks.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

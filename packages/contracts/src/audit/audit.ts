@@ -30,6 +30,14 @@ export const AUDIT_ACTIONS = [
   'auth.logout',
   'role.create',
   'token.create',
+  'token.revoke',
+  'session.revoke',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotateSecret',
+  'webhook.redeliver',
+  'webhook.disable',
   'audit.export',
   'audit.prune',
 ] as const;
@@ -98,8 +106,13 @@ export const AuditRowSchema = z.object({
   ip: z.string().nullable(),
   via: AuditViaSchema,
   request_id: z.string().nullable(),
+  /** The browser or client of a sign-in event (`auth.login`, `auth.loginFailed`); null for other events. */
+  user_agent: z.string().nullable(),
 });
 export type AuditRow = z.infer<typeof AuditRowSchema>;
+
+/** The events that keep the client's user agent: the login history. */
+export const SIGN_IN_ACTIONS = ['auth.login', 'auth.loginFailed'] as const satisfies readonly AuditAction[];
 
 /** GET /audit/{id}: the row with every target and the context the writer recorded. */
 export const AuditItemSchema = AuditRowSchema.extend({ context: z.record(z.string(), z.unknown()).nullable() });

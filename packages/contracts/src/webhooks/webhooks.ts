@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { IdSchema, IsoDateTimeSchema, ListMetaSchema, NamedRefSchema } from '../common';
+import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
+import { oneOrMany } from '../query/filters';
+import { integer, numeric } from '../query/fields';
+
+/** Every event a webhook can subscribe to. Names follow the product's past tense; added, never renamed. */
+export const WEBHOOK_EVENTS = [
+  'user.created',
+  'user.updated',
+  'user.activated',
+  'user.deactivated',
+  'user.deleted',
+  'user.restored',
+  'user.force_deleted',
+  'bulk.completed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENTS, {
+  error: `Unknown event. Events are: ${WEBHOOK_EVENTS.join(', ')}.`,
+});
+
+/** At most this many endpoints: each change is fanned out to every subscriber in its transaction. */
+export const WEBHOOKS_MAX = 50;
+
+/**
+ * An endpoint's URL: absolute http(s), no user:password (the secret signs instead), no fragment.
+ * Whether its host may be private is the server's call (`WEBHOOKS_ALLOW_PRIVATE`).
+ */
+export const WebhookUrlSchema = z
+  .string({ error: 'Give the endpoint URL.' })
+  .trim()
+  .min(1, 'Give the endpoint URL.')
+  .max(2000, 'The URL can be at most 2000 characters long.')
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Give an absolute URL, such as https://example.com/hooks.' });
+      return;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      ctx.addIssue({ code: 'custom', message: 'The URL must start with https:// or http://.' });
+    } else if (url.username || url.password) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Leave the user name and password out of the URL: deliveries are signed.',
+      });
+    } else if (url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'Leave the #fragment out of the URL: it is never sent.' });
+    }
+  });
+
+export const WebhookInputSchema = z.object({
+  url: WebhookUrlSchema,
+  description: z.string().trim().max(200, 'The description can be at most 200 characters long.').default(''),
+  events: z
+    .array(WebhookEventTypeSchema, { error: 'Pick at least one event.' })
+    .min(1, 'Pick at least one event.')
+    .max(WEBHOOK_EVENTS.length)
+    .refine((list) => new Set(list).size === list.length, 'Each event can be listed once.'),
+  active: z.boolean().default(true),
+});
+export type WebhookInput = z.infer<typeof WebhookInputSchema>;
+
+export const CIRCUIT_STATES = ['closed', 'open', 'half_open'] as const;
+
+export const WebhookSchema = z.object({
+  id: IdSchema,
+  url: z.string(),
+  description: z.string(),
+  events: z.array(WebhookEventTypeSchema),
+  active: z.boolean(),
+  /** Why the dispatcher switched it off (failing for too long), or null. */
+  disabled_reason: z.string().nullable(),
+  /** Since when every attempt has failed, or null while it succeeds. */
+  failing_since: IsoDateTimeSchema.nullable(),
+  circuit: z.object({ state: z.enum(CIRCUIT_STATES), open_until: IsoDateTimeSchema.nullable() }),
+  created_at: IsoDateTimeSchema,
+  updated_at: IsoDateTimeSchema,
+  created_by: NamedRefSchema.nullable(),
+});
+export type Webhook = z.infer<typeof WebhookSchema>;
+
+export const WebhookListSchema = z.object({ items: z.array(WebhookSchema) });
+/** Create and rotate: the signing secret (`whsec_…`), shown this once. */
+export const WebhookCreatedSchema = z.object({ item: WebhookSchema, secret: z.string() });
+export type WebhookCreated = z.infer<typeof WebhookCreatedSchema>;
+
+export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One event's delivery to one endpoint, as the delivery log lists it. */
+export const WebhookDeliverySchema = z.object({
+  id: IdSchema,
+  webhook_id: IdSchema,
+  /** The Standard Webhooks `webhook-id`: the same on every attempt and redelivery. */
+  event_id: z.string(),
+  event_type: WebhookEventTypeSchema,
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int().nonnegative(),
+  created_at: IsoDateTimeSchema,
+  next_attempt_at: IsoDateTimeSchema.nullable(),
+  last_attempt_at: IsoDateTimeSchema.nullable(),
+  last_status_code: z.number().int().nullable(),
+  last_latency_ms: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+export const WebhookAttemptSchema = z.object({
+  attempt: z.number().int().positive(),
+  at: IsoDateTimeSchema,
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().int().nonnegative(),
+  /** The first KB of the response body, as text. */
+  response_excerpt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
+
+export const WebhookDeliveryDetailSchema = z.object({
+  item: WebhookDeliverySchema.extend({ payload: z.json(), attempts_log: z.array(WebhookAttemptSchema) }),
+});
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetailSchema>;
+
+/** `{deliveryId}` of a delivery's path, beside the webhook's `{id}` (IdInputSchema). */
+export const DeliveryIdInputSchema = z.object({
+  deliveryId: numeric(integer('The delivery id must be a whole number of 1 or more.', { min: 1 })),
+});
+
+/**
+ * GET /webhooks/{id}/deliveries: one endpoint's delivery log, newest first, by status and event.
+ * `q` finds an event by its id (the `webhook-id` a receiver logged).
+ */
+export const webhookDeliveriesListQuery = defineListQuery({
+  search: ['event_id'],
+  filters: {
+    status: oneOrMany(z.enum(DELIVERY_STATUSES, { error: 'Unknown status.' }), { max: DELIVERY_STATUSES.length }),
+    event_type: oneOrMany(WebhookEventTypeSchema, { max: WEBHOOK_EVENTS.length }),
+  },
+  sorts: ['id'],
+  defaultOrder: ['id', 'desc'],
+  perPage: { default: 25, max: 100, choices: [25, 50, 100] },
+});
+export type WebhookDeliveriesListQuery = ListQueryOf<typeof webhookDeliveriesListQuery>;
+
+export const WebhookDeliveryListSchema = z.object({ items: z.array(WebhookDeliverySchema), meta: ListMetaSchema });
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
