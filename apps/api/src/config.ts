@@ -80,6 +80,24 @@ const EnvSchema = z.object({
   METRICS_TOKEN: envOptional(z.string().trim().min(24, 'must be at least 24 characters')),
   /** Days of audit events `audit:prune` keeps; unset keeps every event. */
   AUDIT_RETENTION_DAYS: envOptional(z.coerce.number().int().min(1).max(36_500)),
+  /** Runs this instance's webhook dispatcher (any number of instances may run one). */
+  WEBHOOKS_DISPATCHER: envBoolean(true),
+  /** Lets endpoints resolve to loopback, private and other non-public addresses (SSRF guard off). */
+  WEBHOOKS_ALLOW_PRIVATE: envBoolean(false),
+  /** Whole-attempt limit: connect, send, and read the answer. */
+  WEBHOOKS_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
+  /** Attempts per delivery before it is marked failed (manual redelivery adds one more). */
+  WEBHOOKS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** The first retry's delay; each next one is 4 times longer (capped at 10 hours), ±25 % jitter. */
+  WEBHOOKS_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).default(10),
+  /** Consecutive failed attempts that open an endpoint's circuit. */
+  WEBHOOKS_CIRCUIT_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(5),
+  /** How long an opened circuit first waits before one probe; doubles with each reopening, up to 1 hour. */
+  WEBHOOKS_CIRCUIT_COOLDOWN_SECONDS: z.coerce.number().min(0.01).max(3600).default(60),
+  /** An endpoint whose every attempt failed for this many days is switched off. */
+  WEBHOOKS_DISABLE_AFTER_DAYS: z.coerce.number().min(0.001).max(365).default(5),
+  /** Deliveries one dispatcher has in flight at once. */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
 });
 
 export type AppConfig = Omit<z.output<typeof EnvSchema>, never> & { users: UsersConfig };

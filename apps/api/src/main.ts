@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server.js';
+import { startDispatcher } from './webhooks/dispatcher.js';
+import { webhooksSettings } from './webhooks/settings.js';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
@@ -32,6 +34,10 @@ async function main() {
   const app = await buildApp({ config, db, logger, lifecycle });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ database: db.describe }, `User administration is running at http://${config.HOST}:${config.PORT}`);
+  // Webhook deliveries, beside the requests: any number of instances may run one.
+  const dispatcher = config.WEBHOOKS_DISPATCHER
+    ? startDispatcher({ db, settings: webhooksSettings(config), log: logger.child({ component: 'webhooks' }) })
+    : null;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -59,6 +65,8 @@ async function main() {
     try {
       await app.close();
       clearInterval(sweep);
+      // Attempts in flight end within their timeout and are recorded; unclaimed ones wait in the outbox.
+      await dispatcher?.stop();
       await db.close();
       logger.info('stopped');
       process.exit(0);

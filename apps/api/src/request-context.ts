@@ -21,6 +21,7 @@ export function contextFactory(db: Database, config: AppConfig, lifecycle: Lifec
     const { actor, auth } = await authenticate(db, config, {
       authorization: req.headers.authorization,
       sessionCookie: req.cookies[SESSION_COOKIE],
+      ip: req.ip,
     });
     const userAgent = req.headers['user-agent'];
     return {

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Actor, AuthMethod } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
 import type { AuditChanges } from '../db/models/audit.model.js';
+import { recordWebhookEvents } from '../webhooks/outbox.js';
 
 /** Fields that never enter the audit trail, whatever the caller passes. */
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'password_hash', 'token', 'token_hash']);
@@ -73,7 +74,11 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
   return out;
 }
 
-/** Writes one audit row inside the caller's transaction: the change and its record commit together. */
+/**
+ * Writes one audit row inside the caller's transaction: the change and its record commit
+ * together. A user change also writes its webhook events there (the outbox, webhooks/outbox.ts):
+ * every path that changes a user records it here, so none can change one without its event.
+ */
 export async function recordAudit(db: Database, tx: Transaction | null, entry: AuditEntry): Promise<void> {
   const changes = entry.changes
     ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
@@ -106,4 +111,5 @@ export async function recordAudit(db: Database, tx: Transaction | null, entry: A
       },
     );
   }
+  await recordWebhookEvents(db, tx, { ...entry, changes });
 }

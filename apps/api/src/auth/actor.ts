@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 
 /** The authenticated caller, resolved fresh from the database on every request. */
@@ -9,8 +9,14 @@ export interface Actor {
   permissions: ReadonlySet<string>;
 }
 
-/** How the caller proved who they are; a session is what login rotates and logout ends. */
-export type AuthMethod = { via: 'session'; sessionId: string } | { via: 'token'; tokenId: number; tokenName: string };
+/**
+ * How the caller proved who they are; a session is what login rotates and logout ends. A
+ * token's `scopes` are as stored (null: all of its owner's); the actor's permissions are
+ * already narrowed to them.
+ */
+export type AuthMethod =
+  | { via: 'session'; sessionId: string }
+  | { via: 'token'; tokenId: number; tokenName: string; scopes: readonly string[] | null };
 
 /**
  * The caller as the database sees them now: active, not deleted, with the union of their roles'
@@ -26,7 +32,11 @@ export async function loadActor(db: Database, userId: number): Promise<Actor | n
   return { id: user.id, name: user.name, email: user.email, permissions: await permissionNames(db, user.id) };
 }
 
-export async function permissionNames(db: Database, userId: number): Promise<ReadonlySet<string>> {
+export async function permissionNames(
+  db: Database,
+  userId: number,
+  tx: Transaction | null = null,
+): Promise<ReadonlySet<string>> {
   const rows = await db.sequelize.query<{ name: string }>(
     `SELECT p.name FROM permissions p
        JOIN role_permissions rp ON rp.permission_id = p.id
@@ -36,7 +46,7 @@ export async function permissionNames(db: Database, userId: number): Promise<Rea
      SELECT p.name FROM permissions p
        JOIN user_permissions up ON up.permission_id = p.id
       WHERE up.user_id = :userId`,
-    { replacements: { userId }, type: QueryTypes.SELECT },
+    { replacements: { userId }, type: QueryTypes.SELECT, transaction: tx },
   );
   return new Set(rows.map((r) => r.name));
 }

@@ -1,12 +1,48 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
+import type { ApiToken } from '../db/models/index.js';
 import { hashSecret, newSecret } from './secrets.js';
 
 /** A recognisable prefix lets secret scanners spot leaked tokens in code and logs. */
 export const TOKEN_PREFIX = 'uat_';
 
+/** last_used_at is written at most this often (unless the caller's IP changed): a busy script doesn't cost a write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+export interface NewApiToken {
+  userId: number;
+  name: string;
+  expiresAt: Date | null;
+  /** Permission names the token is narrowed to; null or absent: all of its owner's. */
+  scopes?: readonly string[] | null;
+  /** The user who made it (the owner or an administrator); null for the command line. */
+  createdBy?: number | null;
+}
+
+/** Makes a token; the secret is returned once and only its hash is kept. */
+export async function mintApiToken(
+  db: Database,
+  spec: NewApiToken,
+  tx?: Transaction | null,
+): Promise<{ row: ApiToken; token: string }> {
+  const token = newSecret(TOKEN_PREFIX);
+  const row = await db.models.ApiToken.create(
+    {
+      user_id: spec.userId,
+      name: spec.name,
+      token_hash: hashSecret(token),
+      scopes: spec.scopes ? [...spec.scopes] : null,
+      expires_at: spec.expiresAt,
+      last_used_at: null,
+      last_used_ip: null,
+      created_by: spec.createdBy ?? null,
+    },
+    { transaction: tx ?? null },
+  );
+  return { row, token };
+}
+
+/** A token acting with all of its owner's permissions (tests, the bench). */
 export async function createApiToken(
   db: Database,
   userId: number,
@@ -14,32 +50,58 @@ export async function createApiToken(
   expiresAt: Date | null,
   tx?: Transaction,
 ): Promise<{ id: number; token: string }> {
-  const token = newSecret(TOKEN_PREFIX);
-  const row = await db.models.ApiToken.create(
-    {
-      user_id: userId,
-      name,
-      token_hash: hashSecret(token),
-      expires_at: expiresAt,
-      last_used_at: null,
-    },
-    { transaction: tx },
-  );
+  const { row, token } = await mintApiToken(db, { userId, name, expiresAt }, tx);
   return { id: row.id, token };
 }
 
-/** The user id behind a bearer token, or null when unknown or expired; records its use. */
+/**
+ * The stored scopes as a list, or null for "all of the owner's". MariaDB keeps JSON as text, so
+ * a string is parsed; anything that is not a list of strings narrows to nothing rather than
+ * widening to everything.
+ */
+export function scopesOf(row: Pick<ApiToken, 'scopes'>): string[] | null {
+  let value: unknown = row.scopes;
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export interface ResolvedToken {
+  tokenId: number;
+  tokenName: string;
+  userId: number;
+  scopes: string[] | null;
+}
+
+/**
+ * The owner and scopes behind a bearer token, or null when unknown or expired. Records when and
+ * from which IP it was used: at most once a minute from one IP, at once when the IP changes.
+ */
 export async function resolveApiToken(
   db: Database,
   token: string,
+  ip: string | null,
   now = new Date(),
-): Promise<{ tokenId: number; tokenName: string; userId: number } | null> {
+): Promise<ResolvedToken | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const row = await db.models.ApiToken.findOne({ where: { token_hash: hashSecret(token) } });
   if (!row) return null;
   if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return null;
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
-    await db.models.ApiToken.update({ last_used_at: now }, { where: { id: row.id } });
+  const stale = !row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_INTERVAL_MS;
+  if (stale || (ip !== null && ip !== row.last_used_ip)) {
+    await db.models.ApiToken.update({ last_used_at: now, last_used_ip: ip }, { where: { id: row.id } });
   }
-  return { tokenId: row.id, tokenName: row.name, userId: row.user_id };
+  return { tokenId: row.id, tokenName: row.name, userId: row.user_id, scopes: scopesOf(row) };
+}
+
+/** What a token may do now: its owner's current permissions, narrowed to its scopes when it has any. */
+export function tokenPermissions(owner: ReadonlySet<string>, scopes: readonly string[] | null): ReadonlySet<string> {
+  if (scopes === null) return owner;
+  return new Set(scopes.filter((p) => owner.has(p)));
 }

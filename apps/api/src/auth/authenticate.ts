@@ -2,12 +2,14 @@ import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Actor, AuthMethod } from './actor.js';
 import { loadActor } from './actor.js';
-import { resolveApiToken } from './api-tokens.js';
+import { resolveApiToken, tokenPermissions } from './api-tokens.js';
 import { deleteSession, resolveSession, sessionLimits } from './sessions.js';
 
 export interface Credentials {
   authorization?: string | undefined;
   sessionCookie?: string | undefined;
+  /** The client's address, recorded as a token's last-used IP. */
+  ip?: string | null | undefined;
 }
 
 export interface Authenticated {
@@ -25,18 +27,23 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 /**
  * Resolves the caller of one request. A bearer token, when sent, is the only credential looked
- * at (a bad token never falls back to a cookie). A session whose user is no longer active is
- * deleted, so reactivating the account does not revive it.
+ * at (a bad token never falls back to a cookie); it acts with its owner's permissions as they
+ * are now, narrowed to its scopes, so it never holds more than its owner, even just after the
+ * owner lost a permission. A session whose user is no longer active is deleted, so reactivating
+ * the account does not revive it.
  */
 export async function authenticate(db: Database, config: AppConfig, creds: Credentials): Promise<Authenticated> {
   if (creds.authorization !== undefined) {
     const token = bearerToken(creds.authorization);
-    const resolved = token ? await resolveApiToken(db, token) : null;
+    const resolved = token ? await resolveApiToken(db, token, creds.ip || null) : null;
     if (!resolved) return ANONYMOUS;
-    const actor = await loadActor(db, resolved.userId);
-    return actor
-      ? { actor, auth: { via: 'token', tokenId: resolved.tokenId, tokenName: resolved.tokenName } }
-      : ANONYMOUS;
+    const owner = await loadActor(db, resolved.userId);
+    if (!owner) return ANONYMOUS;
+    const { tokenId, tokenName, scopes } = resolved;
+    return {
+      actor: { ...owner, permissions: tokenPermissions(owner.permissions, scopes) },
+      auth: { via: 'token', tokenId, tokenName, scopes },
+    };
   }
   if (!creds.sessionCookie) return ANONYMOUS;
   const session = await resolveSession(db, creds.sessionCookie, sessionLimits(config));

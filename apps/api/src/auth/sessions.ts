@@ -1,6 +1,8 @@
-import { Op } from 'sequelize';
+import { createHash } from 'node:crypto';
+import { Op, type Transaction } from 'sequelize';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
+import type { Session } from '../db/models/index.js';
 import { hashSecret, newSecret } from './secrets.js';
 
 export const SESSION_COOKIE = 'sid';
@@ -77,5 +79,35 @@ export async function purgeExpiredSessions(db: Database, limits: SessionLimits, 
         { last_seen_at: { [Op.lte]: new Date(now.getTime() - limits.idleMs) } },
       ],
     },
+  });
+}
+
+/**
+ * The public id of a session, for listing and ending it: derived one way from the stored hash,
+ * so it is neither the cookie value nor the stored hash, and knowing it signs nobody in.
+ */
+export function sessionHandle(sessionId: string): string {
+  return createHash('sha256').update(`session-handle:${sessionId}`).digest('base64url').slice(0, 22);
+}
+
+/** The sessions of a user that a request could still use (within both lifetimes), most recently seen first. */
+export async function usableSessions(
+  db: Database,
+  userId: number,
+  limits: SessionLimits,
+  tx: Transaction | null = null,
+  now = new Date(),
+): Promise<Session[]> {
+  return db.models.Session.findAll({
+    where: {
+      user_id: userId,
+      expires_at: { [Op.gt]: now },
+      last_seen_at: { [Op.gt]: new Date(now.getTime() - limits.idleMs) },
+    },
+    order: [
+      ['last_seen_at', 'DESC'],
+      ['created_at', 'DESC'],
+    ],
+    transaction: tx,
   });
 }

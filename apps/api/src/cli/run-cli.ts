@@ -28,7 +28,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   },
   'token:create': {
     run: tokenCreate,
-    usage: 'token:create --email E [--name N] [--expires-days D]   personal API token, shown once',
+    usage: 'token:create --email E [--name N] [--expires-days D] [--scope P]...   personal API token, shown once',
   },
 };
 

@@ -20,6 +20,22 @@ function isRetryable(err: unknown): boolean {
   return parent?.errno === 1213 || parent?.errno === 1205 || parent?.code === 'SQLITE_BUSY';
 }
 
+/** Work queued to run at the end of a writeTransaction's work, still inside it (see `beforeCommit`). */
+const finishers = new WeakMap<Transaction, Array<() => Promise<void>>>();
+
+/**
+ * Queues `finish` to run inside `tx` once its work is done, just before commit: for what must
+ * see the transaction's final state (the webhook outbox reads the changed rows) whatever order
+ * the work wrote things in. Returns false when `tx` is not a writeTransaction's, whose caller
+ * then runs the work itself.
+ */
+export function beforeCommit(tx: Transaction, finish: () => Promise<void>): boolean {
+  const queue = finishers.get(tx);
+  if (!queue) return false;
+  queue.push(finish);
+  return true;
+}
+
 /**
  * Runs `work` in one transaction that takes its locks up front: rows read with `FOR UPDATE` on
  * MySQL, and on SQLite a BEGIN IMMEDIATE that holds the database's write lock from the first
@@ -27,12 +43,46 @@ function isRetryable(err: unknown): boolean {
  * Deadlock victims are retried: the work must be a pure function of what it reads.
  */
 export async function writeTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return db.dialect === 'sqlite'
+    ? oneWriterAtATime(db, () => runWriteTransaction(db, work))
+    : runWriteTransaction(db, work);
+}
+
+/** The tail of each SQLite database's queue of write transactions. */
+const sqliteWriters = new WeakMap<Database, Promise<unknown>>();
+
+/**
+ * SQLite has one writer at a time, and node-sqlite3 runs each statement on libuv's thread pool
+ * (4 threads): a BEGIN IMMEDIATE that waits for the write lock waits *on a pool thread*, in
+ * SQLite's busy handler. With more writers waiting than threads, the one holding the lock could
+ * not get a thread for its next statement until a waiter gave up after the 10 s busy timeout —
+ * 12 concurrent status changes took 25 s. So this process's write transactions queue here and
+ * start one after another: the embedded database is single-process, and its lock already
+ * serialised them.
+ */
+function oneWriterAtATime<T>(db: Database, run: () => Promise<T>): Promise<T> {
+  const previous = sqliteWriters.get(db) ?? Promise.resolve();
+  const mine = previous.then(run, run);
+  sqliteWriters.set(
+    db,
+    mine.catch(() => undefined),
+  );
+  return mine;
+}
+
+async function runWriteTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.sequelize.transaction(
         // MySQL: READ COMMITTED, the session default of every pooled connection (database.ts).
         db.dialect === 'sqlite' ? { type: Tx.TYPES.IMMEDIATE } : {},
-        work,
+        async (tx) => {
+          const queue: Array<() => Promise<void>> = [];
+          finishers.set(tx, queue);
+          const result = await work(tx);
+          for (let next = queue.shift(); next; next = queue.shift()) await next();
+          return result;
+        },
       );
     } catch (err) {
       if (attempt >= MAX_ATTEMPTS || !isRetryable(err)) throw err;

@@ -59,7 +59,7 @@ export interface OpenApiDocument {
 
 const DESCRIPTION = `REST door of the user administration service: every route calls the same procedure as the SPA's tRPC door.
 
-Authentication: the \`${SESSION_COOKIE}\` session cookie set by \`POST /api/auth/login\`, or \`Authorization: Bearer <token>\` with a personal API token created with the CLI. Unsafe methods authenticated by cookie must come from the same origin.
+Authentication: the \`${SESSION_COOKIE}\` session cookie set by \`POST /api/auth/login\`, or \`Authorization: Bearer <token>\` with a personal API token (made at \`POST /api/tokens\` or with the CLI; a token acts with at most its owner's current permissions, narrowed to its scopes). Unsafe methods authenticated by cookie must come from the same origin.
 
 Query strings use bracket notation. Object parameters are \`deepObject\` (\`filters[name]=ann\`, \`filters[created_between][from]=2024-01-01\`); list parameters repeat the name (\`with=roles&with=…\`, \`ids=1&ids=2\`); \`ids[]=1&ids[]=2\` is accepted as well.
 
@@ -360,7 +360,11 @@ export function buildOpenApiDocument(router: AnyRouter, { version }: { version: 
           name: SESSION_COOKIE,
           description: 'The session cookie set by POST /api/auth/login.',
         },
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal API token created with the CLI.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A personal API token, made at POST /api/tokens or with the CLI.',
+        },
       },
     },
   };

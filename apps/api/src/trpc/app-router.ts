@@ -1,9 +1,12 @@
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
+import { sessionsRouter } from '../modules/sessions/sessions.router.js';
 import { documentRouter } from '../modules/system/system.handlers.js';
 import { systemRouter } from '../modules/system/system.router.js';
+import { tokensRouter } from '../modules/tokens/tokens.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
+import { webhooksRouter } from '../modules/webhooks/webhooks.router.js';
 import { router } from './init.js';
 
 export const appRouter = router({
@@ -12,6 +15,9 @@ export const appRouter = router({
   users: usersRouter,
   roles: rolesRouter,
   audit: auditRouter,
+  tokens: tokensRouter,
+  sessions: sessionsRouter,
+  webhooks: webhooksRouter,
 });
 
 documentRouter(appRouter);

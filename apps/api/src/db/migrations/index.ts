@@ -7,6 +7,7 @@ import { deferrableUserStats } from './0006-deferrable-user-stats.js';
 import { userSearchIndex } from './0007-user-search-index.js';
 import { auditTrail } from './0008-audit-trail.js';
 import { auditTargetTime } from './0009-audit-target-time.js';
+import { tokensWebhooks } from './0010-tokens-webhooks.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   userSearchIndex,
   auditTrail,
   auditTargetTime,
+  tokensWebhooks,
 ];

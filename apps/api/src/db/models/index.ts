@@ -4,11 +4,13 @@ import { initAudit } from './audit.model.js';
 import { initRoles } from './role.model.js';
 import { initSessions } from './session.model.js';
 import { initUser } from './user.model.js';
+import { initWebhooks } from './webhook.model.js';
 
 export { AuditLog } from './audit.model.js';
 export { Permission, Role, RolePermission, UserPermission, UserRole } from './role.model.js';
 export { ApiToken, Session } from './session.model.js';
 export { User } from './user.model.js';
+export { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhook.model.js';
 
 /**
  * The models of one database. Always reach models through `db.models`: the exported classes
@@ -19,6 +21,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
   const { Role, Permission, RolePermission, UserRole, UserPermission } = initRoles(sequelize, dialect);
   const { Session, ApiToken } = initSessions(sequelize, dialect);
   const AuditLog = initAudit(sequelize, dialect);
+  const { Webhook, WebhookEvent, WebhookDelivery, WebhookAttempt } = initWebhooks(sequelize, dialect);
 
   // Associations are declared once; counts use subselects in the query engine, not these.
   User.belongsToMany(Role, { through: UserRole, foreignKey: 'user_id', otherKey: 'role_id', as: 'roles' });
@@ -44,7 +47,21 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
   Session.belongsTo(User, { foreignKey: 'user_id', as: 'user' });
   ApiToken.belongsTo(User, { foreignKey: 'user_id', as: 'user' });
 
-  return { User, Role, Permission, RolePermission, UserRole, UserPermission, Session, ApiToken, AuditLog };
+  return {
+    User,
+    Role,
+    Permission,
+    RolePermission,
+    UserRole,
+    UserPermission,
+    Session,
+    ApiToken,
+    AuditLog,
+    Webhook,
+    WebhookEvent,
+    WebhookDelivery,
+    WebhookAttempt,
+  };
 }
 
 export type Models = ReturnType<typeof defineModels>;

@@ -26,8 +26,16 @@ export class ApiToken extends Model<InferAttributes<ApiToken>, InferCreationAttr
   declare user_id: number;
   declare name: string;
   declare token_hash: string;
+  /**
+   * The permission names the token is narrowed to, or null for all of its owner's. Either way
+   * it acts with at most what its owner holds at each request (`authenticate`).
+   */
+  declare scopes: CreationOptional<string[] | null>;
   declare expires_at: Date | null;
   declare last_used_at: Date | null;
+  declare last_used_ip: CreationOptional<string | null>;
+  /** Who made it: the owner or an administrator; null for the command line. */
+  declare created_by: CreationOptional<number | null>;
   declare created_at: CreationOptional<Date>;
 }
 
@@ -53,8 +61,11 @@ export function initSessions(sequelize: Sequelize, dialect: Dialect) {
       user_id: { type: t.fk, allowNull: false },
       name: { type: DataTypes.STRING(100), allowNull: false },
       token_hash: { type: DataTypes.CHAR(64), allowNull: false },
+      scopes: { type: DataTypes.JSON, allowNull: true },
       expires_at: { type: t.date, allowNull: true },
       last_used_at: { type: t.date, allowNull: true },
+      last_used_ip: { type: DataTypes.STRING(45), allowNull: true },
+      created_by: { type: t.fk, allowNull: true },
       created_at: { type: t.date, allowNull: false },
     },
     {

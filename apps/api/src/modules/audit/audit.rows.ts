@@ -1,4 +1,4 @@
-import { AUDIT_ROW_TARGETS, type AuditItem, type AuditRow, type AuditVia } from '@app/contracts';
+import { AUDIT_ROW_TARGETS, type AuditItem, type AuditRow, type AuditVia, SIGN_IN_ACTIONS } from '@app/contracts';
 import { Op, QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AuditLog } from '../../db/models/audit.model.js';
@@ -52,6 +52,13 @@ function targetNamesOf(event: AuditLog, names: Map<number, string>): AuditRow['t
   return out;
 }
 
+/** A sign-in event's user agent, as its writer kept it in the context; null for every other event. */
+function userAgentOf(event: AuditLog): string | null {
+  if (!(SIGN_IN_ACTIONS as readonly string[]).includes(event.action)) return null;
+  const value = event.context?.user_agent;
+  return typeof value === 'string' ? value : null;
+}
+
 function toRow(event: AuditLog, names: Map<number, string>, targets: number): AuditRow {
   const ids = (event.target_ids ?? []).map(Number);
   return {
@@ -68,6 +75,7 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number): Au
     ip: event.ip,
     via: viaOf(event),
     request_id: event.request_id,
+    user_agent: userAgentOf(event),
   };
 }
 

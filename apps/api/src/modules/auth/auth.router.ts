@@ -1,9 +1,18 @@
-import { AuthSessionSchema, LoginInputSchema } from '@app/contracts';
+import {
+  AuthSessionSchema,
+  LoginInputSchema,
+  SessionIdInputSchema,
+  SessionListSchema,
+  SessionsRevokedSchema,
+} from '@app/contracts';
 import { publicProcedure, rest, router } from '../../trpc/init.js';
 import { protectedProcedure } from '../../trpc/procedures.js';
 import { toAuthSession } from './auth.session.js';
 import { login } from './login.handler.js';
 import { logout } from './logout.handler.js';
+import { listOwnSessions } from '../sessions/list.handler.js';
+import { revokeOtherSessions } from '../sessions/revoke-others.handler.js';
+import { revokeOwnSession } from '../sessions/revoke.handler.js';
 
 export const authRouter = router({
   login: publicProcedure
@@ -24,4 +33,24 @@ export const authRouter = router({
     .meta(rest('GET', '/auth/me', { summary: 'Who is signed in, and what they may do' }))
     .output(AuthSessionSchema)
     .query(({ ctx }) => toAuthSession(ctx.actor)),
+  sessions: protectedProcedure
+    .meta(rest('GET', '/auth/sessions', { summary: 'Your signed-in sessions still in use, the current one marked' }))
+    .output(SessionListSchema)
+    .query(listOwnSessions),
+  revokeSession: protectedProcedure
+    .meta(
+      rest('DELETE', '/auth/sessions/{sessionId}', {
+        status: 204,
+        summary: 'End one of your sessions, at once (the current one: sign out)',
+        problems: ['NOT_FOUND'],
+      }),
+    )
+    .input(SessionIdInputSchema)
+    .mutation(revokeOwnSession),
+  revokeOtherSessions: protectedProcedure
+    .meta(
+      rest('DELETE', '/auth/sessions', { summary: 'End all your sessions but the current one; says how many ended' }),
+    )
+    .output(SessionsRevokedSchema)
+    .mutation(revokeOtherSessions),
 });

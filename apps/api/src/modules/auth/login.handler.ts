@@ -8,6 +8,9 @@ import { AppError } from '../../errors.js';
 import type { Context } from '../../trpc/context.js';
 import { toAuthSession } from './auth.session.js';
 
+/** A user agent is kept to this length, as the session keeps it. */
+const USER_AGENT_MAX = 255;
+
 /** One message for every failure, so a response never tells which part was wrong. */
 const BAD_CREDENTIALS = 'The e-mail or password is incorrect, or the account is not active.';
 
@@ -47,6 +50,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
   const attempts = await hit(db, bucket, windowMs);
   if (attempts.hits > config.LOGIN_MAX_ATTEMPTS_PER_EMAIL) throw tooManyAttempts(attempts);
 
+  const userAgent = ctx.userAgent?.slice(0, USER_AGENT_MAX) || null;
   const passwordOk = await verifyPassword(input.password, user?.password_hash);
   const actor = user && passwordOk ? await loadActor(db, user.id) : null;
   if (!actor) {
@@ -55,7 +59,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
       action: 'auth.loginFailed',
       targetType: user ? 'user' : undefined,
       targetIds: user ? [user.id] : [],
-      context: { email: input.email },
+      context: { email: input.email, user_agent: userAgent },
       ip: ctx.ip,
       requestId: ctx.requestId,
       // A sign-in attempt asks for a session, like the successful one recorded below.
@@ -75,6 +79,8 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
     action: 'auth.login',
     targetType: 'user',
     targetIds: [actor.id],
+    // The login history shows from which device and browser, beside the IP.
+    context: { user_agent: userAgent },
     ip: ctx.ip,
     requestId: ctx.requestId,
     via: { kind: 'session' },

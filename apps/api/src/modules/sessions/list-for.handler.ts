@@ -1,0 +1,19 @@
+import type { IdInput, SessionList } from '@app/contracts';
+import { sessionLimits, usableSessions } from '../../auth/sessions.js';
+import { accountWithinCeiling } from '../users/users.ceiling.js';
+import type { SessionsContext } from './sessions.end.js';
+import { currentSessionId, toSessionInfo } from './sessions.mapping.js';
+
+/** GET /users/{id}/sessions: a user's sessions still in use, within the privilege ceiling. */
+export async function listSessionsFor({
+  ctx,
+  input,
+}: {
+  ctx: Pick<SessionsContext, 'db' | 'config' | 'auth' | 'actor'>;
+  input: IdInput;
+}): Promise<SessionList> {
+  const owner = await accountWithinCeiling(ctx, null, input.id);
+  const rows = await usableSessions(ctx.db, owner.id, sessionLimits(ctx.config));
+  const current = currentSessionId(ctx.auth);
+  return { items: rows.map((row) => toSessionInfo(row, current)) };
+}

@@ -1,0 +1,16 @@
+import type { IdInput, SessionsRevoked } from '@app/contracts';
+import { endSessions, type SessionsContext } from './sessions.end.js';
+
+/**
+ * DELETE /users/{id}/sessions: ends every session of a user, within the privilege ceiling. Aimed
+ * at oneself it ends the caller's own session too (a sign-out); "all others" is DELETE /auth/sessions.
+ */
+export async function revokeAllSessionsFor({
+  ctx,
+  input,
+}: {
+  ctx: SessionsContext;
+  input: IdInput;
+}): Promise<SessionsRevoked> {
+  return { revoked: await endSessions(ctx, input.id, { keepCurrent: false }) };
+}

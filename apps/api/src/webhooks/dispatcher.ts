@@ -1,0 +1,201 @@
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { isDatabaseUnreachable } from '../db/unavailable.js';
+import { type ClaimedDelivery, claimDeliveries } from './claims.js';
+import { deliver } from './deliver.js';
+import { type Outcome, recordOutcomes } from './outcomes.js';
+import type { WebhooksSettings } from './settings.js';
+import { onNewDeliveries } from './signal.js';
+
+export interface Dispatcher {
+  /** Looks for due deliveries now instead of at the next poll. */
+  nudge(): void;
+  /** Stops claiming, lets the attempts in flight finish and records them. */
+  stop(): Promise<void>;
+}
+
+export interface DispatcherDeps {
+  db: Database;
+  settings: WebhooksSettings;
+  log: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+  /** For tests: the jitter's source. */
+  random?: () => number;
+}
+
+/** Outcomes are written in batches of up to this many, or after this long, whichever comes first. */
+const RECORD_BATCH = 100;
+const RECORD_DELAY_MS = 20;
+/** After a database error the dispatcher waits this long, doubling up to the maximum. */
+const ERROR_BACKOFF_MS = 1_000;
+const ERROR_BACKOFF_MAX_MS = 30_000;
+
+/**
+ * Starts a dispatcher: it claims due deliveries (up to `concurrency` in flight), sends each,
+ * and records every outcome. It polls while idle, goes again at once after a full claim, and is
+ * woken by this process's commits (signal.ts). Any number may run against one database: a
+ * delivery is claimed by one of them (claims.ts). Whatever fails, the loop goes on: an attempt
+ * that cannot be made is a logged failed attempt; a database error waits and retries.
+ */
+export function startDispatcher({ db, settings, log, random = Math.random }: DispatcherDeps): Dispatcher {
+  let running = true;
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  const pending: Outcome[] = [];
+  let recording: Promise<void> | null = null;
+  let recordTimer: NodeJS.Timeout | null = null;
+  const attempts = new Set<Promise<void>>();
+  // An unreachable database is an outage the instance rides out (requests answer 503 meanwhile):
+  // one warning when it starts and one line when it ends, not an error every backoff.
+  let outage = false;
+  const databaseTrouble = (err: unknown, what: string, extra: Record<string, unknown> = {}) => {
+    if (!isDatabaseUnreachable(err)) {
+      log.error({ err, ...extra }, what);
+    } else if (!outage) {
+      outage = true;
+      log.warn(
+        { ...extra, error: err instanceof Error ? err.message : String(err) },
+        `${what}: the database is unreachable`,
+      );
+    }
+  };
+  const databaseBack = () => {
+    if (!outage) return;
+    outage = false;
+    log.info('webhook dispatcher: the database is reachable again');
+  };
+
+  // A wake-up that comes while the loop is busy (claiming) is kept, so the next sleep is skipped.
+  let woken = false;
+  const wakeUp = () => {
+    woken = true;
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        woken = false;
+        resolve();
+      };
+    });
+
+  const record = async () => {
+    while (pending.length) {
+      const batch = pending.splice(0, RECORD_BATCH);
+      try {
+        const changes = await recordOutcomes(db, settings, batch, random);
+        databaseBack();
+        for (const id of changes.opened) log.warn({ webhookId: id }, 'webhook circuit opened: deliveries paused');
+        for (const id of changes.closed) log.info({ webhookId: id }, 'webhook circuit closed: deliveries resumed');
+        for (const id of changes.disabled) {
+          log.warn({ webhookId: id }, 'webhook disabled: its deliveries have failed for too long');
+        }
+      } catch (err) {
+        // Unrecorded: each stays `sending` until its lease ends, then is sent again (at least once).
+        databaseTrouble(err, 'webhook outcomes could not be recorded', { deliveries: batch.length });
+      }
+      inFlight -= batch.length;
+      wakeUp();
+    }
+  };
+  // Attempts sent and not yet answered: when none is left, there is nothing to wait for.
+  let sending = 0;
+  const scheduleRecord = () => {
+    if (recording || recordTimer) return;
+    recordTimer = setTimeout(
+      () => {
+        recordTimer = null;
+        recording = record().finally(() => {
+          recording = null;
+          if (pending.length) scheduleRecord();
+        });
+      },
+      pending.length >= RECORD_BATCH || sending === 0 ? 0 : RECORD_DELAY_MS,
+    );
+  };
+
+  const send = (claim: ClaimedDelivery) => {
+    const startedAt = new Date();
+    sending += 1;
+    const attempt = deliver(claim, settings).then((result) => {
+      sending -= 1;
+      const level = result.ok ? 'debug' : 'info';
+      log[level](
+        {
+          webhookId: claim.webhookId,
+          deliveryId: claim.id,
+          eventId: claim.eventId,
+          attempt: claim.attempt,
+          status: result.statusCode,
+          latencyMs: result.latencyMs,
+          ...(result.error ? { error: result.error } : {}),
+        },
+        result.ok ? 'webhook delivered' : 'webhook attempt failed',
+      );
+      pending.push({ claim, result, startedAt, endedAt: new Date() });
+      scheduleRecord();
+    });
+    attempts.add(attempt);
+    void attempt.finally(() => attempts.delete(attempt));
+  };
+
+  const loop = async () => {
+    let backoff = ERROR_BACKOFF_MS;
+    while (running) {
+      const free = settings.concurrency - inFlight;
+      if (free <= 0) {
+        await sleep(settings.pollMs);
+        continue;
+      }
+      let claimed: ClaimedDelivery[];
+      try {
+        claimed = await claimDeliveries(db, settings, free);
+        backoff = ERROR_BACKOFF_MS;
+        databaseBack();
+      } catch (err) {
+        databaseTrouble(err, 'webhook deliveries could not be claimed; trying again');
+        await sleep(backoff);
+        backoff = Math.min(ERROR_BACKOFF_MAX_MS, backoff * 2);
+        continue;
+      }
+      inFlight += claimed.length;
+      for (const claim of claimed) send(claim);
+      // A full claim: more may be due, go again at once; otherwise wait for a poll or a nudge.
+      if (claimed.length < free && running) await sleep(settings.pollMs);
+    }
+  };
+
+  const unsubscribe = onNewDeliveries(wakeUp);
+  const looping = loop();
+  log.info({ concurrency: settings.concurrency }, 'webhook dispatcher started');
+
+  return {
+    nudge: wakeUp,
+    async stop() {
+      if (!running) return;
+      running = false;
+      unsubscribe();
+      wakeUp();
+      await looping;
+      await Promise.allSettled([...attempts]);
+      if (recordTimer) {
+        clearTimeout(recordTimer);
+        recordTimer = null;
+      }
+      await recording;
+      await record();
+      log.info('webhook dispatcher stopped');
+    },
+  };
+}

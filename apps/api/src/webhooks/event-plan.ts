@@ -1,0 +1,100 @@
+import type { WebhookEventType } from '@app/contracts';
+import type { AuditEntry } from '../audit/audit.js';
+
+export type UserEventType = Exclude<WebhookEventType, 'bulk.completed'>;
+
+/** A changed field as receivers see it (and as the audit API shows it). */
+export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
+
+/** The `data` of a `bulk.completed` event. */
+export interface BulkCompleted {
+  operation: string;
+  requested: number;
+  affected: number;
+  affected_ids: number[];
+  skipped: Array<{ id: number; code: string }>;
+}
+
+/** The events one audited change makes: the same types for each of its users, and a bulk summary. */
+export interface EventPlan {
+  userIds: number[];
+  userTypes: UserEventType[];
+  /** `user.updated`'s before/after (the audit entry's, which never holds a password). */
+  changes: FieldChanges | null;
+  bulk: BulkCompleted | null;
+}
+
+const SINGLE: Readonly<Record<string, UserEventType>> = {
+  'user.create': 'user.created',
+  'user.activate': 'user.activated',
+  'user.deactivate': 'user.deactivated',
+  'user.delete': 'user.deleted',
+  'user.restore': 'user.restored',
+  'user.force_delete': 'user.force_deleted',
+};
+
+const BULK: Readonly<Record<string, UserEventType>> = {
+  delete: 'user.deleted',
+  restore: 'user.restored',
+  forceDelete: 'user.force_deleted',
+};
+
+function fieldChanges(entry: AuditEntry): FieldChanges {
+  const out: FieldChanges = {};
+  for (const [field, change] of Object.entries(entry.changes ?? {})) {
+    out[field] = { from: change.before ?? null, to: change.after ?? null };
+  }
+  return out;
+}
+
+/** A status change recorded in `changes`, as the event it is; null when the status did not change. */
+function statusEvent(entry: AuditEntry): UserEventType | null {
+  const change = entry.changes?.is_active;
+  if (!change || Boolean(change.before) === Boolean(change.after)) return null;
+  return change.after ? 'user.activated' : 'user.deactivated';
+}
+
+function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted['skipped'] {
+  const raw = Array.isArray(context?.skipped) ? (context.skipped as unknown[]) : [];
+  return raw.flatMap((s) => {
+    const skip = s as { id?: unknown; code?: unknown };
+    return typeof skip.id === 'number' && typeof skip.code === 'string' ? [{ id: skip.id, code: skip.code }] : [];
+  });
+}
+
+/**
+ * The webhook events an audited action makes, or null for actions no event reports (sign-ins,
+ * exports, tokens, webhooks themselves). Every user change passes through `recordAudit`, so
+ * this is the one place that knows which change is which event.
+ */
+export function planEvents(entry: AuditEntry): EventPlan | null {
+  const userIds = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
+  if (userIds.length === 0) return null;
+  const single = SINGLE[entry.action];
+  if (single) return { userIds, userTypes: [single], changes: null, bulk: null };
+  if (entry.action === 'user.update') {
+    const status = statusEvent(entry);
+    return {
+      userIds,
+      userTypes: status ? ['user.updated', status] : ['user.updated'],
+      changes: fieldChanges(entry),
+      bulk: null,
+    };
+  }
+  const operation = entry.action.startsWith('users.bulk.') ? entry.action.slice('users.bulk.'.length) : null;
+  if (!operation) return null;
+  const type = operation === 'setActive' ? statusEvent(entry) : BULK[operation];
+  const requested = entry.context?.requested;
+  return {
+    userIds,
+    userTypes: type ? [type] : [],
+    changes: null,
+    bulk: {
+      operation,
+      requested: typeof requested === 'number' ? requested : userIds.length,
+      affected: userIds.length,
+      affected_ids: userIds,
+      skipped: skippedOf(entry.context),
+    },
+  };
+}

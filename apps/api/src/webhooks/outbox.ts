@@ -1,0 +1,182 @@
+import type { WebhookEventType } from '@app/contracts';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { AuditEntry } from '../audit/audit.js';
+import type { Database } from '../db/database.js';
+import { sqlDate } from '../db/sql-date.js';
+import { beforeCommit } from '../db/transaction.js';
+import { newEventId } from './event-id.js';
+import { type EventPlan, planEvents } from './event-plan.js';
+import { announceNewDeliveries } from './signal.js';
+
+/**
+ * The transactional outbox. `recordAudit` calls `recordWebhookEvents` inside the transaction of
+ * every user change, so an event row exists exactly when its change committed: a rollback takes
+ * both, a crash after commit leaves both for a dispatcher to find.
+ */
+
+/** Rows per INSERT and ids per IN (): a 10 000-user bulk in ten statements each. */
+const ROWS_PER_STATEMENT = 1_000;
+
+interface Endpoint {
+  id: number;
+  events: ReadonlySet<string>;
+}
+
+interface UserSnapshot {
+  id: number;
+  name: string;
+  email: string;
+  is_active: boolean;
+  created_at: string | null;
+  updated_at: string | null;
+  deleted_at: string | null;
+}
+
+interface RawUser {
+  id: number | string;
+  name: string;
+  email: string;
+  is_active: number | boolean;
+  created_at: Date | string | null;
+  updated_at: Date | string | null;
+  deleted_at: Date | string | null;
+}
+
+interface EventRow {
+  id: string;
+  type: WebhookEventType;
+  payload: string;
+}
+
+const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
+
+const chunks = <T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+};
+
+/** Active endpoints and what they subscribe to, read in the change's transaction (never cached). */
+async function activeEndpoints(db: Database, tx: Transaction | null): Promise<Endpoint[]> {
+  const rows = await db.models.Webhook.findAll({
+    attributes: ['id', 'events'],
+    where: { active: true },
+    transaction: tx,
+  });
+  return rows.map((w) => ({ id: w.id, events: new Set(w.events) }));
+}
+
+/** The users as the transaction leaves them, deleted ones included. */
+async function userSnapshots(db: Database, tx: Transaction | null, ids: number[]): Promise<Map<number, UserSnapshot>> {
+  const out = new Map<number, UserSnapshot>();
+  for (const part of chunks(ids)) {
+    const rows = await db.sequelize.query<RawUser>(
+      `SELECT id, name, email, is_active, created_at, updated_at, deleted_at FROM users WHERE id IN (${part.map(() => '?').join(', ')})`,
+      { replacements: part, type: QueryTypes.SELECT, transaction: tx },
+    );
+    for (const r of rows) {
+      out.set(Number(r.id), {
+        id: Number(r.id),
+        name: r.name,
+        email: r.email,
+        is_active: Boolean(r.is_active),
+        created_at: iso(r.created_at),
+        updated_at: iso(r.updated_at),
+        deleted_at: iso(r.deleted_at),
+      });
+    }
+  }
+  return out;
+}
+
+/** The events of `plan` that at least one endpoint wants, with their Standard Webhooks bodies. */
+async function buildEvents(
+  db: Database,
+  tx: Transaction | null,
+  plan: EventPlan,
+  wanted: ReadonlySet<string>,
+  now: Date,
+): Promise<EventRow[]> {
+  const timestamp = now.toISOString();
+  const types = plan.userTypes.filter((type) => wanted.has(type));
+  const needsUsers = types.some((type) => type !== 'user.force_deleted');
+  const users = needsUsers ? await userSnapshots(db, tx, plan.userIds) : new Map<number, UserSnapshot>();
+  const rows: EventRow[] = [];
+  const add = (type: WebhookEventType, data: unknown) =>
+    rows.push({ id: newEventId(now.getTime()), type, payload: JSON.stringify({ type, timestamp, data }) });
+  for (const id of plan.userIds) {
+    for (const type of types) {
+      // An erased user is only an id: nothing of the account's data outlives it.
+      const user = type === 'user.force_deleted' ? { id } : (users.get(id) ?? { id });
+      add(type, type === 'user.updated' ? { user, changes: plan.changes ?? {} } : { user });
+    }
+  }
+  if (plan.bulk && wanted.has('bulk.completed')) add('bulk.completed', plan.bulk);
+  return rows;
+}
+
+async function insertEvents(db: Database, tx: Transaction | null, events: EventRow[], now: Date) {
+  for (const part of chunks(events)) {
+    await db.sequelize.query(
+      `INSERT INTO webhook_events (id, type, payload, created_at) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      { replacements: part.flatMap((e) => [e.id, e.type, e.payload, sqlDate(db, now)]), transaction: tx },
+    );
+  }
+}
+
+/** One pending delivery per event and endpoint subscribed to its type, due now. */
+async function insertDeliveries(
+  db: Database,
+  tx: Transaction | null,
+  events: EventRow[],
+  endpoints: Endpoint[],
+  now: Date,
+) {
+  const rows = events.flatMap((event) =>
+    endpoints.filter((endpoint) => endpoint.events.has(event.type)).map((endpoint) => ({ endpoint, event })),
+  );
+  for (const part of chunks(rows)) {
+    await db.sequelize.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
+       VALUES ${part.map(() => "(?, ?, ?, 'pending', 0, ?, ?)").join(', ')}`,
+      {
+        replacements: part.flatMap(({ endpoint, event }) => [
+          endpoint.id,
+          event.id,
+          event.type,
+          sqlDate(db, now),
+          sqlDate(db, now),
+        ]),
+        transaction: tx,
+      },
+    );
+  }
+}
+
+/**
+ * Writes the events `entry` makes, and their deliveries, in `tx` — only when an active endpoint
+ * subscribes to one of them. The endpoints are read now; the rows are written at the end of
+ * the transaction's work, so each body shows the users as the change leaves them whatever
+ * order the handler wrote in. After commit, this process's dispatcher is told at once.
+ */
+export async function recordWebhookEvents(db: Database, tx: Transaction | null, entry: AuditEntry): Promise<void> {
+  const plan = planEvents(entry);
+  if (!plan) return;
+  const endpoints = await activeEndpoints(db, tx);
+  const types = new Set<string>([...plan.userTypes, ...(plan.bulk ? ['bulk.completed'] : [])]);
+  const wanted = new Set([...types].filter((type) => endpoints.some((endpoint) => endpoint.events.has(type))));
+  if (wanted.size === 0) return;
+  const write = async () => {
+    const now = new Date();
+    const events = await buildEvents(db, tx, plan, wanted, now);
+    await insertEvents(db, tx, events, now);
+    await insertDeliveries(db, tx, events, endpoints, now);
+  };
+  if (!tx) {
+    await write();
+    announceNewDeliveries();
+    return;
+  }
+  if (!beforeCommit(tx, write)) await write();
+  tx.afterCommit(announceNewDeliveries);
+}

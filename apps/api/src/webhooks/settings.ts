@@ -1,0 +1,36 @@
+import type { AppConfig } from '../config.js';
+
+/** The webhook settings of the configuration, in the units the code uses (milliseconds). */
+export interface WebhooksSettings {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  circuitThreshold: number;
+  circuitCooldownMs: number;
+  disableAfterMs: number;
+  concurrency: number;
+  /**
+   * How long a claimed delivery stays the claimer's: past it, another dispatcher takes it over
+   * (the claimer crashed). It outlasts an attempt's timeout with room for recording the outcome.
+   */
+  leaseMs: number;
+  /** How often an idle dispatcher looks for due deliveries. */
+  pollMs: number;
+}
+
+export function webhooksSettings(config: AppConfig): WebhooksSettings {
+  const timeoutMs = Math.round(config.WEBHOOKS_TIMEOUT_SECONDS * 1000);
+  return {
+    allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
+    timeoutMs,
+    maxAttempts: config.WEBHOOKS_MAX_ATTEMPTS,
+    retryBaseMs: Math.round(config.WEBHOOKS_RETRY_BASE_SECONDS * 1000),
+    circuitThreshold: config.WEBHOOKS_CIRCUIT_THRESHOLD,
+    circuitCooldownMs: Math.round(config.WEBHOOKS_CIRCUIT_COOLDOWN_SECONDS * 1000),
+    disableAfterMs: Math.round(config.WEBHOOKS_DISABLE_AFTER_DAYS * 86_400_000),
+    concurrency: config.WEBHOOKS_CONCURRENCY,
+    leaseMs: 2 * timeoutMs + 5_000,
+    pollMs: 500,
+  };
+}
