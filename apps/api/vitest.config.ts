@@ -23,8 +23,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Scans every response body, log line and audit row the tests produced for secrets; fails the run on one.
-    globalSetup: ['test/secret-scan.global-setup.ts'],
+    // Builds dist/ once for the tests that start the compiled API; then scans every response body,
+    // log line and audit row the tests produced for secrets, failing the run on one.
+    globalSetup: ['test/build.global-setup.ts', 'test/secret-scan.global-setup.ts'],
     projects: [
       {
         extends: true,

@@ -213,6 +213,50 @@ describe('the operator CLI', () => {
     );
   });
 
+  it("narrows a token to some of its owner's permissions, never beyond them", async () => {
+    const res = await cli(
+      'token:create',
+      '--email',
+      'admin@example.com',
+      '--name',
+      'reader',
+      '--scope',
+      'users.view',
+      '--scope',
+      'audit.view',
+    );
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('narrowed to users.view, audit.view');
+    const row = await db.models.ApiToken.findOne({ where: { name: 'reader' } });
+    expect(row?.scopes).toEqual(['users.view', 'audit.view']);
+    const audit = await db.models.AuditLog.findOne({ where: { action: 'token.create' }, order: [['id', 'DESC']] });
+    expect(audit?.context).toMatchObject({
+      source: 'cli',
+      tokenId: row?.id,
+      name: 'reader',
+      scopes: ['users.view', 'audit.view'],
+    });
+
+    const viewer = [
+      '--email',
+      'scoped@example.com',
+      '--name',
+      'Scoped',
+      '--password',
+      'long-enough-pw',
+      '--role',
+      'viewer',
+    ];
+    expect((await cli('user:create', ...viewer)).code).toBe(0);
+    const beyond = await cli('token:create', '--email', 'scoped@example.com', '--scope', 'users.delete');
+    expect(beyond).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/--scope: scoped@example.com does not hold users.delete/),
+    });
+    expect((await cli('token:create', '--email', 'scoped@example.com', '--scope', 'users.fly')).err).toMatch(/--scope/);
+    expect(await db.models.ApiToken.count({ where: { name: 'cli' } })).toBe(0);
+  });
+
   it('explains unknown commands and flags with a non-zero exit', async () => {
     const unknown = await cli('users:explode');
     expect(unknown.code).toBe(1);

@@ -69,6 +69,11 @@ describe('migrations', () => {
         'user_roles',
         'user_stats',
         'users',
+        // Webhooks (migration 0010): endpoints, the outbox, deliveries and their attempts.
+        'webhook_attempts',
+        'webhook_deliveries',
+        'webhook_events',
+        'webhooks',
         'write_locks',
         // The search index (migration 0007): a trigram table, or SQLite's FTS5 table and its shadows.
         ...(db.dialect === 'mysql'

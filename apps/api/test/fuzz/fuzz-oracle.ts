@@ -1,6 +1,8 @@
 import { ERROR_CODES, ERRORS, type ErrorCode, ProblemSchema } from '@app/contracts';
 import { TOKEN_PREFIX } from '../../src/auth/api-tokens.js';
 import { PASSWORD } from '../support/given.js';
+import { WEBHOOK_SECRET_PREFIX } from '../support/secrets.js';
+import { withoutRevealedSecret } from './fuzz-reveals.js';
 
 /**
  * What must hold of every answer the fuzzer gets, whatever it sent: never a 5xx (503 included:
@@ -34,6 +36,7 @@ const LEAKS: ReadonlyArray<[string, RegExp]> = [
   ['ORM', /\bSequelize\w*/],
   ['password hash', /scrypt\$/],
   ['API token', new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`)],
+  ['webhook secret', new RegExp(`${WEBHOOK_SECRET_PREFIX}[A-Za-z0-9+/]{24,}`)],
 ];
 
 export interface SentRequest {
@@ -130,6 +133,26 @@ function errorsIn(value: unknown, found: TrpcError[] = []): TrpcError[] {
 }
 
 /**
+ * A streamed batch's chunks are `[id, status, [[value], ...refs]]`; a ref `["data", 0, n]` says
+ * chunk n holds a call's data — a user's fields, or the OpenAPI document, whose schemas have
+ * properties named `error` — which is no envelope to judge.
+ */
+function dataChunks(lines: unknown[]): Set<number> {
+  const ids = new Set<number>();
+  for (const line of lines) {
+    const content = Array.isArray(line) ? line[2] : undefined;
+    if (!Array.isArray(content)) continue;
+    for (const ref of content.slice(1)) {
+      if (Array.isArray(ref) && ref[0] === 'data' && typeof ref[2] === 'number') ids.add(ref[2]);
+    }
+  }
+  return ids;
+}
+
+const isDataChunk = (line: unknown, data: ReadonlySet<number>) =>
+  Array.isArray(line) && typeof line[0] === 'number' && data.has(line[0]);
+
+/**
  * tRPC's envelope: one `{result}|{error}`, or a batch of them. Asked for a stream
  * (`trpc-accept: application/jsonl`), a batch answers 200 and JSON lines whose chunks carry
  * each call's result or error: every error there must be in the envelope too.
@@ -142,7 +165,8 @@ function trpcShape(req: SentRequest, answer: Answer, batch: boolean): string[] {
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as unknown);
-      return errorsIn(lines).flatMap((item) => trpcErrorShape(item, null));
+      const data = dataChunks(lines);
+      return errorsIn(lines.filter((line) => !isDataChunk(line, data))).flatMap((item) => trpcErrorShape(item, null));
     } catch {
       return ['a streamed tRPC answer that is not JSON lines'];
     }
@@ -162,6 +186,8 @@ function trpcShape(req: SentRequest, answer: Answer, batch: boolean): string[] {
 
 export interface Verdict {
   door: 'rest' | 'trpc';
+  /** REST: the operation's procedure (its operationId), for the secrets some show once. */
+  procedure?: string;
   /** REST: the statuses the operation documents; answers outside them (and the generic request-shape ones) fail. */
   documented?: ReadonlySet<number>;
   batch?: boolean;
@@ -177,7 +203,7 @@ export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secret
   }
   if (answer.ms >= TIME_LIMIT_MS) out.push(`took ${Math.round(answer.ms)} ms`);
   const cookieSessions = answer.setCookie.flatMap((c) => /^sid=([^;]+)/.exec(c)?.[1] ?? []);
-  out.push(...leaksIn(answer.body, req, [...secrets, ...cookieSessions]));
+  out.push(...leaksIn(withoutRevealedSecret(req, answer, verdict), req, [...secrets, ...cookieSessions]));
   if (verdict.door === 'rest') {
     // A HEAD answer has no body to judge.
     if (status >= 400 && req.method !== 'HEAD') out.push(...problemShape(answer));

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS } from '@app/contracts';
+import { AUDIT_ACTIONS, PERMISSIONS } from '@app/contracts';
 import fc from 'fast-check';
 import { Op } from 'sequelize';
 import { UNUSABLE_PASSWORD } from '../../src/auth/password.js';
@@ -257,6 +257,10 @@ export class FuzzWorld {
       actor_id: list(id),
       target_id: id,
       user_id: id,
+      // Tokens: a narrowing the caller may or may not hold, the ids of tokens made so far, an expiry either side of now.
+      scopes: fc.option(fc.uniqueArray(fc.constantFrom(...PERMISSIONS), { minLength: 1, maxLength: 4 })),
+      tokenId: fc.integer({ min: 1, max: 60 }),
+      expires_at: fc.option(day),
     };
   }
 }

@@ -248,7 +248,7 @@ export function restRequest(
         ...built,
         caller,
         target: `${op.method} ${op.path}`,
-        verdict: { door: 'rest', documented: op.statuses },
+        verdict: { door: 'rest', documented: op.statuses, procedure: op.operationId },
         ...(built.ownCredentials ? { ownCredentials: true } : {}),
       });
     });

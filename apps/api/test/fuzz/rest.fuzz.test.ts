@@ -50,6 +50,10 @@ describe('the REST fuzzer', () => {
         'GET /api/audit',
         'GET /api/audit/{id}',
         'POST /api/auth/login',
+        'POST /api/tokens',
+        'DELETE /api/users/{id}/tokens/{tokenId}',
+        'GET /api/auth/sessions',
+        'DELETE /api/users/{id}/sessions/{sessionId}',
       ]),
     );
     expect(operations.length).toBeGreaterThanOrEqual(20);

@@ -33,6 +33,8 @@ describe('login', () => {
         'users.setActive': true,
         'roles.view': true,
         'audit.view': false,
+        'tokens.manage': false,
+        'webhooks.manage': false,
       },
     });
     const cookie = String(res.headers['set-cookie']);

@@ -7,22 +7,63 @@ import type { CaptureKind } from './secret-capture.js';
 import { excerpt, findSecrets, type KnownSecrets, SECRET_LENGTH, type SecretKind, TEST_PASSWORDS } from './secrets.js';
 
 /**
- * Where a secret may appear by design, said precisely: the route that answers it, the JSON
- * field it sits in, and the kind of secret. The field is blanked before the body is scanned,
- * so anything else in that body still counts. The product answers no secret today: tokens are
- * created with the CLI (shown once on its output, which is not scanned here), and login sets
- * its session id in a cookie, never in a body. A route that shows a token once (SPEC §12,
- * POST /tokens) gets its entry here, e.g.
- * `{ route: 'POST /api/tokens', field: 'token', secret: 'token', why: 'shown once, by design' }`.
+ * The procedures that show a secret once, by design (SPEC §12): the answer that creates the
+ * secret carries it in one field, and nothing ever shows it again. That field of that answer is
+ * the only place the scan lets such a secret be — on the REST door the route's own success
+ * status (201 for a create), on the tRPC door a successful result — and only when all it holds
+ * is a secret of that kind. The rest of that body, and every other answer, still counts. A
+ * procedure that reveals a secret is added here; its route and status are read from the router.
  */
-export interface AllowedSecret {
-  route: string;
+export interface SecretReveal {
+  procedure: string;
+  /** The JSON field of the answer (tRPC: of the result's data), dotted for a nested one. */
   field: string;
   secret: SecretKind;
   why: string;
 }
 
-export const ALLOWED_SECRETS: readonly AllowedSecret[] = [];
+export const SECRET_REVEALING_PROCEDURES: readonly SecretReveal[] = [
+  { procedure: 'tokens.create', field: 'token', secret: 'token', why: 'a new API token, shown once' },
+  { procedure: 'tokens.createFor', field: 'token', secret: 'token', why: 'a new API token, shown once' },
+  {
+    procedure: 'webhooks.create',
+    field: 'secret',
+    secret: 'webhook',
+    why: "a new endpoint's signing secret, shown once",
+  },
+  {
+    procedure: 'webhooks.rotateSecret',
+    field: 'secret',
+    secret: 'webhook',
+    why: "an endpoint's new signing secret, shown once",
+  },
+];
+
+/** A REST route as the capture names it (`POST /api/users/:id/tokens`), its procedure and success status. */
+export interface RouteOfProcedure {
+  route: string;
+  procedure: string;
+  status: number;
+}
+
+/** Where the scan looks for the secrets it lets through: the list above and the router's REST routes. */
+export interface RevealRules {
+  reveals: readonly SecretReveal[];
+  routes: readonly RouteOfProcedure[];
+}
+
+/** The REST routes of the app's router, read on demand: only the scan at the end of the run needs them. */
+async function routerRoutes(): Promise<RouteOfProcedure[]> {
+  const [{ appRouter }, { restRoutes, toFastifyPath }] = await Promise.all([
+    import('../../src/trpc/app-router.js'),
+    import('../../src/rest/bridge.js'),
+  ]);
+  return restRoutes(appRouter).map((r) => ({
+    route: `${r.rest.method} ${toFastifyPath(r.rest.path)}`,
+    procedure: r.procedurePath,
+    status: r.rest.status ?? 200,
+  }));
+}
 
 export interface Finding {
   where: 'response' | 'log' | 'audit';
@@ -77,32 +118,85 @@ async function* records(dir: string, kind: CaptureKind): AsyncGenerator<[string,
   }
 }
 
-/** The body with each allowed field of its route blanked, when that field holds its kind of secret. */
-function withoutAllowed(record: Json, body: string, known: KnownSecrets, allowed: readonly AllowedSecret[]): string {
-  const route = `${record.m} ${record.r}`;
-  const rules = allowed.filter((a) => a.route === route);
-  if (rules.length === 0) return body;
+/** Blanks `field` of `data` when all it holds is a secret of `kind`: the one place a reveal may put it. */
+function blankField(data: unknown, reveal: SecretReveal, known: KnownSecrets) {
+  const keys = reveal.field.split('.');
+  let node = data as Json | undefined;
+  for (const key of keys.slice(0, -1)) node = node?.[key] as Json | undefined;
+  const last = keys.at(-1) as string;
+  const value = node?.[last];
+  const hits = typeof value === 'string' ? findSecrets(value, known) : [];
+  if (hits.length > 0 && hits.every((hit) => hit.kind === reveal.secret)) (node as Json)[last] = '[revealed once]';
+}
+
+/** Which answer a body is: a REST route's (its procedure, and whether it is that route's success) or a tRPC call's. */
+export type AnswerOf =
+  | { door: 'rest'; procedure: string | undefined; success: boolean }
+  | { door: 'trpc'; url: string; status: number };
+
+/**
+ * The body with the revealed secret of a revealing procedure's successful answer blanked, in
+ * its one field; any other body as it is. tRPC answers `{result: {data}}`, or a batch's list of
+ * them in the order of the procedures in its URL (`/api/trpc/a,b?batch=1`).
+ */
+export function withoutRevealed(
+  body: string,
+  answer: AnswerOf,
+  known: KnownSecrets,
+  reveals: readonly SecretReveal[] = SECRET_REVEALING_PROCEDURES,
+): string {
+  const revealOf = (procedure: string | undefined) => reveals.find((r) => r.procedure === procedure);
+  const calls =
+    answer.door === 'rest'
+      ? [answer.success ? revealOf(answer.procedure) : undefined]
+      : (() => {
+          const [path = ''] = answer.url.split('?');
+          let names: string[];
+          try {
+            names = decodeURIComponent(path.replace(/^\/api\/trpc\//, '')).split(',');
+          } catch {
+            return [];
+          }
+          return names.map(revealOf);
+        })();
+  if (!calls.some(Boolean)) return body;
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
     return body;
   }
-  for (const rule of rules) {
-    const keys = rule.field.split('.');
-    let node = json as Json | undefined;
-    for (const key of keys.slice(0, -1)) node = node?.[key] as Json | undefined;
-    const last = keys.at(-1) as string;
-    const value = node?.[last];
-    if (typeof value === 'string' && findSecrets(value, known).every((hit) => hit.kind === rule.secret)) {
-      (node as Json)[last] = '[allowed]';
-    }
+  if (answer.door === 'rest') blankField(json, calls[0] as SecretReveal, known);
+  else {
+    const batch = Array.isArray(json);
+    const items: unknown[] = Array.isArray(json) ? json : answer.status === 200 ? [json] : [];
+    items.forEach((item, i) => {
+      const reveal = calls[i];
+      const data = (item as { result?: { data?: unknown } } | null)?.result?.data;
+      if (reveal && data && (batch || calls.length === 1)) blankField(data, reveal, known);
+    });
   }
   return JSON.stringify(json);
 }
 
+const TRPC_ROUTE = /^\/api\/trpc\//;
+
+/** A captured answer as {@link withoutRevealed} reads it. */
+function answerOf(record: Json, routes: ReadonlyMap<string, RouteOfProcedure>): AnswerOf {
+  const route = typeof record.r === 'string' ? record.r : '';
+  if (TRPC_ROUTE.test(route)) return { door: 'trpc', url: String(record.u ?? ''), status: Number(record.s) };
+  const found = routes.get(`${record.m} ${route}`);
+  return {
+    door: 'rest',
+    procedure: found?.procedure,
+    success: found !== undefined && Number(record.s) === found.status,
+  };
+}
+
 /** Reads what the capture wrote under `dir` and finds every secret in it. */
-export async function scanCaptures(dir: string, allowed: readonly AllowedSecret[] = ALLOWED_SECRETS) {
+export async function scanCaptures(dir: string, rules?: RevealRules) {
+  const reveals = rules?.reveals ?? SECRET_REVEALING_PROCEDURES;
+  const routes = new Map((rules?.routes ?? (await routerRoutes())).map((r) => [r.route, r]));
   const randoms = new Map<string, 'session' | 'token'>();
   for await (const [, r] of records(dir, 'secrets')) {
     const value = String(r.v ?? '');
@@ -122,7 +216,7 @@ export async function scanCaptures(dir: string, allowed: readonly AllowedSecret[
     else {
       report.responses += 1;
       const source = `${r.f}: ${r.m} ${r.u} → ${r.s}`;
-      if (typeof r.b === 'string') check('response', withoutAllowed(r, r.b, known, allowed), source);
+      if (typeof r.b === 'string') check('response', withoutRevealed(r.b, answerOf(r, routes), known, reveals), source);
       else if (typeof r.zip === 'string') {
         const text = unzipText(Buffer.from(r.zip, 'base64'));
         if (text === null) report.unreadable += 1;

@@ -31,7 +31,7 @@ export const TEST_PASSWORDS: readonly string[] = [
   'wrong-Secret-0000',
 ];
 
-export type SecretKind = 'password' | 'hash' | 'token' | 'session';
+export type SecretKind = 'password' | 'hash' | 'token' | 'session' | 'webhook';
 
 export interface SecretHit {
   kind: SecretKind;
@@ -45,6 +45,13 @@ const HASH = /scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]*\$?[A-Za-z0-9+/=]*/g;
 /** A personal API token: the prefix and 32 random bytes in base64url (43 characters). */
 const TOKEN = new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`, 'g');
 
+/**
+ * A webhook endpoint's signing secret, as Standard Webhooks writes it: `whsec_` and the key in
+ * base64 (24 bytes or more: 32 characters and up).
+ */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_SECRET = new RegExp(`${WEBHOOK_SECRET_PREFIX}[A-Za-z0-9+/]{24,}={0,2}`, 'g');
+
 /** The length of a session id or of a token's random part: 32 random bytes in base64url. */
 export const SECRET_LENGTH = 43;
 const RUN = new RegExp(`[A-Za-z0-9_-]{${SECRET_LENGTH},}`, 'g');
@@ -57,13 +64,15 @@ export interface KnownSecrets {
 
 /**
  * The secrets in `text`: a known password verbatim, a known session id or token body
- * anywhere (even without its prefix), anything of the form of a password hash or an API
- * token. Every secret here is plain ASCII, which JSON never escapes, so JSON is read as is.
+ * anywhere (even without its prefix), anything of the form of a password hash, an API token or
+ * a webhook signing secret. Every secret here is plain ASCII, which JSON never escapes (but a
+ * `/`, which it may write as `\/`: JSON.stringify does not), so JSON is read as is.
  */
 export function findSecrets(text: string, known: KnownSecrets): SecretHit[] {
   const hits: SecretHit[] = [];
   for (const m of text.matchAll(HASH)) hits.push({ kind: 'hash', index: m.index, secret: m[0] });
   for (const m of text.matchAll(TOKEN)) hits.push({ kind: 'token', index: m.index, secret: m[0] });
+  for (const m of text.matchAll(WEBHOOK_SECRET)) hits.push({ kind: 'webhook', index: m.index, secret: m[0] });
   for (const secret of known.passwords) {
     for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
       hits.push({ kind: 'password', index: i, secret });

@@ -194,6 +194,30 @@ describe('the OpenAPI document of the app', () => {
     expect(op(doc, 'put', '/api/users/{id}').responses['409']?.description).toContain('VERSION_CONFLICT');
   });
 
+  it("documents the ceiling on every route that reaches another user's tokens or sessions, and 404 for a credential id", () => {
+    for (const [method, path, permission] of [
+      ['get', '/api/users/{id}/tokens', 'tokens.manage'],
+      ['post', '/api/users/{id}/tokens', 'tokens.manage'],
+      ['delete', '/api/users/{id}/tokens/{tokenId}', 'tokens.manage'],
+      ['get', '/api/users/{id}/sessions', 'users.update'],
+      ['delete', '/api/users/{id}/sessions', 'users.update'],
+      ['delete', '/api/users/{id}/sessions/{sessionId}', 'users.update'],
+    ] as const) {
+      const operation = op(doc, method, path);
+      expect(operation['x-permission'], `${method} ${path}`).toBe(permission);
+      expect(operation.responses['403']?.description, `${method} ${path}`).toContain('`OUTRANKED`');
+      expect(operation.responses['404'], `${method} ${path}`).toBeDefined();
+      expect(operation.summary).not.toBe('');
+    }
+    for (const path of ['/api/tokens/{tokenId}', '/api/auth/sessions/{sessionId}']) {
+      expect(op(doc, 'delete', path).responses['404']?.description, path).toContain('NOT_FOUND');
+      expect(op(doc, 'delete', path).responses['204']).toBeDefined();
+    }
+    // Creating a token answers 201 with the secret; the list never has one.
+    expect(Object.keys(op(doc, 'post', '/api/tokens').responses)).toContain('201');
+    expect(JSON.stringify(op(doc, 'get', '/api/tokens').responses['200'])).not.toContain('"token"');
+  });
+
   it('generates the Problem schema from the contracts, request id included', () => {
     const problem = doc.components.schemas.Problem as { properties: Record<string, JsonSchema>; required: string[] };
     expect(Object.keys(problem.properties)).toEqual(

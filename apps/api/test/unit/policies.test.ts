@@ -53,7 +53,18 @@ describe('anti-escalation', () => {
   it('refuses a role with a permission the actor lacks, and names what is missing', () => {
     expect(mayAssignRole(manager, admin)).toBe(false);
     expect(rolesBeyondActor(manager, [viewer, admin])).toEqual([
-      { ...admin, missing: ['users.create', 'users.delete', 'users.restore', 'users.forceDelete', 'audit.view'] },
+      {
+        ...admin,
+        missing: [
+          'users.create',
+          'users.delete',
+          'users.restore',
+          'users.forceDelete',
+          'audit.view',
+          'tokens.manage',
+          'webhooks.manage',
+        ],
+      },
     ]);
   });
 

@@ -4,16 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const apiDir = path.resolve(fileURLToPath(import.meta.url), '../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-proc-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-// The production runtime, as `npm start` builds and runs it: what a bundle could break (paths
-// found from import.meta.url, lazily loaded drivers, migrations) is only seen by running it.
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'inherit' });
-}, 60_000);
+// The production runtime, as `npm start` builds and runs it (built once for the suite by
+// test/build.global-setup.ts): what a bundle could break (paths found from import.meta.url,
+// lazily loaded drivers, migrations) is only seen by running it.
 
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', DATA_DIR: dataDir, WEB_DIST_DIR: '/nonexistent' });
 

@@ -5,7 +5,7 @@ import yazl from 'yazl';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSecret } from '../../src/auth/secrets.js';
 import { PASSWORD } from '../support/given.js';
-import { scanCaptures, totalsLine, unzipText } from '../support/secret-scan.js';
+import { SECRET_REVEALING_PROCEDURES, scanCaptures, totalsLine, unzipText } from '../support/secret-scan.js';
 import { excerpt, findSecrets } from '../support/secrets.js';
 
 /** The secret scan of test/secret-scan.global-setup.ts, on captures planted here. */
@@ -103,7 +103,7 @@ describe('the scan over what the tests produced', () => {
         { f: 'a.test.ts', kind: 'token', v: 'uat_nope' },
       ],
     });
-    const report = await scanCaptures(where);
+    const report = await scanCaptures(where, { reveals: SECRET_REVEALING_PROCEDURES, routes: [] });
     expect(report).toMatchObject({ responses: 4, logLines: 2, auditRows: 1, unreadable: 1 });
     expect(report.findings.map((f) => `${f.where} ${f.secret}`).sort()).toEqual([
       'audit token',
@@ -117,26 +117,74 @@ describe('the scan over what the tests produced', () => {
     expect(totalsLine(report)).toMatch(/^secret scan: 4 response bodies, 2 log lines, 1 audit rows, 4 secrets/);
   });
 
-  it('allows a secret only in the field and route it is allowed in', async () => {
+  it("allows a revealed secret only in its field of its procedure's successful answer, on either door", async () => {
+    const webhookSecret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+    const created = (body: unknown) => JSON.stringify(body);
+    const trpc = (body: unknown) => JSON.stringify({ result: { data: body } });
+    const post = { f: 'a.test.ts', m: 'POST' };
     const where = plant({
       'responses-1.jsonl': [
-        { f: 'a.test.ts', m: 'POST', r: '/api/tokens', u: '/api/tokens', s: 201, b: JSON.stringify({ token }) },
+        // Allowed: the token field of the 201, each door.
+        { ...post, r: '/api/tokens', u: '/api/tokens', s: 201, b: created({ item: { id: 1 }, token }) },
+        { ...post, r: '/api/users/:id/tokens', u: '/api/users/4/tokens', s: 201, b: created({ token }) },
+        { ...post, r: '/api/trpc/:path', u: '/api/trpc/tokens.create', s: 200, b: trpc({ token }) },
         {
-          f: 'a.test.ts',
-          m: 'POST',
-          r: '/api/tokens',
-          u: '/api/tokens',
-          s: 201,
-          b: JSON.stringify({ token, note: token }),
+          ...post,
+          r: '/api/trpc/:path',
+          u: '/api/trpc/tokens.list,tokens.create?batch=1',
+          s: 200,
+          b: JSON.stringify([{ result: { data: { items: [] } } }, { result: { data: { token } } }]),
         },
-        { f: 'a.test.ts', m: 'GET', r: '/api/tokens', u: '/api/tokens', s: 200, b: JSON.stringify({ token }) },
+        // A batch answers with one status for all its calls (an error's when one failed): each call's result counts.
+        {
+          ...post,
+          r: '/api/trpc/:path',
+          u: '/api/trpc/tokens.createFor,webhooks.redeliver?batch=1',
+          s: 403,
+          b: JSON.stringify([{ result: { data: { token } } }, { error: { message: 'no' } }]),
+        },
+        { ...post, r: '/api/webhooks', u: '/api/webhooks', s: 201, b: created({ secret: webhookSecret }) },
+        // Refused: another field, another route, another status, another procedure of a batch.
+        { ...post, r: '/api/tokens', u: '/api/tokens', s: 201, b: created({ token, note: token }) },
+        { f: 'a.test.ts', m: 'GET', r: '/api/tokens', u: '/api/tokens', s: 200, b: created({ token }) },
+        { ...post, r: '/api/tokens', u: '/api/tokens', s: 200, b: created({ token }) },
+        { ...post, r: '/api/webhooks', u: '/api/webhooks', s: 201, b: created({ secret: token }) },
+        {
+          ...post,
+          r: '/api/trpc/:path',
+          u: '/api/trpc/tokens.create,tokens.list?batch=1',
+          s: 200,
+          b: JSON.stringify([{ result: { data: { items: [] } } }, { result: { data: { token } } }]),
+        },
+        { ...post, r: '/api/trpc/:path', u: '/api/trpc/users.create', s: 200, b: trpc({ token }) },
+        { f: 'a.test.ts', m: 'GET', r: '/api/webhooks', u: '/api/webhooks', s: 200, b: created([webhookSecret]) },
       ],
     });
-    const allowed = [{ route: 'POST /api/tokens', field: 'token', secret: 'token' as const, why: 'shown once' }];
-    const report = await scanCaptures(where, allowed);
-    expect(report.findings.map((f) => f.source)).toEqual([
-      'a.test.ts: POST /api/tokens → 201',
-      'a.test.ts: GET /api/tokens → 200',
+    const routes = [
+      { route: 'GET /api/tokens', procedure: 'tokens.list', status: 200 },
+      { route: 'POST /api/tokens', procedure: 'tokens.create', status: 201 },
+      { route: 'POST /api/users/:id/tokens', procedure: 'tokens.createFor', status: 201 },
+      { route: 'POST /api/webhooks', procedure: 'webhooks.create', status: 201 },
+    ];
+    const report = await scanCaptures(where, { reveals: SECRET_REVEALING_PROCEDURES, routes });
+    expect(report.findings.map((f) => `${f.secret} · ${f.source}`)).toEqual([
+      'token · a.test.ts: POST /api/tokens → 201',
+      'token · a.test.ts: GET /api/tokens → 200',
+      'token · a.test.ts: POST /api/tokens → 200',
+      'token · a.test.ts: POST /api/webhooks → 201',
+      'token · a.test.ts: POST /api/trpc/tokens.create,tokens.list?batch=1 → 200',
+      'token · a.test.ts: POST /api/trpc/users.create → 200',
+      'webhook · a.test.ts: GET /api/webhooks → 200',
     ]);
+  });
+
+  it('knows the route and status of every revealing procedure the router has', async () => {
+    const { appRouter } = await import('../../src/trpc/app-router.js');
+    const { restRoutes } = await import('../../src/rest/bridge.js');
+    const routes = new Map(restRoutes(appRouter).map((r) => [r.procedurePath, r.rest]));
+    for (const procedure of ['tokens.create', 'tokens.createFor']) {
+      expect(SECRET_REVEALING_PROCEDURES.map((r) => r.procedure)).toContain(procedure);
+      expect(routes.get(procedure)?.status).toBe(201);
+    }
   });
 });
