@@ -53,6 +53,14 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <HomeRedirect /> },
       { path: 'account', lazy: lazyPage(() => import('./features/auth/account-page').then((m) => m.AccountPage)) },
+      {
+        path: 'account/tokens',
+        lazy: lazyPage(() => import('./features/tokens/my-tokens-page').then((m) => m.MyTokensPage)),
+      },
+      {
+        path: 'account/sessions',
+        lazy: lazyPage(() => import('./features/sessions/my-sessions-page').then((m) => m.MySessionsPage)),
+      },
       { path: 'status', lazy: lazyPage(() => import('./features/system/home-page').then((m) => m.HomePage)) },
       {
         path: 'users',
@@ -84,6 +92,41 @@ export const routes: RouteObject[] = [
       {
         path: 'audit/:id',
         lazy: lazyPage(() => import('./features/audit/audit-event-page').then((m) => m.AuditEventPage), 'audit.view'),
+      },
+      {
+        path: 'webhooks',
+        lazy: lazyPage(
+          () => import('./features/webhooks/webhooks-list-page').then((m) => m.WebhooksListPage),
+          'webhooks.manage',
+        ),
+      },
+      {
+        path: 'webhooks/new',
+        lazy: lazyPage(
+          () => import('./features/webhooks/webhook-new-page').then((m) => m.WebhookNewPage),
+          'webhooks.manage',
+        ),
+      },
+      {
+        path: 'webhooks/:id',
+        lazy: lazyPage(
+          () => import('./features/webhooks/webhook-show-page').then((m) => m.WebhookShowPage),
+          'webhooks.manage',
+        ),
+      },
+      {
+        path: 'webhooks/:id/edit',
+        lazy: lazyPage(
+          () => import('./features/webhooks/webhook-edit-page').then((m) => m.WebhookEditPage),
+          'webhooks.manage',
+        ),
+      },
+      {
+        path: 'webhooks/:id/deliveries/:deliveryId',
+        lazy: lazyPage(
+          () => import('./features/webhooks/delivery-page').then((m) => m.DeliveryPage),
+          'webhooks.manage',
+        ),
       },
       {
         path: 'roles/:id',

@@ -5,12 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ADMIN, CHROMIUM, MANAGER, VIEWER, webDir } from './env';
+import { startReceiver } from './receiver';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     /** The SPA build the server serves (private to this run). */
     distDir: string;
+    /** A webhook receiver alive for the whole run, for the screenshot pages' webhook story. */
+    storyReceiverUrl: string;
   }
 }
 
@@ -46,6 +49,7 @@ export default async function setup(project: TestProject) {
     process.stderr.write(`\n\x1b[33m*** ${line} ***\x1b[0m\n\n`);
     project.provide('baseUrl', '');
     project.provide('distDir', '');
+    project.provide('storyReceiverUrl', '');
     return;
   }
   // Always test the current code: build the SPA the API will serve. Into a directory of this
@@ -76,6 +80,11 @@ export default async function setup(project: TestProject) {
     WEB_DIST_DIR: distDir,
     // The suite logs in many times from one address.
     LOGIN_MAX_ATTEMPTS_PER_IP: '10000',
+    // Webhook receivers run on 127.0.0.1 beside the tests; a failing delivery is tried twice,
+    // a second apart, so the delivery log shows it failed within the test.
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOKS_MAX_ATTEMPTS: '2',
+    WEBHOOKS_RETRY_BASE_SECONDS: '1',
   };
   let output = '';
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
@@ -99,10 +108,13 @@ export default async function setup(project: TestProject) {
     );
   createAccount(VIEWER, 'Vera Viewer', 'viewer');
   createAccount(MANAGER, 'Max Manager', 'manager');
+  const storyReceiver = await startReceiver();
   project.provide('baseUrl', baseUrl);
   project.provide('distDir', distDir);
+  project.provide('storyReceiverUrl', storyReceiver.url);
 
   return async () => {
+    await storyReceiver.close();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });

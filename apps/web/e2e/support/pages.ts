@@ -14,6 +14,7 @@ import {
 import { ensureAuditStory, HISTORY_RENAMED } from './audit';
 import { newPage, screenshot, type ViewOptions } from './browser';
 import { ADMIN } from './env';
+import { ensureTokenStory, ensureWebhookStory, TOKEN_STORY, WEBHOOK_STORY } from './integrations';
 
 /** An account with no role at all: it may sign in and see only what it may do (nothing). */
 export const NO_ACCESS = {
@@ -40,6 +41,8 @@ export interface PageIds {
   role: { id: number; name: string };
   /** A user with a history in the audit log, and the event that edited them. */
   audit: { userId: number; editEventId: number };
+  /** An endpoint with a delivered and a failed delivery, and the failed one. */
+  webhook: { id: number; deliveryId: number };
 }
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -131,6 +134,63 @@ export const APP_PAGES: AppPage[] = [
     },
   },
   {
+    name: 'account-tokens',
+    title: 'your API tokens',
+    who: 'admin',
+    path: () => '/account/tokens',
+    ready: async (p) => {
+      await h1(p, en.tokens.title);
+      await p.getByRole('heading', { name: TOKEN_STORY.used, exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'account-sessions',
+    title: 'your sessions',
+    who: 'admin',
+    path: () => '/account/sessions',
+    ready: async (p) => {
+      await h1(p, en.sessions.title);
+      await p.getByText(en.sessions.list.thisDevice, { exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'webhooks-list',
+    title: 'the webhooks',
+    who: 'admin',
+    path: () => '/webhooks',
+    ready: async (p) => {
+      await h1(p, en.webhooks.title);
+      await p.getByText(WEBHOOK_STORY.description, { exact: true }).first().waitFor();
+    },
+  },
+  {
+    name: 'webhook-new',
+    title: 'the new-webhook form',
+    who: 'admin',
+    path: () => '/webhooks/new',
+    ready: (p) => h1(p, en.webhooks.form.newTitle),
+  },
+  {
+    name: 'webhook-show',
+    title: 'a webhook endpoint and its delivery log',
+    who: 'admin',
+    path: ({ webhook }) => `/webhooks/${webhook.id}`,
+    ready: async (p, { webhook }) => {
+      await p.getByRole('heading', { level: 1 }).waitFor();
+      await p.locator(`a[href="/webhooks/${webhook.id}/deliveries/${webhook.deliveryId}"]`).waitFor();
+    },
+  },
+  {
+    name: 'webhook-delivery',
+    title: 'a failed webhook delivery',
+    who: 'admin',
+    path: ({ webhook }) => `/webhooks/${webhook.id}/deliveries/${webhook.deliveryId}`,
+    ready: async (p) => {
+      await h1(p, en.webhooks.events['user.deactivated'].label);
+      await p.getByText(en.webhooks.delivery.attempt(2), { exact: true }).waitFor();
+    },
+  },
+  {
     name: 'account-no-access',
     title: 'the page for an account that may see nothing',
     who: 'noAccess',
@@ -203,7 +263,9 @@ export class PageVisitor {
         `filters[is_active]=active&filters[role_id][]=${role.id}&sort=id&dir=asc`,
       );
       const audit = await ensureAuditStory(page);
-      return { user: { id: user.id, name: user.name }, role, audit };
+      await ensureTokenStory(page);
+      const webhook = await ensureWebhookStory(page);
+      return { user: { id: user.id, name: user.name }, role, audit, webhook };
     })();
     return this.idsPromise;
   }

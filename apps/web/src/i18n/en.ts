@@ -1,4 +1,7 @@
 import { auditMessages } from '../features/audit/audit-messages';
+import { sessionsMessages } from '../features/sessions/sessions-messages';
+import { tokensMessages } from '../features/tokens/tokens-messages';
+import { webhooksMessages } from '../features/webhooks/webhooks-messages';
 import { atLeast, formatCount, listFilterStrings, listPaginationStrings, listViewStrings } from './list-strings';
 
 // The noun agrees with the count (1 user, 2 users).
@@ -88,6 +91,15 @@ export const en = {
       'users.setActive': { label: 'Activate and deactivate users', description: 'Allow or block a user’s sign-in.' },
       'roles.view': { label: 'View roles', description: 'See roles and the permissions they grant.' },
       'audit.view': { label: 'View the audit log', description: 'See who changed what, when, and from where.' },
+      'tokens.manage': {
+        label: 'Manage other users’ API tokens',
+        description: 'See, create and revoke API tokens for accounts you outrank.',
+      },
+      'webhooks.manage': {
+        label: 'Manage webhooks',
+        description:
+          'Add endpoints that are sent every change to users (names, e-mail addresses, status), and read what was sent.',
+      },
     } as Record<string, { label: string; description: string } | undefined>,
   },
   userPage: {
@@ -452,6 +464,9 @@ export const en = {
     },
   },
   audit: auditMessages,
+  tokens: tokensMessages,
+  sessions: sessionsMessages,
+  webhooks: webhooksMessages,
   routeError: {
     title: 'This page failed to load',
     description: 'An unexpected error stopped this page from rendering. Reload to try again.',

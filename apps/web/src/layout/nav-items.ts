@@ -1,5 +1,5 @@
 import type { Permission } from '@app/contracts';
-import { Activity, type LucideIcon, ScrollText, Users } from 'lucide-react';
+import { Activity, type LucideIcon, ScrollText, Users, Webhook } from 'lucide-react';
 import type { Messages } from '../i18n/messages';
 
 /** The capability map of `GET /api/auth/me` (`can`), or part of it: permission → allowed. */
@@ -15,10 +15,11 @@ export interface NavItem {
   end?: boolean;
 }
 
-/** The navigation, as data. "Users" needs users.view (SPEC §10), "Audit log" audit.view; the service status is for everyone. */
+/** The navigation, as data. "Users" needs users.view (SPEC §10), "Audit log" audit.view, "Webhooks" webhooks.manage; the service status is for everyone. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/users', label: (m) => m.nav.users, icon: Users, requires: 'users.view' },
   { to: '/audit', label: (m) => m.nav.audit, icon: ScrollText, requires: 'audit.view' },
+  { to: '/webhooks', label: (m) => m.webhooks.nav, icon: Webhook, requires: 'webhooks.manage' },
   { to: '/status', label: (m) => m.nav.status, icon: Activity },
 ];
 

@@ -7,8 +7,9 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@app/ui';
-import { ChevronDown, LogOut, ShieldCheck } from 'lucide-react';
+import { ChevronDown, KeyRound, LogOut, MonitorSmartphone, ShieldCheck } from 'lucide-react';
 import { useNavigate } from 'react-router';
+import { ACCOUNT_SESSIONS_PATH, ACCOUNT_TOKENS_PATH } from '../features/auth/account-nav';
 import { ACCOUNT_PATH } from '../features/auth/auth-paths';
 import { useSession } from '../features/auth/use-session';
 import { useSignOut } from '../features/auth/use-sign-out';
@@ -43,6 +44,14 @@ export function UserMenu() {
         <DropdownMenuItem onSelect={() => void navigate(ACCOUNT_PATH)}>
           <ShieldCheck aria-hidden="true" />
           {m.userMenu.access}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void navigate(ACCOUNT_TOKENS_PATH)}>
+          <KeyRound aria-hidden="true" />
+          {m.tokens.menu}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => void navigate(ACCOUNT_SESSIONS_PATH)}>
+          <MonitorSmartphone aria-hidden="true" />
+          {m.sessions.menu}
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem disabled={pending} onSelect={signOut}>

@@ -1,13 +1,12 @@
 import { AUDIT_ROW_TARGETS, type AuditItem } from '@app/contracts';
-import { Badge, Card, CardDescription, CardHeader, CardTitle, DescriptionList, Skeleton } from '@app/ui';
+import { Badge, Card, CardDescription, CardHeader, CardTitle, DescriptionList } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
-import { RecordErrorState } from '../errors/record-error-state';
-import { BackLink } from '../users/pages/back-link';
+import { RecordPage } from '../errors/record-page';
 import { useIdParam } from '../users/pages/use-id-param';
 import { actionLabel, actionTone, actorText, targetText, valueText, viaText } from './audit-format';
 import { auditListHref } from './audit-list-state';
@@ -24,35 +23,15 @@ export function AuditEventPage() {
   const trpc = useTRPC();
   const id = useIdParam();
   const show = useQuery({ ...trpc.audit.show.queryOptions({ id: id ?? 0 }), enabled: id !== null });
-  const t = m.audit.event;
 
   return (
-    <>
-      <BackLink to="/audit" label={t.back} />
-      {show.data ? (
-        <AuditEvent event={show.data.item} />
-      ) : show.isError || id === null ? (
-        <RecordErrorState
-          error={show.error}
-          notFound={id === null}
-          notFoundTitle={t.notFoundTitle}
-          notFoundDescription={t.notFoundDescription}
-          errorTitle={t.errorTitle}
-          onRetry={() => void show.refetch()}
-          retrying={show.isFetching}
-          back={{ to: '/audit', label: t.back }}
-        />
-      ) : (
-        <div role="status" aria-label={t.loading} className="mt-4 space-y-6">
-          <Skeleton className="h-7 w-64" />
-          <Card className="space-y-4 p-5">
-            {[0, 1, 2, 3].map((row) => (
-              <Skeleton key={row} className="h-4 w-3/5" />
-            ))}
-          </Card>
-        </div>
-      )}
-    </>
+    <RecordPage
+      id={id}
+      query={show}
+      backTo="/audit"
+      strings={m.audit.event}
+      render={(data) => <AuditEvent event={data.item} />}
+    />
   );
 }
 

@@ -2,6 +2,7 @@ import type { AuditListResult, AuditRow } from '@app/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
+import { NO_SECURITY_ANSWERS } from '../../test/integration-fixtures';
 import { renderApp } from '../../test/render-app';
 import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
 import { userShow } from '../../test/user-fixtures';
@@ -23,6 +24,7 @@ function event(overrides: Partial<AuditRow>): AuditRow {
     ip: '203.0.113.9',
     via: { kind: 'session', name: null },
     request_id: 'req-1',
+    user_agent: null,
     ...overrides,
   };
 }
@@ -37,6 +39,7 @@ describe('a user’s History', () => {
   it('lists the user’s events with who, the door, the IP and each field before → after', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'users.show': ok(userShow()),
       'audit.list': ok(
         page(

@@ -14,6 +14,7 @@ import { KeyRound, LogOut, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { PermissionList } from '../roles/permission-list';
+import { AccountNav } from './account-nav';
 import { useSession } from './use-session';
 import { useSignOut } from './use-sign-out';
 
@@ -46,7 +47,8 @@ export function AccountPage() {
           </>
         }
       />
-      <div className="mt-8 grid max-w-3xl gap-6">
+      <AccountNav className="mt-6" />
+      <div className="mt-6 grid max-w-3xl gap-6">
         <Card className="flex items-center gap-4 p-5">
           <Avatar name={session.user.name} size="lg" />
           <div className="min-w-0">

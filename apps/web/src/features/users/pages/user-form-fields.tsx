@@ -2,6 +2,7 @@ import { CheckboxGroup, PasswordField, Skeleton, SwitchField, TextField } from '
 import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useMessages } from '../../../i18n/messages';
+import { FormSection } from './user-form-frame';
 import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
 
 export interface RoleOption {
@@ -20,18 +21,6 @@ export interface UserFormFieldsProps<TSubmitted> {
   /** The user's own values replaced by a reload after a conflict, shown under their fields. */
   draft?: DraftValues;
   onUseDraft?: (field: ConflictField) => void;
-}
-
-function FormSection({ title, description, children }: { title: string; description: string; children: ReactNode }) {
-  return (
-    <section className="grid gap-x-8 gap-y-5 px-5 py-7 sm:px-6 md:grid-cols-3">
-      <div>
-        <h2 className="text-sm font-semibold text-foreground">{title}</h2>
-        <p className="mt-1 text-sm text-pretty text-muted-foreground">{description}</p>
-      </div>
-      <div className="flex min-w-0 flex-col gap-5 md:col-span-2">{children}</div>
-    </section>
-  );
 }
 
 /** "Your edit: … · Use mine" under a field whose value a reload replaced. */

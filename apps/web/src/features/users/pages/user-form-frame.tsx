@@ -67,3 +67,24 @@ export function UserFormFrame({
     </form>
   );
 }
+
+/** One of a form's sections in the frame: what it is about on the left, its fields on the right. */
+export function FormSection({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="grid gap-x-8 gap-y-5 px-5 py-7 sm:px-6 md:grid-cols-3">
+      <div>
+        <h2 className="text-sm font-semibold text-foreground">{title}</h2>
+        <p className="mt-1 text-sm text-pretty text-muted-foreground">{description}</p>
+      </div>
+      <div className="flex min-w-0 flex-col gap-5 md:col-span-2">{children}</div>
+    </section>
+  );
+}

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
+import { NO_SECURITY_ANSWERS } from '../../../test/integration-fixtures';
 import { renderApp } from '../../../test/render-app';
 import { fail, mockTrpc, ok, sessionOf } from '../../../test/trpc-mock';
 import { userShow } from '../../../test/user-fixtures';
@@ -9,7 +10,12 @@ const a = en.userActions;
 
 describe('user page', () => {
   it('shows the user, their roles as links and their permissions', async () => {
-    const api = mockTrpc({ 'auth.me': ok(sessionOf('all')), 'audit.list': 'pending', 'users.show': ok(userShow()) });
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'audit.list': 'pending',
+      'users.show': ok(userShow()),
+      ...NO_SECURITY_ANSWERS,
+    });
     renderApp('/users/42');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Ann Lee' })).toBeTruthy();
@@ -45,6 +51,7 @@ describe('user page', () => {
   it('shows each action its capability allows', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['users.view', 'users.update', 'users.setActive'])),
+      ...NO_SECURITY_ANSWERS,
       'users.show': ok(userShow({}, ['users.view', 'users.update', 'users.setActive'])),
     });
     renderApp('/users/42');
@@ -62,6 +69,7 @@ describe('user page', () => {
     const base = userShow({ name: 'Grace Admin', is_admin: true }, granted).item;
     mockTrpc({
       'auth.me': ok(sessionOf(granted)),
+      ...NO_SECURITY_ANSWERS,
       'users.show': ok(
         userShow({ ...base, actions: { ...base.actions, update: outranked, setActive: outranked } }, granted),
       ),
@@ -79,6 +87,7 @@ describe('user page', () => {
   it('explains, in the server’s words, why an active user cannot be deleted, and does nothing when pressed', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'audit.list': 'pending',
       'users.show': ok(userShow({ is_active: true })),
     });
@@ -97,6 +106,7 @@ describe('user page', () => {
     const user = userShow({ is_active: true }).item;
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'audit.list': 'pending',
       'users.show': ok(userShow({ ...user, actions: { ...user.actions, delete: { allowed: true } } })),
     });
@@ -111,6 +121,7 @@ describe('user page', () => {
   it('deletes after confirmation, says so with an Undo, and returns to the list', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'audit.list': 'pending',
       'users.show': ok(userShow({ is_active: false })),
       'users.delete': ok(null),
@@ -136,6 +147,7 @@ describe('user page', () => {
     const message = 'This would leave no active administrator. Make another user an administrator first.';
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'audit.list': 'pending',
       'users.show': ok(userShow()),
       'users.setActive': fail({ message, code: 'LAST_ADMIN', httpStatus: 422 }),
@@ -153,6 +165,7 @@ describe('user page', () => {
   it('offers restore and permanent delete for a deleted user', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'audit.list': 'pending',
       'users.show': ok(userShow({ is_active: false, deleted_at: '2024-06-01T08:00:00.000Z' })),
     });
@@ -168,6 +181,7 @@ describe('user page', () => {
   it('says so when the user does not exist', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
       'audit.list': 'pending',
       'users.show': fail({ message: 'The user was not found.', code: 'NOT_FOUND', httpStatus: 404 }),
     });

@@ -3,10 +3,12 @@ import { Alert, Avatar, Badge, Card, Skeleton } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useMessages } from '../../../i18n/messages';
 import { useTRPC } from '../../../lib/trpc';
-import { RecordErrorState } from '../../errors/record-error-state';
+import { RecordPage } from '../../errors/record-page';
 import { useCan, useSession } from '../../auth/use-session';
 import { UserHistory } from '../../audit/user-history';
-import { BackLink } from './back-link';
+import { SignInHistory } from '../../sessions/sign-in-history';
+import { UserSessionsSection } from '../../sessions/user-sessions-section';
+import { UserTokensSection } from '../../tokens/user-tokens-section';
 import { useIdParam } from './use-id-param';
 import { useUserActionDialog } from './use-user-action-dialog';
 import { UserDangerZone, UserHeaderActions } from './user-actions';
@@ -32,25 +34,14 @@ export function UserShowPage() {
   });
 
   return (
-    <>
-      <BackLink to="/users" label={m.userPage.backToUsers} />
-      {show.data ? (
-        <UserProfile user={show.data.item} />
-      ) : show.isError || id === null ? (
-        <RecordErrorState
-          error={show.error}
-          notFound={id === null}
-          notFoundTitle={m.userPage.notFoundTitle}
-          notFoundDescription={m.userPage.notFoundDescription}
-          errorTitle={m.userPage.errorTitle}
-          onRetry={() => void show.refetch()}
-          retrying={show.isFetching}
-          back={{ to: '/users', label: m.userPage.backToList }}
-        />
-      ) : (
-        <UserProfileSkeleton label={m.userPage.loading} />
-      )}
-    </>
+    <RecordPage
+      id={id}
+      query={show}
+      backTo="/users"
+      strings={{ ...m.userPage, back: m.userPage.backToUsers }}
+      skeleton={<UserProfileSkeleton label={m.userPage.loading} />}
+      render={(data) => <UserProfile user={data.item} />}
+    />
   );
 }
 
@@ -60,6 +51,8 @@ function UserProfile({ user }: { user: UserShowItem }) {
   const can = useCan();
   const { ask, dialog } = useUserActionDialog(user);
   const isSelf = session?.user.id === user.id;
+  // The banner's reason, which the Sessions and API tokens sections then need not repeat.
+  const outranked = user.actions.update.code === 'OUTRANKED' ? (user.actions.update.message ?? null) : null;
 
   return (
     <>
@@ -100,6 +93,14 @@ function UserProfile({ user }: { user: UserShowItem }) {
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard names={user.permission_names ?? []} className="lg:col-span-2" />
         {can['audit.view'] ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
+        {/* A user in the trash can’t sign in nor use a token: nothing to manage until restored. */}
+        {can['users.update'] && !user.deleted_at ? (
+          <UserSessionsSection user={user} explained={outranked} className="lg:col-span-2" />
+        ) : null}
+        {can['tokens.manage'] && !user.deleted_at ? (
+          <UserTokensSection user={user} explained={outranked} className="lg:col-span-2" />
+        ) : null}
+        {can['audit.view'] ? <SignInHistory userId={user.id} className="lg:col-span-2" /> : null}
         <UserDangerZone user={user} ask={ask} className="lg:col-span-2" />
       </div>
       {dialog}

@@ -1,0 +1,142 @@
+import {
+  type Webhook,
+  WEBHOOK_EVENTS,
+  type WebhookEventType,
+  type WebhookInput,
+  WebhookInputSchema,
+} from '@app/contracts';
+import { CheckboxGroup, FormError, SwitchField, TextField } from '@app/ui';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, useState } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useMessages } from '../../i18n/messages';
+import { apiErrorMessage } from '../../lib/api-error';
+import { applyServerFieldErrors } from '../../lib/form-errors';
+import { FormSection, UserFormFrame } from '../users/pages/user-form-frame';
+
+export interface WebhookFormValues {
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+  active: boolean;
+}
+
+const FIELDS = ['url', 'description', 'events', 'active'] as const;
+
+export const EMPTY_WEBHOOK_FORM: WebhookFormValues = { url: '', description: '', events: [], active: true };
+
+export const toWebhookFormValues = (item: Webhook): WebhookFormValues => ({
+  url: item.url,
+  description: item.description,
+  events: WEBHOOK_EVENTS.filter((event) => item.events.includes(event)),
+  active: item.active,
+});
+
+// The contract's own schema validates the form, so the messages are the server's.
+const resolver = zodResolver(WebhookInputSchema) as unknown as Resolver<WebhookFormValues, unknown, WebhookInput>;
+
+export interface WebhookFormProps {
+  initial: WebhookFormValues;
+  submitLabel: string;
+  /** Saves; a refusal with field errors (`url`, `events.1`) lands next to its field. */
+  onSubmit: (input: WebhookInput) => Promise<unknown>;
+  onCancel: () => void;
+}
+
+/** The endpoint form of /webhooks/new and /webhooks/:id/edit: URL, description, events, active. */
+export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: WebhookFormProps) {
+  const m = useMessages();
+  const t = m.webhooks.form;
+  const saved = useRef(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<WebhookFormValues, unknown, WebhookInput>({ resolver, defaultValues: initial });
+  const { errors, isDirty, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (input) => {
+    setFormError(null);
+    try {
+      saved.current = true;
+      await onSubmit(input);
+    } catch (error) {
+      saved.current = false;
+      const { applied, unplaced } = applyServerFieldErrors(error, FIELDS, form.setError);
+      if (!applied || unplaced.length > 0) setFormError(unplaced.join(' ') || apiErrorMessage(error, m));
+    }
+  });
+
+  return (
+    <UserFormFrame
+      onSubmit={(event) => void submit(event)}
+      submitLabel={submitLabel}
+      pending={isSubmitting}
+      onCancel={onCancel}
+      shouldBlockLeaving={() => !saved.current && isDirty}
+      notices={formError ? <FormError title={t.failedTitle} message={formError} /> : undefined}
+    >
+      <div className="divide-y divide-border">
+        <FormSection title={t.endpointTitle} description={t.endpointDescription}>
+          <TextField
+            label={t.url}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t.urlPlaceholder}
+            error={errors.url?.message}
+            {...form.register('url')}
+          />
+          <TextField
+            label={t.description}
+            labelAside={m.common.optional}
+            autoComplete="off"
+            placeholder={t.descriptionPlaceholder}
+            error={errors.description?.message}
+            {...form.register('description')}
+          />
+          <Controller
+            control={form.control}
+            name="active"
+            render={({ field, fieldState }) => (
+              <SwitchField
+                label={t.active}
+                description={t.activeDescription}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        </FormSection>
+        <FormSection title={t.eventsTitle} description={t.eventsDescription}>
+          <Controller
+            control={form.control}
+            name="events"
+            render={({ field, fieldState }) => (
+              <CheckboxGroup
+                legend={t.events}
+                description={t.eventsHint}
+                options={WEBHOOK_EVENTS.map((event) => ({
+                  value: event,
+                  label: (
+                    <>
+                      {m.webhooks.events[event].label}{' '}
+                      <span className="font-mono text-xs font-normal text-muted-foreground">{event}</span>
+                    </>
+                  ),
+                  description: m.webhooks.events[event].description,
+                }))}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        </FormSection>
+      </div>
+    </UserFormFrame>
+  );
+}
