@@ -46,6 +46,11 @@ if (mysqlUrl) {
     name: 'bench-smoke',
     cmd: ['npm', 'run', 'bench', '--', '--smoke', '--database-url', smokeDb.toString()],
   });
+  // Bulks with a webhook and their deliveries to a verifying receiver, on the database just seeded.
+  checks.push({
+    name: 'bench-webhooks-smoke',
+    cmd: ['npm', 'run', 'bench', '--', '--webhooks', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
+  });
 } else {
   const line = 'SKIPPED: benchmark smoke — TEST_MYSQL_URL is not set.';
   if (process.env.CI === 'true') checks.push({ name: 'bench-smoke', cmd: ['sh', '-c', `echo "${line}" >&2; exit 1`] });

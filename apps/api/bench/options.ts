@@ -46,6 +46,8 @@ const HELP = `Usage: npm run bench -- [options]
                        unless every scenario answered 2xx and produced numbers
   --soak               instead of the scenarios: 10 minutes of mixed load on one API instance of
                        the scale-out bed, RSS and event-loop lag sampled (--soak --help)
+  --webhooks           instead of the scenarios: bulks with a webhook subscribed and the time to
+                       deliver their events to a local receiver (--webhooks --help)
   --help               this text
 `;
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { keepSections } from './report-sections.js';
 import path from 'node:path';
 import { type ProfileSummary, profileLine } from './cpu-profile.js';
 import type { DownloadResult } from './export.js';
@@ -356,8 +357,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
 
 export function writeReport(file: string, text: string) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // The soak (npm run bench -- --soak) writes its own section; a full run keeps it.
+  // The soak and webhook runs (--soak, --webhooks) write their own sections; a full run keeps them.
   const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const soak = /<!-- soak:start -->[\s\S]*<!-- soak:end -->/.exec(old)?.[0];
-  fs.writeFileSync(file, soak ? text.replace(/\n## Notes\n/, `\n${soak}\n\n## Notes\n`) : text);
+  fs.writeFileSync(file, keepSections(old, text));
 }

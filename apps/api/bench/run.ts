@@ -1,5 +1,4 @@
 import type mysql from 'mysql2/promise';
-import { createApiToken } from '../src/auth/api-tokens.js';
 import { type AuditSeed, auditBenchData, seedAuditEvents } from './audit-seed.js';
 import { runExportScenario } from './export-scenario.js';
 import { runHttpScenario } from './http-scenario.js';
@@ -11,6 +10,7 @@ import { runSoak } from './soak-run.js';
 import { type BenchContext, middleEmail, SCENARIOS } from './scenarios.js';
 import {
   ADMIN_EMAIL,
+  adminToken,
   bulkSeedUsers,
   type ConnectionSettings,
   connect,
@@ -93,6 +93,10 @@ async function reactivate(conn: mysql.Connection, ids: readonly number[]): Promi
 
 async function main(): Promise<number> {
   if (process.argv.includes('--soak')) return runSoak(process.argv.slice(2));
+  if (process.argv.includes('--webhooks')) {
+    const { runWebhooksBench } = await import('./webhooks-run.js');
+    return runWebhooksBench(process.argv.slice(2));
+  }
   const opts = parseBenchOptions(process.argv.slice(2));
   if (!opts) return 0;
   const settings = connectionSettings(opts.databaseUrl);
@@ -163,9 +167,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
     if (scenarios.some((s) => s.kind === 'http' && s.section === 'audit')) {
       audit = await seedAuditEvents(settings, opts.auditEvents, { check: opts.smoke }, log);
     }
-    const admin = await db.models.User.findOne({ where: { email: ADMIN_EMAIL }, paranoid: false });
-    if (!admin) throw new Error(`no administrator ${ADMIN_EMAIL}`);
-    token = await createApiToken(db, admin.id, 'bench', new Date(Date.now() + 86_400_000));
+    token = await adminToken(db, 'bench');
   } finally {
     await db.close();
   }

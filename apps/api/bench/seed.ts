@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
+import { createApiToken } from '../src/auth/api-tokens.js';
 import { UNUSABLE_PASSWORD } from '../src/auth/password.js';
 import { type Database, openDatabase, parseMysqlUrl } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations/migrator.js';
@@ -184,4 +185,11 @@ export async function bulkSeedUsers(
   } finally {
     await conn.end().catch(() => undefined);
   }
+}
+
+/** A day-long API token of the seeded administrator, for the harness's requests. */
+export async function adminToken(db: Database, name: string): Promise<{ id: number; token: string }> {
+  const admin = await db.models.User.findOne({ where: { email: ADMIN_EMAIL }, paranoid: false });
+  if (!admin) throw new Error(`no administrator ${ADMIN_EMAIL}`);
+  return createApiToken(db, admin.id, name, new Date(Date.now() + 86_400_000));
 }

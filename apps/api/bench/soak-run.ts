@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,9 +7,9 @@ import { login, startCluster } from '../cluster/bed/cluster.js';
 import { describeLoad } from '../cluster/bed/load.js';
 import { describeSoak, type SoakReport, soak } from '../cluster/bed/soak.js';
 import { ROOT_DIR } from '../src/config.js';
+import { sectionMarkers, writeSection } from './report-sections.js';
 
-export const SOAK_START = '<!-- soak:start -->';
-export const SOAK_END = '<!-- soak:end -->';
+const { start: SOAK_START, end: SOAK_END } = sectionMarkers('soak');
 
 const HELP = `Usage: npm run bench -- --soak [--minutes M] [--users N] [--report FILE]
 
@@ -56,18 +55,6 @@ ${k}
 ${SOAK_END}`;
 }
 
-/** Puts the soak section into the report, replacing the previous one (the full bench keeps it). */
-export function writeSoakSection(file: string, text: string) {
-  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance\n';
-  const start = old.indexOf(SOAK_START);
-  const end = old.indexOf(SOAK_END);
-  const next =
-    start >= 0 && end > start
-      ? `${old.slice(0, start)}${text}${old.slice(end + SOAK_END.length)}`
-      : old.replace(/\n## Notes\n/, `\n${text}\n\n## Notes\n`);
-  fs.writeFileSync(file, next.includes(SOAK_START) ? next : `${old.trimEnd()}\n\n${text}\n`);
-}
-
 export async function runSoak(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv.filter((a) => a !== '--soak'),
@@ -106,7 +93,7 @@ export async function runSoak(argv: string[]): Promise<number> {
     });
     log(describeLoad('soak', r.load));
     log(describeSoak(r));
-    writeSoakSection(report, section(r, minutes, users));
+    writeSection(report, 'soak', section(r, minutes, users));
     log(`figures written to ${report}`);
     const flat = r.secondHalfGrowthMb < Math.max(12, r.rssEndMb * 0.1);
     if (r.load.failed.length || !flat) {
