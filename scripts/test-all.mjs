@@ -58,6 +58,15 @@ if (mysqlUrl) {
 }
 
 const results = [];
+/** Names of failed tests, repeated after the summary so the tail of a long log names them. */
+const failures = [];
+const failedTests = (json, suite) =>
+  (json.testResults ?? []).flatMap((file) => {
+    const where = path.relative(root, file.name ?? '');
+    const tests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    if (tests.length === 0 && file.status === 'failed') return [`${suite}: ${where}: ${file.message ?? 'failed'}`];
+    return tests.map((t) => `${suite}: ${where} > ${t.fullName}\n      ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`);
+  });
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
 
 for (const check of checks) {
@@ -89,6 +98,7 @@ for (const suite of suites) {
     passed = json.numPassedTests ?? 0;
     failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
     skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+    failures.push(...failedTests(json, suite.name));
   }
   // A runner that died (config error, missing database with CI=true) is a failure even with no report.
   const crashed = res.status !== 0 && failed === 0;
@@ -109,6 +119,10 @@ const total = results.reduce(
     skipped: 0,
   },
 );
+if (failures.length) {
+  console.log('\nFailed tests');
+  for (const f of failures) console.log(`  ${f}`);
+}
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed > 0 ? 1 : 0);
