@@ -17,6 +17,7 @@ export interface BulkCompleted {
 
 /** The events one audited change makes: the same types for each of its users, and a bulk summary. */
 export interface EventPlan {
+  /** The users whose events are sent (a bulk's affected ids less those it left as they were). */
   userIds: number[];
   userTypes: UserEventType[];
   /** `user.updated`'s before/after (the audit entry's, which never holds a password). */
@@ -54,6 +55,10 @@ function statusEvent(entry: AuditEntry): UserEventType | null {
   return change.after ? 'user.activated' : 'user.deactivated';
 }
 
+function idsOf(value: unknown): Set<number> {
+  return new Set(Array.isArray(value) ? value.filter((id): id is number => typeof id === 'number') : []);
+}
+
 function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted['skipped'] {
   const raw = Array.isArray(context?.skipped) ? (context.skipped as unknown[]) : [];
   return raw.flatMap((s) => {
@@ -85,8 +90,9 @@ export function planEvents(entry: AuditEntry): EventPlan | null {
   if (!operation) return null;
   const type = operation === 'setActive' ? statusEvent(entry) : BULK[operation];
   const requested = entry.context?.requested;
+  const unchanged = idsOf(entry.context?.unchanged);
   return {
-    userIds,
+    userIds: userIds.filter((id) => !unchanged.has(id)),
     userTypes: type ? [type] : [],
     changes: null,
     bulk: {

@@ -161,6 +161,19 @@ describe('the outbox writes events with the change', () => {
     });
   });
 
+  it('a bulk sends no status event for users it left as they were', async () => {
+    const ids = await seedUsers(t.db, 4, 'bulk-mixed');
+    const [a, b] = ids as [number, number, number, number];
+    expect((await api.bulk({ operation: 'setActive', active: false, ids: [a, b] })).statusCode).toBe(200);
+    await subscribe(t.db, everything);
+    const res = await api.bulk({ operation: 'setActive', active: true, ids });
+    expect(res.json().affected).toEqual(ids);
+    const events = await outboxEvents(t.db);
+    expect(events.map((e) => e.type)).toEqual(['user.activated', 'user.activated', 'bulk.completed']);
+    expect(events.slice(0, 2).map((e) => (e.payload.data.user as { id: number }).id)).toEqual([a, b]);
+    expect(events[2]?.payload.data).toMatchObject({ affected: 4, affected_ids: ids });
+  });
+
   it('a bulk with only bulk.completed subscribed writes the summary alone', async () => {
     const hook = await subscribe(t.db, ['bulk.completed']);
     const ids = await seedUsers(t.db, 2, 'bulk-summary');

@@ -148,13 +148,21 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
       if (input.dryRun) throw new DryRun(report);
       if (affected.length) {
         const auditChanges = await apply(ctx, input, users, affected, tx);
+        // Already in the requested state: applied (the report says so) but not changed, so
+        // no user.activated/deactivated event is sent for them.
+        const unchanged =
+          input.operation === 'setActive' ? affected.filter((id) => users.get(id)?.is_active === input.active) : [];
         await recordAudit(db, tx, {
           ...auditOrigin(ctx),
           action: `users.bulk.${input.operation}`,
           targetType: 'user',
           targetIds: affected,
           changes: auditChanges,
-          context: { requested: input.ids.length, skipped: skipped.map((s) => ({ id: s.id, code: s.code })) },
+          context: {
+            requested: input.ids.length,
+            skipped: skipped.map((s) => ({ id: s.id, code: s.code })),
+            ...(unchanged.length ? { unchanged } : {}),
+          },
         });
       }
       return report;
