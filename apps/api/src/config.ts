@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   WEBHOOKS_CIRCUIT_COOLDOWN_SECONDS: z.coerce.number().min(0.01).max(3600).default(60),
   /** An endpoint whose every attempt failed for this many days is switched off. */
   WEBHOOKS_DISABLE_AFTER_DAYS: z.coerce.number().min(0.001).max(365).default(5),
+  /** Days of webhook history (events, deliveries, attempts) kept; older is pruned hourly and by `webhooks:prune`. */
+  WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Deliveries one dispatcher has in flight at once. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
 });

@@ -7,6 +7,7 @@ import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate } from './commands/role.commands.js';
 import { tokenCreate } from './commands/token.commands.js';
 import { userCreate, userSetPassword } from './commands/user.commands.js';
+import { webhooksPrune } from './commands/webhook.commands.js';
 
 type Command = (db: Database, config: AppConfig, args: string[], io: CliIO) => Promise<void>;
 
@@ -25,6 +26,10 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   'audit:prune': {
     run: auditPrune,
     usage: 'audit:prune [--days N]           delete audit events older than N days (AUDIT_RETENTION_DAYS)',
+  },
+  'webhooks:prune': {
+    run: webhooksPrune,
+    usage: 'webhooks:prune [--days N]        delete webhook history older than N days (WEBHOOKS_RETENTION_DAYS)',
   },
   'token:create': {
     run: tokenCreate,

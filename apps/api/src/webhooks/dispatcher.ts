@@ -4,6 +4,7 @@ import { isDatabaseUnreachable } from '../db/unavailable.js';
 import { type ClaimedDelivery, claimDeliveries } from './claims.js';
 import { deliver } from './deliver.js';
 import { type Outcome, recordOutcomes } from './outcomes.js';
+import { pruneWebhookHistory } from './retention.js';
 import type { WebhooksSettings } from './settings.js';
 import { onNewDeliveries } from './signal.js';
 
@@ -176,6 +177,33 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
     }
   };
 
+  // Retention: every instance prunes about hourly, at its own jittered times; a batch another
+  // instance already deleted is simply found empty.
+  let pruneTimer: NodeJS.Timeout | null = null;
+  let pruning: Promise<void> | null = null;
+  const prune = async () => {
+    try {
+      const done = await pruneWebhookHistory(db, new Date(Date.now() - settings.retentionMs));
+      databaseBack();
+      if (done.events || done.deliveries) log.info({ ...done }, 'webhook history pruned');
+    } catch (err) {
+      databaseTrouble(err, 'webhook history could not be pruned; trying again at the next pass');
+    }
+  };
+  const schedulePrune = () => {
+    pruneTimer = setTimeout(
+      () => {
+        pruneTimer = null;
+        pruning = prune().finally(() => {
+          pruning = null;
+          if (running) schedulePrune();
+        });
+      },
+      settings.pruneEveryMs * (0.75 + random() / 2),
+    );
+  };
+  schedulePrune();
+
   const unsubscribe = onNewDeliveries(wakeUp);
   const looping = loop();
   log.info({ concurrency: settings.concurrency }, 'webhook dispatcher started');
@@ -186,7 +214,9 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
       if (!running) return;
       running = false;
       unsubscribe();
+      if (pruneTimer) clearTimeout(pruneTimer);
       wakeUp();
+      await pruning;
       await looping;
       await Promise.allSettled([...attempts]);
       if (recordTimer) {

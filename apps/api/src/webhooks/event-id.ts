@@ -23,6 +23,13 @@ function freshRandom(): number[] {
   return digits;
 }
 
+/** ULID's first ten digits: milliseconds since 1970, big-endian base 32, so ids sort by time. */
+function timeDigits(time: number): string {
+  let stamp = '';
+  for (let i = 0, rest = time; i < 10; i++, rest = Math.floor(rest / 32)) stamp = CROCKFORD[rest % 32] + stamp;
+  return stamp;
+}
+
 /** The random part plus one, as a base-32 counter; null when it would overflow. */
 function increment(digits: number[]): number[] | null {
   const next = [...digits];
@@ -57,10 +64,13 @@ export function newEventId(now = Date.now()): string {
   }
   lastTime = time;
   lastRandom = random;
-  let stamp = '';
-  for (let i = 0, rest = time; i < 10; i++, rest = Math.floor(rest / 32)) stamp = CROCKFORD[rest % 32] + stamp;
-  return `msg_${stamp}${random
+  return `msg_${timeDigits(time)}${random
     .slice(0, RANDOM_DIGITS)
     .map((d) => CROCKFORD[d])
     .join('')}`;
+}
+
+/** Below every event id made at `time` or later, above every one made before it. */
+export function eventIdFloor(time: number): string {
+  return `msg_${timeDigits(time)}${'0'.repeat(RANDOM_DIGITS)}`;
 }

@@ -17,6 +17,10 @@ export interface WebhooksSettings {
   leaseMs: number;
   /** How often an idle dispatcher looks for due deliveries. */
   pollMs: number;
+  /** Webhook history older than this is deleted (retention.ts). */
+  retentionMs: number;
+  /** How often each dispatcher prunes, give or take a quarter so instances spread out. */
+  pruneEveryMs: number;
 }
 
 export function webhooksSettings(config: AppConfig): WebhooksSettings {
@@ -32,5 +36,7 @@ export function webhooksSettings(config: AppConfig): WebhooksSettings {
     concurrency: config.WEBHOOKS_CONCURRENCY,
     leaseMs: 2 * timeoutMs + 5_000,
     pollMs: 500,
+    retentionMs: config.WEBHOOKS_RETENTION_DAYS * 86_400_000,
+    pruneEveryMs: 3_600_000,
   };
 }
