@@ -65,7 +65,9 @@ const failedTests = (json, suite) =>
     const where = path.relative(root, file.name ?? '');
     const tests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
     if (tests.length === 0 && file.status === 'failed') return [`${suite}: ${where}: ${file.message ?? 'failed'}`];
-    return tests.map((t) => `${suite}: ${where} > ${t.fullName}\n      ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`);
+    return tests.map(
+      (t) => `${suite}: ${where} > ${t.fullName}\n      ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`,
+    );
   });
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
 
