@@ -1,5 +1,5 @@
 import type { AuditListResult, AuditRow } from '@app/contracts';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
 import { NO_SECURITY_ANSWERS } from '../../test/integration-fixtures';
@@ -82,6 +82,22 @@ describe('a user’s History', () => {
     const all = within(history).getByRole('link', { name: t.history.seeAll(37) });
     expect(all.getAttribute('href')).toBe('/audit?filters[user_id]=42');
     expect(api.callsTo('audit.list')[0]).toEqual({ page: 1, perPage: 10, filters: { user_id: 42 } });
+  });
+
+  it('says in one line when the history cannot be loaded, and tries again', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
+      'users.show': ok(userShow()),
+      'audit.list': { error: { message: 'Down for maintenance.', code: 'UNAVAILABLE', httpStatus: 503 } },
+    });
+    renderApp('/users/42');
+
+    const history = await screen.findByRole('region', { name: t.history.title });
+    expect(await within(history).findByText(t.history.error)).toBeTruthy();
+    api.set('audit.list', ok(page([event({ id: 9, action: 'user.deactivate' })])));
+    fireEvent.click(within(history).getByRole('button', { name: t.history.retry }));
+    expect(await within(history).findAllByRole('listitem')).toHaveLength(1);
   });
 
   it('is not on the page of a viewer without audit.view', async () => {

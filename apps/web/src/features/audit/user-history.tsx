@@ -1,10 +1,11 @@
 import type { AuditRow } from '@app/contracts';
-import { Badge, Button, Card, CardDescription, CardHeader, CardTitle, cn, Skeleton } from '@app/ui';
+import { Badge, Card, CardDescription, CardHeader, CardTitle, cn, Skeleton } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
+import { QueryStates } from '../errors/query-states';
 import { actionLabel, actionTone, actorText, viaText } from './audit-format';
 import { auditListHref } from './audit-list-state';
 import { ChangeList } from './change-list';
@@ -69,30 +70,28 @@ export function UserHistory({ userId, className }: { userId: number; className?:
           <CardDescription>{t.description}</CardDescription>
         </div>
       </CardHeader>
-      {history.data ? (
-        history.data.rows.length === 0 ? (
-          <p className="border-t border-border px-5 py-6 text-center text-sm text-muted-foreground">{t.empty}</p>
-        ) : (
-          <ol className="divide-y divide-border border-t border-border">
-            {history.data.rows.map((event) => (
-              <HistoryEntry key={event.id} event={event} />
-            ))}
-          </ol>
-        )
-      ) : history.isError ? (
-        <div className="flex items-center justify-between gap-3 border-t border-border px-5 py-4 text-sm">
-          <p className="text-danger">{t.error}</p>
-          <Button variant="secondary" size="sm" onClick={() => void history.refetch()} disabled={history.isFetching}>
-            {t.retry}
-          </Button>
-        </div>
-      ) : (
-        <div role="status" aria-label={t.loading} className="space-y-3 border-t border-border px-5 py-4">
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} className="h-10 w-full" />
-          ))}
-        </div>
-      )}
+      <QueryStates
+        query={history}
+        loading={{
+          label: t.loading,
+          rows: 3,
+          className: 'space-y-3 border-t border-border px-5 py-4',
+          row: <Skeleton className="h-10 w-full" />,
+        }}
+        failed={{ title: t.error, retry: t.retry, inline: true }}
+      >
+        {(data) =>
+          data.rows.length === 0 ? (
+            <p className="border-t border-border px-5 py-6 text-center text-sm text-muted-foreground">{t.empty}</p>
+          ) : (
+            <ol className="divide-y divide-border border-t border-border">
+              {data.rows.map((event) => (
+                <HistoryEntry key={event.id} event={event} />
+              ))}
+            </ol>
+          )
+        }
+      </QueryStates>
       {meta && meta.total > (history.data?.rows.length ?? 0) ? (
         <div className="border-t border-border px-5 py-3 text-sm">
           <Link to={auditListHref({ user_id: userId })} className={linkClass}>

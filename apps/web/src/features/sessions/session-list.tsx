@@ -1,18 +1,13 @@
 import type { SessionInfo } from '@app/contracts';
-import { Badge, Button, ErrorState, Skeleton } from '@app/ui';
+import { Badge, Button, Skeleton } from '@app/ui';
 import { Monitor, MonitorSmartphone, Smartphone, Tablet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useMessages } from '../../i18n/messages';
-import { apiErrorMessage } from '../../lib/api-error';
+import { QueryStates } from '../errors/query-states';
+import type { RecordQuery } from '../errors/record-page';
 import { type DeviceKind, describeUserAgent } from '../../lib/user-agent';
 
-export interface SessionListQuery {
-  data: { items: SessionInfo[] } | undefined;
-  error: unknown;
-  isError: boolean;
-  isFetching: boolean;
-  refetch: () => unknown;
-}
+export type SessionListQuery = RecordQuery<{ items: SessionInfo[] }>;
 
 export interface SessionListProps {
   query: SessionListQuery;
@@ -113,40 +108,34 @@ function SessionRow({ session, end, ending }: { session: SessionInfo; end: Sessi
 export function SessionList({ query, empty, end, endingId = null, errorContent }: SessionListProps) {
   const m = useMessages();
   const t = m.sessions.list;
-  if (query.data) {
-    if (query.data.items.length === 0) return <>{empty}</>;
-    return (
-      <ul aria-label={t.label} className="divide-y divide-border">
-        {byRecency(query.data.items).map((session) => (
-          <SessionRow key={session.id} session={session} end={end} ending={endingId === session.id} />
-        ))}
-      </ul>
-    );
-  }
-  if (query.isError) {
-    return (
-      errorContent ?? (
-        <ErrorState
-          title={t.errorTitle}
-          message={apiErrorMessage(query.error, m)}
-          retryLabel={t.retry}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-        />
-      )
-    );
-  }
   return (
-    <div role="status" aria-label={t.loading} className="divide-y divide-border">
-      {[0, 1].map((row) => (
-        <div key={row} className="flex gap-3 px-5 py-4">
-          <Skeleton className="size-9 rounded-md" />
-          <div className="flex-1 space-y-2">
-            <Skeleton className="h-4 w-40" />
-            <Skeleton className="h-3 w-full max-w-sm" />
+    <QueryStates
+      query={query}
+      loading={{
+        label: t.loading,
+        row: (
+          <div className="flex gap-3 px-5 py-4">
+            <Skeleton className="size-9 rounded-md" />
+            <div className="flex-1 space-y-2">
+              <Skeleton className="h-4 w-40" />
+              <Skeleton className="h-3 w-full max-w-sm" />
+            </div>
           </div>
-        </div>
-      ))}
-    </div>
+        ),
+      }}
+      failed={{ title: t.errorTitle, retry: t.retry, content: errorContent }}
+    >
+      {(data) =>
+        data.items.length === 0 ? (
+          empty
+        ) : (
+          <ul aria-label={t.label} className="divide-y divide-border">
+            {byRecency(data.items).map((session) => (
+              <SessionRow key={session.id} session={session} end={end} ending={endingId === session.id} />
+            ))}
+          </ul>
+        )
+      }
+    </QueryStates>
   );
 }

@@ -1,9 +1,10 @@
 import { type AuditRow, SIGN_IN_ACTIONS } from '@app/contracts';
-import { Badge, Button, Card, CardDescription, CardHeader, CardTitle, cn, Pagination, Skeleton } from '@app/ui';
+import { Badge, Card, CardDescription, CardHeader, CardTitle, cn, Pagination, Skeleton } from '@app/ui';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
+import { QueryStates } from '../errors/query-states';
 import { useDeviceName } from './session-list';
 
 const PER_PAGE_OPTIONS = [10, 25, 50] as const;
@@ -54,7 +55,6 @@ export function SignInHistory({ userId, className }: { userId: number; className
       { placeholderData: keepPreviousData },
     ),
   );
-  const data = history.data;
 
   return (
     <Card aria-labelledby="user-sign-ins-title" className={cn('overflow-hidden', className)}>
@@ -64,55 +64,53 @@ export function SignInHistory({ userId, className }: { userId: number; className
           <CardDescription>{t.description}</CardDescription>
         </div>
       </CardHeader>
-      {data ? (
-        data.rows.length === 0 ? (
-          <p className="border-t border-border px-5 py-6 text-center text-sm text-muted-foreground">{t.empty}</p>
-        ) : (
-          <>
-            <ol
-              aria-label={t.label}
-              aria-busy={history.isPlaceholderData || undefined}
-              className={cn(
-                'divide-y divide-border border-t border-border transition-opacity',
-                history.isPlaceholderData && 'opacity-60',
-              )}
-            >
-              {data.rows.map((row) => (
-                <SignInEntry key={row.id} row={row} />
-              ))}
-            </ol>
-            <div className="border-t border-border px-3 py-3 sm:px-4">
-              <Pagination
-                page={page}
-                pageCount={data.meta.pageCount}
-                perPage={perPage}
-                total={data.meta.total}
-                totalExact={data.meta.totalExact}
-                perPageOptions={PER_PAGE_OPTIONS}
-                onPageChange={setPage}
-                onPerPageChange={(next) => {
-                  setPerPage(next);
-                  setPage(1);
-                }}
-                labels={t.pagination}
-              />
-            </div>
-          </>
-        )
-      ) : history.isError ? (
-        <div className="flex items-center justify-between gap-3 border-t border-border px-5 py-4 text-sm">
-          <p className="text-danger">{t.error}</p>
-          <Button variant="secondary" size="sm" onClick={() => void history.refetch()} disabled={history.isFetching}>
-            {t.retry}
-          </Button>
-        </div>
-      ) : (
-        <div role="status" aria-label={t.loading} className="space-y-3 border-t border-border px-5 py-4">
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} className="h-8 w-full" />
-          ))}
-        </div>
-      )}
+      <QueryStates
+        query={history}
+        loading={{
+          label: t.loading,
+          rows: 3,
+          className: 'space-y-3 border-t border-border px-5 py-4',
+          row: <Skeleton className="h-8 w-full" />,
+        }}
+        failed={{ title: t.error, retry: t.retry, inline: true }}
+      >
+        {(data) =>
+          data.rows.length === 0 ? (
+            <p className="border-t border-border px-5 py-6 text-center text-sm text-muted-foreground">{t.empty}</p>
+          ) : (
+            <>
+              <ol
+                aria-label={t.label}
+                aria-busy={history.isPlaceholderData || undefined}
+                className={cn(
+                  'divide-y divide-border border-t border-border transition-opacity',
+                  history.isPlaceholderData && 'opacity-60',
+                )}
+              >
+                {data.rows.map((row) => (
+                  <SignInEntry key={row.id} row={row} />
+                ))}
+              </ol>
+              <div className="border-t border-border px-3 py-3 sm:px-4">
+                <Pagination
+                  page={page}
+                  pageCount={data.meta.pageCount}
+                  perPage={perPage}
+                  total={data.meta.total}
+                  totalExact={data.meta.totalExact}
+                  perPageOptions={PER_PAGE_OPTIONS}
+                  onPageChange={setPage}
+                  onPerPageChange={(next) => {
+                    setPerPage(next);
+                    setPage(1);
+                  }}
+                  labels={t.pagination}
+                />
+              </div>
+            </>
+          )
+        }
+      </QueryStates>
     </Card>
   );
 }

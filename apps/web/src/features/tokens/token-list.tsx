@@ -1,17 +1,12 @@
 import type { ApiToken } from '@app/contracts';
-import { Badge, Button, ErrorState, Skeleton } from '@app/ui';
+import { Badge, Button, Skeleton } from '@app/ui';
 import { KeyRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useMessages } from '../../i18n/messages';
-import { apiErrorMessage } from '../../lib/api-error';
+import { QueryStates } from '../errors/query-states';
+import type { RecordQuery } from '../errors/record-page';
 
-export interface TokenListQuery {
-  data: { items: ApiToken[] } | undefined;
-  error: unknown;
-  isError: boolean;
-  isFetching: boolean;
-  refetch: () => unknown;
-}
+export type TokenListQuery = RecordQuery<{ items: ApiToken[] }>;
 
 export interface TokenListProps {
   query: TokenListQuery;
@@ -113,36 +108,32 @@ function TokenRow({ token, owner, onRevoke }: { token: ApiToken } & Omit<TokenLi
 export function TokenList({ query, owner, empty, onRevoke }: TokenListProps) {
   const m = useMessages();
   const t = m.tokens.list;
-  if (query.data) {
-    if (query.data.items.length === 0) return <>{empty}</>;
-    return (
-      <ul aria-label={t.label} className="divide-y divide-border">
-        {query.data.items.map((token) => (
-          <TokenRow key={token.id} token={token} owner={owner} onRevoke={onRevoke} />
-        ))}
-      </ul>
-    );
-  }
-  if (query.isError) {
-    return (
-      <ErrorState
-        title={t.errorTitle}
-        message={apiErrorMessage(query.error, m)}
-        retryLabel={t.retry}
-        onRetry={() => void query.refetch()}
-        retrying={query.isFetching}
-      />
-    );
-  }
   return (
-    <div role="status" aria-label={t.loading} className="divide-y divide-border">
-      {[0, 1].map((row) => (
-        <div key={row} className="space-y-3 px-5 py-4">
-          <Skeleton className="h-4 w-40" />
-          <Skeleton className="h-5 w-56" />
-          <Skeleton className="h-4 w-full max-w-md" />
-        </div>
-      ))}
-    </div>
+    <QueryStates
+      query={query}
+      loading={{
+        label: t.loading,
+        row: (
+          <div className="space-y-3 px-5 py-4">
+            <Skeleton className="h-4 w-40" />
+            <Skeleton className="h-5 w-56" />
+            <Skeleton className="h-4 w-full max-w-md" />
+          </div>
+        ),
+      }}
+      failed={{ title: t.errorTitle, retry: t.retry }}
+    >
+      {(data) =>
+        data.items.length === 0 ? (
+          empty
+        ) : (
+          <ul aria-label={t.label} className="divide-y divide-border">
+            {data.items.map((token) => (
+              <TokenRow key={token.id} token={token} owner={owner} onRevoke={onRevoke} />
+            ))}
+          </ul>
+        )
+      }
+    </QueryStates>
   );
 }

@@ -8,7 +8,6 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
   EmptyState,
-  ErrorState,
   PageHeader,
   Skeleton,
 } from '@app/ui';
@@ -16,8 +15,8 @@ import { useQuery } from '@tanstack/react-query';
 import { MoreHorizontal, Pencil, Plus, Trash2, Webhook as WebhookIcon } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { useMessages } from '../../i18n/messages';
-import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
+import { QueryStates } from '../errors/query-states';
 import { useDeleteWebhookDialog } from './use-delete-webhook';
 import { WebhookStatusBadges } from './webhook-status';
 
@@ -80,40 +79,38 @@ export function WebhooksListPage() {
       <title>{m.app.documentTitle(t.title)}</title>
       <PageHeader title={t.title} description={t.subtitle} actions={list.data?.items.length ? add : null} />
       <Card className="mt-6 overflow-hidden">
-        {list.data ? (
-          list.data.items.length === 0 ? (
-            <EmptyState
-              icon={<WebhookIcon aria-hidden="true" />}
-              title={t.empty.title}
-              description={t.empty.description}
-              action={add}
-            />
-          ) : (
-            <ul aria-label={t.list.label} className="divide-y divide-border">
-              {list.data.items.map((item) => (
-                <WebhookRow key={item.id} item={item} onDelete={ask} />
-              ))}
-            </ul>
-          )
-        ) : list.isError ? (
-          <ErrorState
-            title={t.list.errorTitle}
-            message={apiErrorMessage(list.error, m)}
-            retryLabel={t.list.retry}
-            onRetry={() => void list.refetch()}
-            retrying={list.isFetching}
-          />
-        ) : (
-          <div role="status" aria-label={t.list.loading} className="divide-y divide-border">
-            {[0, 1, 2].map((row) => (
-              <div key={row} className="space-y-2 px-5 py-4">
+        <QueryStates
+          query={list}
+          loading={{
+            label: t.list.loading,
+            rows: 3,
+            row: (
+              <div className="space-y-2 px-5 py-4">
                 <Skeleton className="h-4 w-72 max-w-full" />
                 <Skeleton className="h-4 w-40" />
                 <Skeleton className="h-5 w-32" />
               </div>
-            ))}
-          </div>
-        )}
+            ),
+          }}
+          failed={{ title: t.list.errorTitle, retry: t.list.retry }}
+        >
+          {(data) =>
+            data.items.length === 0 ? (
+              <EmptyState
+                icon={<WebhookIcon aria-hidden="true" />}
+                title={t.empty.title}
+                description={t.empty.description}
+                action={add}
+              />
+            ) : (
+              <ul aria-label={t.list.label} className="divide-y divide-border">
+                {data.items.map((item) => (
+                  <WebhookRow key={item.id} item={item} onDelete={ask} />
+                ))}
+              </ul>
+            )
+          }
+        </QueryStates>
       </Card>
       {dialog}
     </>
