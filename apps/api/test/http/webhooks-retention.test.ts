@@ -1,3 +1,4 @@
+import type { DeliveryStatus } from '@app/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
@@ -24,7 +25,10 @@ beforeEach(async () => {
 
 let serial = 0;
 /** An event made `daysAgo` days ago (its ULID id carries that time), with a delivery per given status. */
-async function eventWith(daysAgo: number, statuses: Array<{ webhook: number; status: string; attempts?: number }>) {
+async function eventWith(
+  daysAgo: number,
+  statuses: Array<{ webhook: number; status: DeliveryStatus; attempts?: number }>,
+) {
   const at = new Date(Date.now() - daysAgo * DAY);
   serial += 1;
   const id = `${eventIdFloor(at.getTime()).slice(0, -6)}${String(serial).padStart(6, '0')}`;
@@ -62,11 +66,11 @@ const left = async () => ({
 
 describe('webhook history retention', () => {
   it('deletes events, deliveries and attempts made before the cutoff, whatever their status, and keeps the rest', async () => {
-    await eventWith(40, [{ webhook: hook, status: 'delivered', attempts: 2 }]);
+    await eventWith(40, [{ webhook: hook, status: 'succeeded', attempts: 2 }]);
     await eventWith(35, [{ webhook: hook, status: 'failed', attempts: 8 }]);
     // Shared by two endpoints: one delivered it, the other never will (its queue waited 31 days).
     await eventWith(31, [
-      { webhook: hook, status: 'delivered', attempts: 1 },
+      { webhook: hook, status: 'succeeded', attempts: 1 },
       { webhook: other, status: 'pending' },
     ]);
     const recent = await eventWith(29, [{ webhook: hook, status: 'failed', attempts: 3 }]);
@@ -86,7 +90,7 @@ describe('webhook history retention', () => {
   it('leaves a delivery being sent, and its event, for a later pass', async () => {
     const sending = await eventWith(60, [
       { webhook: hook, status: 'sending', attempts: 1 },
-      { webhook: other, status: 'delivered', attempts: 1 },
+      { webhook: other, status: 'succeeded', attempts: 1 },
     ]);
     expect(await pruneWebhookHistory(t.db, new Date(Date.now() - 30 * DAY))).toEqual({
       events: 0,
@@ -94,14 +98,14 @@ describe('webhook history retention', () => {
       attempts: 1,
     });
     expect(await left()).toEqual({ events: [sending], deliveries: 1, attempts: 1 });
-    await t.db.models.WebhookDelivery.update({ status: 'delivered' }, { where: { event_id: sending } });
+    await t.db.models.WebhookDelivery.update({ status: 'succeeded' }, { where: { event_id: sending } });
     expect((await pruneWebhookHistory(t.db, new Date(Date.now() - 30 * DAY))).events).toBe(1);
     expect(await left()).toEqual({ events: [], deliveries: 0, attempts: 0 });
   });
 
   it('walks any number of old events in batches', async () => {
-    for (let i = 0; i < 45; i++) await eventWith(90 - i, [{ webhook: hook, status: 'delivered' }]);
-    const kept = await eventWith(1, [{ webhook: hook, status: 'delivered' }]);
+    for (let i = 0; i < 45; i++) await eventWith(90 - i, [{ webhook: hook, status: 'succeeded' }]);
+    const kept = await eventWith(1, [{ webhook: hook, status: 'succeeded' }]);
     expect(await pruneWebhookHistory(t.db, new Date(Date.now() - 30 * DAY), 10)).toEqual({
       events: 45,
       deliveries: 45,
@@ -111,8 +115,8 @@ describe('webhook history retention', () => {
   });
 
   it('each dispatcher prunes on its own schedule', async () => {
-    await eventWith(40, [{ webhook: hook, status: 'delivered', attempts: 1 }]);
-    const kept = await eventWith(1, [{ webhook: hook, status: 'delivered', attempts: 1 }]);
+    await eventWith(40, [{ webhook: hook, status: 'succeeded', attempts: 1 }]);
+    const kept = await eventWith(1, [{ webhook: hook, status: 'succeeded', attempts: 1 }]);
     const dispatcher = startDispatcher({
       db: t.db,
       settings: testSettings(t.config, { retentionMs: 30 * DAY, pruneEveryMs: 50 }),
@@ -126,8 +130,8 @@ describe('webhook history retention', () => {
   });
 
   it('webhooks:prune applies the retention now, --days overriding WEBHOOKS_RETENTION_DAYS', async () => {
-    await eventWith(20, [{ webhook: hook, status: 'delivered', attempts: 1 }]);
-    const kept = await eventWith(5, [{ webhook: hook, status: 'delivered' }]);
+    await eventWith(20, [{ webhook: hook, status: 'succeeded', attempts: 1 }]);
+    const kept = await eventWith(5, [{ webhook: hook, status: 'succeeded' }]);
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
     const env = { ...t.target.env, LOG_LEVEL: 'silent' };
