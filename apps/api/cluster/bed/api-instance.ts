@@ -94,6 +94,15 @@ export class ApiInstance {
     return code;
   }
 
+  /** Kills the process without warning (SIGKILL: no drain, nothing recorded) and waits for it to be gone. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
   /** Resident memory of the process, from /proc (Linux), in bytes. */
   rssBytes(): number {
     const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');

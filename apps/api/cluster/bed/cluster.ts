@@ -23,6 +23,8 @@ export interface ClusterOptions {
   demoUsers?: number;
   /** API instances behind the balancer (default 2). */
   instances?: number;
+  /** API processes outside the balancer, as a deployment runs its background workers (default 0). */
+  workers?: number;
   env?: Record<string, string>;
 }
 
@@ -31,6 +33,8 @@ export interface Cluster {
   primary: MariaDbInstance;
   replica: MariaDbInstance;
   instances: ApiInstance[];
+  /** Outside the balancer: they serve no caller, but run the webhook dispatcher like every instance. */
+  workers: ApiInstance[];
   lb: LoadBalancer;
   /** Users not deleted and not administrators at start: what the load may read and switch. */
   demoIds: number[];
@@ -58,6 +62,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const primary = await MariaDbInstance.create(dir, 'primary', 1);
   const replica = await MariaDbInstance.create(dir, 'replica', 2);
   const instances: ApiInstance[] = [];
+  const workers: ApiInstance[] = [];
   let lb: LoadBalancer | undefined;
   let scanned = false;
   const close = async () => {
@@ -65,7 +70,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const leaks = scanned || !primary.pid ? [] : await scanBedForSecrets(dir, primary);
     scanned = true;
     await lb?.stop();
-    await Promise.all(instances.map((i) => i.stop().catch(() => undefined)));
+    await Promise.all([...instances, ...workers].map((i) => i.stop().catch(() => undefined)));
     await Promise.all([primary.stop(), replica.stop()]);
     if (process.env.CLUSTER_KEEP !== '1' && leaks.length === 0) fs.rmSync(dir, { recursive: true, force: true });
     if (leaks.length) throw new Error(`secrets found in ${dir}:\n  ${leaks.join('\n  ')}`);
@@ -105,7 +110,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     for (const name of names) {
       instances.push(new ApiInstance(name, await freePort(), env, path.join(dir, `api-${name}.log`)));
     }
-    await Promise.all(instances.map((i) => i.start()));
+    for (let w = 1; w <= (opts.workers ?? 0); w++) {
+      workers.push(new ApiInstance(`w${w}`, await freePort(), env, path.join(dir, `worker-${w}.log`)));
+    }
+    await Promise.all([...instances, ...workers].map((i) => i.start()));
     lb = await LoadBalancer.create(
       path.join(dir, 'haproxy'),
       instances.map((i) => ({ name: i.name, port: i.port })),
@@ -120,6 +128,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       primary,
       replica,
       instances,
+      workers,
       lb,
       demoIds: rows.map((r) => r.id),
       listedUsers: Number(count?.n),

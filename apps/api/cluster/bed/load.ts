@@ -34,6 +34,8 @@ export interface LoadOptions {
   exportRows: number;
   /** Pause between exports (the API allows 10 exports a minute per user). */
   exportEveryMs?: number;
+  /** Users per bulk request (default 50). */
+  bulkSize?: number;
   /** A request unanswered after this long is a hang. */
   timeoutMs?: number;
   /** 503 UNAVAILABLE counts as an expected answer (the database-gone scenario). */
@@ -74,8 +76,9 @@ async function send(kind: RequestKind, n: number, opts: LoadOptions): Promise<An
     case 'setActive':
       return call(`/api/users/${id}/active`, { method: 'PATCH', body: JSON.stringify({ active: n % 2 === 0 }) });
     case 'bulk': {
-      const start = (n * 50) % Math.max(1, opts.ids.length - 50);
-      const ids = opts.ids.slice(start, start + 50);
+      const size = opts.bulkSize ?? 50;
+      const start = (n * size) % Math.max(1, opts.ids.length - size);
+      const ids = opts.ids.slice(start, start + size);
       return call('/api/users/bulk', {
         method: 'POST',
         body: JSON.stringify({ operation: 'setActive', ids, active: n % 2 === 1 }),
