@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CliError } from './cli-error.js';
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
@@ -19,4 +19,19 @@ export function parseOptions<S extends z.ZodType>(args: string[], spec: OptionSp
     throw new CliError(`${flag}: ${issue?.message ?? 'invalid value'}`);
   }
   return parsed.data;
+}
+
+/** `[--days N]` of a prune command: a whole number of days, at least 1; undefined when not given. */
+export function parseDaysOption(args: string[]): number | undefined {
+  return parseOptions(
+    args,
+    { days: { type: 'string' } },
+    z.object({
+      days: z.coerce
+        .number({ error: 'must be a whole number of days' })
+        .int('must be a whole number of days')
+        .min(1, 'must be at least 1')
+        .optional(),
+    }),
+  ).days;
 }

@@ -1,24 +1,12 @@
-import { z } from 'zod';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { pruneAudit } from '../../modules/audit/prune.js';
 import { CliError, type CliIO } from '../cli-error.js';
-import { parseOptions } from '../options.js';
+import { parseDaysOption } from '../options.js';
 
 /** `audit:prune [--days N]`: applies the retention (AUDIT_RETENTION_DAYS unless --days says otherwise). */
 export async function auditPrune(db: Database, config: AppConfig, args: string[], io: CliIO) {
-  const opts = parseOptions(
-    args,
-    { days: { type: 'string' } },
-    z.object({
-      days: z.coerce
-        .number({ error: 'must be a whole number of days' })
-        .int('must be a whole number of days')
-        .min(1, 'must be at least 1')
-        .optional(),
-    }),
-  );
-  const days = opts.days ?? config.AUDIT_RETENTION_DAYS;
+  const days = parseDaysOption(args) ?? config.AUDIT_RETENTION_DAYS;
   if (days === undefined) {
     throw new CliError('Nothing to prune: the audit log keeps every event. Set AUDIT_RETENTION_DAYS or pass --days N.');
   }
