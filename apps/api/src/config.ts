@@ -16,6 +16,15 @@ const databaseUrl = z
     message: 'must look like mysql://user:password@host:3306/database',
   });
 
+/** 32 random bytes in base64, as `openssl rand -base64 32` prints them. The value is never echoed. */
+const KEY_MESSAGE = 'must be 32 random bytes in base64, e.g. the output of `openssl rand -base64 32`';
+const isKey = (v: string) => /^[A-Za-z0-9+/]{43}=$/.test(v);
+const secretKey = z
+  .string()
+  .trim()
+  .refine(isKey, { message: KEY_MESSAGE })
+  .transform((v) => Buffer.from(v, 'base64'));
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().trim().min(1).default('localhost'),
@@ -98,6 +107,17 @@ const EnvSchema = z.object({
   WEBHOOKS_DISABLE_AFTER_DAYS: z.coerce.number().min(0.001).max(365).default(5),
   /** Days of webhook history (events, deliveries, attempts) kept; older is pruned hourly and by `webhooks:prune`. */
   WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Seals webhook signing secrets at rest (AES-256-GCM); unset, they are stored as they are. */
+  SECRETS_KEY: envOptional(secretKey),
+  /** Former SECRETS_KEYs, comma-separated: they still open what they sealed until `webhooks:reseal` has run. */
+  SECRETS_KEY_PREVIOUS: envOptional(z.string()).transform((v, ctx) => {
+    const keys = (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (keys.some((k) => !isKey(k))) ctx.addIssue({ code: 'custom', message: `each key ${KEY_MESSAGE}` });
+    return keys.map((k) => Buffer.from(k, 'base64'));
+  }),
   /** Deliveries one dispatcher has in flight at once. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
 });

@@ -30,6 +30,9 @@ async function main() {
     process.exit(1);
   }
 
+  if (config.NODE_ENV === 'production' && !config.SECRETS_KEY) {
+    logger.warn('SECRETS_KEY is not set: webhook signing secrets are stored unsealed (see docs/webhooks.md)');
+  }
   const lifecycle = createLifecycle();
   const app = await buildApp({ config, db, logger, lifecycle });
   await app.listen({ host: config.HOST, port: config.PORT });

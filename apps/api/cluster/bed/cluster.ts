@@ -14,6 +14,8 @@ const run = promisify(execFile);
 export const ADMIN_EMAIL = 'admin@cluster.test';
 export const ADMIN_PASSWORD = 'cluster-admin-pass-42';
 export const METRICS_TOKEN = 'cluster-metrics-token-0123456789';
+/** Seals webhook signing secrets; every process of the bed has it, as a deployment's would. */
+export const SECRETS_KEY = 'Y2x1c3Rlci1iZWQtc2VjcmV0cy1rZXktMzItYnl0ZXM=';
 const APP_USER = { user: 'app', password: 'app-db-pass-7', database: 'useradmin' };
 
 export interface ClusterOptions {
@@ -75,7 +77,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     if (process.env.CLUSTER_KEEP !== '1' && leaks.length === 0) fs.rmSync(dir, { recursive: true, force: true });
     if (leaks.length) throw new Error(`secrets found in ${dir}:\n  ${leaks.join('\n  ')}`);
   };
-  for (const secret of [ADMIN_PASSWORD, APP_USER.password, METRICS_TOKEN]) bedSecrets.add(secret);
+  for (const secret of [ADMIN_PASSWORD, APP_USER.password, METRICS_TOKEN, SECRETS_KEY]) bedSecrets.add(secret);
   try {
     await Promise.all([primary.start(), replica.start()]);
     await replicate(primary, replica);
@@ -96,6 +98,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       TRUST_PROXY: '127.0.0.1',
       SHUTDOWN_DRAIN_SECONDS: '2',
       METRICS_TOKEN,
+      SECRETS_KEY,
       ...opts.env,
     };
     await cli(['db:migrate'], env);

@@ -73,8 +73,13 @@ describe('webhooks across instances, a killed worker and a killed primary', () =
       }),
     });
     expect(created.status).toBe(201);
-    const { secret } = (await created.json()) as { secret: string };
+    const { item, secret } = (await created.json()) as { item: { id: number }; secret: string };
     bedSecrets.add(secret);
+    // Sealed at rest by the instance that took the request; opened by whichever dispatcher sends.
+    const [row] = (await c.primary.sql(`SELECT secret FROM webhooks WHERE id = ${item.id}`, DB)) as Array<{
+      secret: string;
+    }>;
+    expect(row?.secret).toMatch(/^v1\.[0-9a-f]{8}\./);
     receiver.setSecret(secret);
     // A little latency, so each dispatcher has attempts in flight when something dies.
     receiver.answer = () => ({ status: 204, delayMs: 30 });

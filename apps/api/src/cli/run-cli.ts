@@ -7,7 +7,7 @@ import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate } from './commands/role.commands.js';
 import { tokenCreate } from './commands/token.commands.js';
 import { userCreate, userSetPassword } from './commands/user.commands.js';
-import { webhooksPrune } from './commands/webhook.commands.js';
+import { webhooksPrune, webhooksReseal } from './commands/webhook.commands.js';
 
 type Command = (db: Database, config: AppConfig, args: string[], io: CliIO) => Promise<void>;
 
@@ -30,6 +30,10 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   'webhooks:prune': {
     run: webhooksPrune,
     usage: 'webhooks:prune [--days N]        delete webhook history older than N days (WEBHOOKS_RETENTION_DAYS)',
+  },
+  'webhooks:reseal': {
+    run: webhooksReseal,
+    usage: 'webhooks:reseal                  seal every webhook signing secret with the current SECRETS_KEY',
   },
   'token:create': {
     run: tokenCreate,

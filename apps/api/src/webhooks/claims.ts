@@ -12,6 +12,7 @@ export interface ClaimedDelivery {
   /** The attempt being made (1 for the first). */
   attempt: number;
   url: string;
+  /** The signing secret as stored (sealed when SECRETS_KEY is set): opened just before sending. */
   secret: string;
   /** The event's body as stored, byte for byte what is signed. */
   body: string;

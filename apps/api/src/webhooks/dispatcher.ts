@@ -2,9 +2,10 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { isDatabaseUnreachable } from '../db/unavailable.js';
 import { type ClaimedDelivery, claimDeliveries } from './claims.js';
-import { deliver } from './deliver.js';
+import { type AttemptResult, deliver } from './deliver.js';
 import { type Outcome, recordOutcomes } from './outcomes.js';
 import { pruneWebhookHistory } from './retention.js';
+import { openSecret, SecretUnavailable } from './secret-box.js';
 import type { WebhooksSettings } from './settings.js';
 import { onNewDeliveries } from './signal.js';
 
@@ -29,6 +30,18 @@ const RECORD_DELAY_MS = 20;
 /** After a database error the dispatcher waits this long, doubling up to the maximum. */
 const ERROR_BACKOFF_MS = 1_000;
 const ERROR_BACKOFF_MAX_MS = 30_000;
+
+/** One attempt: the secret opened, then sent; a secret that cannot be opened is a failed attempt. */
+function attemptDelivery(claim: ClaimedDelivery, settings: WebhooksSettings): Promise<AttemptResult> {
+  let secret: string;
+  try {
+    secret = openSecret(claim.secret, settings.secretKeys);
+  } catch (err) {
+    if (!(err instanceof SecretUnavailable)) throw err;
+    return Promise.resolve({ ok: false, statusCode: null, latencyMs: 0, excerpt: null, error: err.message });
+  }
+  return deliver({ ...claim, secret }, settings);
+}
 
 /**
  * Starts a dispatcher: it claims due deliveries (up to `concurrency` in flight), sends each,
@@ -129,7 +142,7 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
   const send = (claim: ClaimedDelivery) => {
     const startedAt = new Date();
     sending += 1;
-    const attempt = deliver(claim, settings).then((result) => {
+    const attempt = attemptDelivery(claim, settings).then((result) => {
       sending -= 1;
       const level = result.ok ? 'debug' : 'info';
       log[level](

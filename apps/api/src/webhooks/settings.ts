@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.js';
+import { type SecretKeys, secretKeys } from './secret-box.js';
 
 /** The webhook settings of the configuration, in the units the code uses (milliseconds). */
 export interface WebhooksSettings {
@@ -21,7 +22,13 @@ export interface WebhooksSettings {
   retentionMs: number;
   /** How often each dispatcher prunes, give or take a quarter so instances spread out. */
   pruneEveryMs: number;
+  /** Opens the endpoints' signing secrets (secret-box.ts). */
+  secretKeys: SecretKeys;
 }
+
+/** The keys of the configuration that seal and open signing secrets. */
+export const secretKeysOf = (config: Pick<AppConfig, 'SECRETS_KEY' | 'SECRETS_KEY_PREVIOUS'>) =>
+  secretKeys(config.SECRETS_KEY, config.SECRETS_KEY_PREVIOUS);
 
 export function webhooksSettings(config: AppConfig): WebhooksSettings {
   const timeoutMs = Math.round(config.WEBHOOKS_TIMEOUT_SECONDS * 1000);
@@ -38,5 +45,6 @@ export function webhooksSettings(config: AppConfig): WebhooksSettings {
     pollMs: 500,
     retentionMs: config.WEBHOOKS_RETENTION_DAYS * 86_400_000,
     pruneEveryMs: 3_600_000,
+    secretKeys: secretKeysOf(config),
   };
 }

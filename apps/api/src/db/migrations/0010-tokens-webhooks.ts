@@ -31,7 +31,8 @@ export const tokensWebhooks: Migration = {
         url: { type: DataTypes.STRING(2000), allowNull: false },
         description: { type: DataTypes.STRING(200), allowNull: false, defaultValue: '' },
         events: { type: DataTypes.JSON, allowNull: false },
-        secret: { type: DataTypes.STRING(100), allowNull: false },
+        // `whsec_…` (49 characters), or that sealed with SECRETS_KEY (secret-box.ts: 119).
+        secret: { type: DataTypes.STRING(255), allowNull: false },
         active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
         disabled_reason: { type: DataTypes.STRING(255), allowNull: true },
         failing_since: { type: t.date, allowNull: true },

@@ -16,6 +16,7 @@ export class Webhook extends Model<InferAttributes<Webhook>, InferCreationAttrib
   declare description: string;
   declare events: string[];
   /** `whsec_` + base64: kept as is, since it must sign (unlike a token, it cannot be a hash). */
+  /** The signing secret as stored: sealed when SECRETS_KEY is set (webhooks/secret-box.ts). */
   declare secret: string;
   declare active: CreationOptional<boolean>;
   declare disabled_reason: CreationOptional<string | null>;
@@ -84,7 +85,7 @@ export function initWebhooks(sequelize: Sequelize, dialect: Dialect) {
           return typeof raw === 'string' ? (JSON.parse(raw) as string[]) : (raw as string[]);
         },
       },
-      secret: { type: DataTypes.STRING(100), allowNull: false },
+      secret: { type: DataTypes.STRING(255), allowNull: false },
       active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       disabled_reason: { type: DataTypes.STRING(255), allowNull: true },
       failing_since: { type: t.date, allowNull: true },

@@ -3,6 +3,8 @@ import { auditOriginOf, diff, recordAudit } from '../../audit/audit.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { toWebhookItem } from './webhooks.item.js';
+import { secretKeysOf } from '../../webhooks/settings.js';
+import { sealSecret } from '../../webhooks/secret-box.js';
 import { newWebhookSecret } from './webhooks.secret.js';
 import { assertDeliverableUrl } from './webhooks.url.js';
 import type { WebhooksCall } from './webhooks.handler-types.js';
@@ -33,7 +35,7 @@ export async function createWebhook({ ctx, input }: WebhooksCall<WebhookInput>):
         description: input.description,
         events: input.events,
         active: input.active,
-        secret,
+        secret: sealSecret(secret, secretKeysOf(ctx.config)),
         created_by: ctx.actor.id,
       },
       { transaction: tx },

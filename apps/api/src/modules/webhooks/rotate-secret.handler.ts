@@ -2,6 +2,8 @@ import type { IdInput, WebhookCreated } from '@app/contracts';
 import { auditOriginOf, recordAudit } from '../../audit/audit.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { findWebhook, webhookItemOf } from './webhooks.repository.js';
+import { secretKeysOf } from '../../webhooks/settings.js';
+import { sealSecret } from '../../webhooks/secret-box.js';
 import { newWebhookSecret } from './webhooks.secret.js';
 import type { WebhooksCall } from './webhooks.handler-types.js';
 
@@ -14,7 +16,7 @@ export async function rotateWebhookSecret({ ctx, input }: WebhooksCall<IdInput>)
   const secret = newWebhookSecret();
   return writeTransaction(db, async (tx) => {
     const webhook = await findWebhook(db, input.id, tx);
-    webhook.set({ secret });
+    webhook.set({ secret: sealSecret(secret, secretKeysOf(ctx.config)) });
     await webhook.save({ transaction: tx });
     await recordAudit(db, tx, {
       ...auditOriginOf(ctx),
