@@ -25,6 +25,8 @@ export interface CheckboxGroupProps<V extends string | number> {
   emptyMessage?: ReactNode;
   /** Where an error about the group as a whole points focus (e.g. react-hook-form's `ref`). */
   ref?: (element: HTMLButtonElement | null) => void;
+  /** A button beside the legend that ticks every enabled option, or clears them all when all are ticked. */
+  bulkToggle?: { selectAll: string; clear: string };
   className?: string;
 }
 
@@ -42,6 +44,7 @@ export function CheckboxGroup<V extends string | number>({
   error,
   emptyMessage,
   ref,
+  bulkToggle,
   className,
 }: CheckboxGroupProps<V>) {
   const groupId = useId();
@@ -56,14 +59,37 @@ export function CheckboxGroup<V extends string | number>({
   };
   // The first enabled box receives focus when the group is the first invalid field.
   const focusTarget = options.find((o) => !o.disabled)?.value;
+  // Disabled options keep their state either way.
+  const enabled = options.filter((o) => !o.disabled).map((o) => o.value);
+  const allTicked = enabled.length > 0 && enabled.every((v) => selected.has(v));
+  const tickAll = (on: boolean) => {
+    const next = new Set(selected);
+    for (const v of enabled) {
+      if (on) next.add(v);
+      else next.delete(v);
+    }
+    onChange(options.map((o) => o.value).filter((v) => next.has(v)));
+  };
 
   return (
     <fieldset
-      className={cn('flex min-w-0 flex-col gap-1.5', className)}
+      className={cn('relative flex min-w-0 flex-col gap-1.5', className)}
       aria-describedby={describedBy(description ? descriptionId : undefined, error ? errorId : undefined)}
       aria-invalid={error ? true : undefined}
     >
-      <legend className="mb-1.5 text-sm font-medium text-foreground">{legend}</legend>
+      <legend className={cn('mb-1.5 text-sm font-medium text-foreground', bulkToggle && enabled.length > 1 && 'pr-28')}>
+        {legend}
+      </legend>
+      {bulkToggle && enabled.length > 1 ? (
+        // Beside the legend, which must stay the fieldset's first child to name the group.
+        <button
+          type="button"
+          onClick={() => tickAll(!allTicked)}
+          className="absolute top-0 right-0 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          {allTicked ? bulkToggle.clear : bulkToggle.selectAll}
+        </button>
+      ) : null}
       {options.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-3 py-4 text-center text-sm text-muted-foreground">
           {emptyMessage}

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS } from '@app/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
@@ -81,6 +82,28 @@ describe('webhook form', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: t.secret.done }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/webhooks/8'));
     expect(screen.queryByDisplayValue(SECRET)).toBeNull();
+  });
+
+  it('ticks every event at once, and clears them again', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf(['webhooks.manage'])),
+      'webhooks.create': ok({ item: webhook({ id: 8 }), secret: SECRET }),
+    });
+    renderApp('/webhooks/new');
+
+    fireEvent.change(await screen.findByLabelText(f.url), { target: { value: 'https://hooks.example.com/all' } });
+    fireEvent.click(eventBox('user.deleted'));
+    fireEvent.click(screen.getByRole('button', { name: f.eventsAll }));
+    for (const type of WEBHOOK_EVENTS) expect(eventBox(type).getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: f.eventsNone }));
+    for (const type of WEBHOOK_EVENTS) expect(eventBox(type).getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(screen.getByRole('button', { name: f.eventsAll }));
+    fireEvent.click(screen.getByRole('button', { name: f.create }));
+
+    await screen.findByRole('dialog', { name: t.secret.createdTitle });
+    expect(api.callsTo('webhooks.create')).toEqual([
+      { url: 'https://hooks.example.com/all', description: '', events: [...WEBHOOK_EVENTS], active: true },
+    ]);
   });
 
   it('edits an endpoint from its current settings', async () => {

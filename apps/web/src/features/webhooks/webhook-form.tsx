@@ -117,6 +117,7 @@ export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: Webhoo
               <CheckboxGroup
                 legend={t.events}
                 description={t.eventsHint}
+                bulkToggle={{ selectAll: t.eventsAll, clear: t.eventsNone }}
                 options={WEBHOOK_EVENTS.map((event) => ({
                   value: event,
                   label: (

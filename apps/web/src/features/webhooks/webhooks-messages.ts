@@ -80,6 +80,8 @@ export const webhooksMessages = {
     eventsDescription: 'What this endpoint is told about.',
     events: 'Events to send',
     eventsHint: 'Pick at least one.',
+    eventsAll: 'Select all',
+    eventsNone: 'Clear',
     selectAll: 'Select all',
     active: 'Active',
     activeDescription: 'While paused, the endpoint is sent nothing.',
