@@ -102,6 +102,16 @@ describe.skipIf(browserMissing())('webhooks', () => {
     await waitForLogRows(page, d.statuses.succeeded, 2);
     const rows = page.getByRole('table', { name: d.label }).locator('tbody tr');
     expect(await rows.filter({ hasText: t.events['user.updated'].label }).filter({ hasText: '200' }).count()).toBe(1);
+
+    // A test event on request: signed like the rest, and in the log once it has gone out.
+    const beforeTest = receiver.received.length;
+    await page.getByRole('button', { name: t.show.test, exact: true }).click();
+    await waitForToast(page, t.show.testSent);
+    await settledDeliveries(page, webhookId, 3);
+    const [test] = receiver.received.slice(beforeTest).filter((hook) => hook.type === 'webhook.test');
+    expect(test && signatureValid(secret, test.headers, test.body)).toBe(true);
+    await waitForLogRows(page, d.statuses.succeeded, 3);
+    expect(await rows.filter({ hasText: t.events['webhook.test'].label }).count()).toBe(1);
     await screenshot(page, 'webhook-log-light-1280');
     await context.close();
   });

@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'webhook.delete',
   'webhook.rotateSecret',
   'webhook.redeliver',
+  'webhook.test',
   'webhook.disable',
   'audit.export',
   'audit.prune',

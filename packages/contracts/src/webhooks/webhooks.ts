@@ -20,6 +20,18 @@ export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENTS, {
   error: `Unknown event. Events are: ${WEBHOOK_EVENTS.join(', ')}.`,
 });
 
+/**
+ * Sent only when someone asks (`POST /webhooks/{id}/test`), to that one endpoint, whatever it
+ * subscribes to: so it is a type deliveries carry, never one to subscribe to.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** Every type a delivery can carry: the subscribable events and the test event. */
+export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENTS, TEST_EVENT_TYPE] as const;
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
+const DeliveredEventTypeSchema = z.enum(DELIVERED_EVENT_TYPES, {
+  error: `Unknown event. Events are: ${DELIVERED_EVENT_TYPES.join(', ')}.`,
+});
+
 /** At most this many endpoints: each change is fanned out to every subscriber in its transaction. */
 export const WEBHOOKS_MAX = 50;
 
@@ -97,7 +109,7 @@ export const WebhookDeliverySchema = z.object({
   webhook_id: IdSchema,
   /** The Standard Webhooks `webhook-id`: the same on every attempt and redelivery. */
   event_id: z.string(),
-  event_type: WebhookEventTypeSchema,
+  event_type: DeliveredEventTypeSchema,
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int().nonnegative(),
   created_at: IsoDateTimeSchema,
@@ -138,7 +150,7 @@ export const webhookDeliveriesListQuery = defineListQuery({
   search: ['event_id'],
   filters: {
     status: oneOrMany(z.enum(DELIVERY_STATUSES, { error: 'Unknown status.' }), { max: DELIVERY_STATUSES.length }),
-    event_type: oneOrMany(WebhookEventTypeSchema, { max: WEBHOOK_EVENTS.length }),
+    event_type: oneOrMany(DeliveredEventTypeSchema, { max: DELIVERED_EVENT_TYPES.length }),
   },
   sorts: ['id'],
   defaultOrder: ['id', 'desc'],

@@ -37,7 +37,7 @@ export function toDeliveryItem(delivery: WebhookDelivery): WebhookDeliveryItem {
     id: delivery.id,
     webhook_id: delivery.webhook_id,
     event_id: delivery.event_id,
-    event_type: delivery.event_type as EventType,
+    event_type: delivery.event_type as WebhookDeliveryItem['event_type'],
     status: delivery.status as Status,
     attempts: delivery.attempts,
     created_at: toIso(delivery.created_at) as string,

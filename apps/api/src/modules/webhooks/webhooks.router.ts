@@ -21,6 +21,7 @@ import { listWebhooks } from './list.handler.js';
 import { redeliver } from './redeliver.handler.js';
 import { rotateWebhookSecret } from './rotate-secret.handler.js';
 import { showWebhook } from './show.handler.js';
+import { sendTestEvent } from './test-event.handler.js';
 import { updateWebhook } from './update.handler.js';
 
 const manage = can('webhooks.manage');
@@ -62,6 +63,16 @@ export const webhooksRouter = router({
     .input(IdInputSchema)
     .output(WebhookCreatedSchema)
     .mutation(rotateWebhookSecret),
+  test: manage
+    .meta(
+      rest('POST', '/webhooks/{id}/test', {
+        status: 202,
+        summary: 'Send the endpoint a webhook.test event (queued like any delivery)',
+      }),
+    )
+    .input(IdInputSchema)
+    .output(z.object({ item: WebhookDeliverySchema }))
+    .mutation(sendTestEvent),
   deliveries: manage
     .meta(rest('GET', '/webhooks/{id}/deliveries', { summary: "An endpoint's delivery log: filter, search, page" }))
     .input(DeliveriesInputSchema)

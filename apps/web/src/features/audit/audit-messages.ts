@@ -35,6 +35,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'webhook.delete': 'Deleted a webhook',
   'webhook.rotateSecret': 'Rotated a webhook’s secret',
   'webhook.redeliver': 'Redelivered a webhook event',
+  'webhook.test': 'Sent a webhook test event',
   'webhook.disable': 'Webhook switched off after failing',
   'audit.export': 'Exported the audit log',
   'audit.prune': 'Pruned the audit log',

@@ -1,10 +1,10 @@
-import { type DeliveryStatus, type WebhookEventType, webhookDeliveriesListQuery } from '@app/contracts';
+import { type DeliveredEventType, type DeliveryStatus, webhookDeliveriesListQuery } from '@app/contracts';
 import { listStateCodec } from '../../lib/resource-list/list-state';
 
 /** The delivery log's filters as the URL and the API take them, only the ones in force. */
 export interface DeliveryListFilters {
   status?: DeliveryStatus[];
-  event_type?: WebhookEventType[];
+  event_type?: DeliveredEventType[];
 }
 
 export type DeliverySort = (typeof webhookDeliveriesListQuery.sorts)[number];

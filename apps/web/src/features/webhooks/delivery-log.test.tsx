@@ -104,6 +104,21 @@ describe('an endpoint’s page and its delivery log', () => {
     expect(api.callsTo('webhooks.deliveries').length).toBeGreaterThan(1);
   });
 
+  it('sends a test event on request and shows it in the log', async () => {
+    const queued = delivery({ id: 13, event_type: 'webhook.test', status: 'pending', attempts: 0 });
+    const api = endpointPage({ 'webhooks.test': ok({ item: queued }) });
+    renderApp('/webhooks/3');
+
+    await screen.findByRole('table', { name: d.label });
+    api.set('webhooks.deliveries', ok(deliveryPage([queued, ...ROWS], 61)));
+    fireEvent.click(screen.getByRole('button', { name: t.show.test }));
+
+    expect(await screen.findByText(t.show.testSent)).toBeTruthy();
+    expect(api.callsTo('webhooks.test')).toEqual([{ id: 3 }]);
+    const table = screen.getByRole('table', { name: d.label });
+    expect(await within(table).findByText(t.events['webhook.test'].label)).toBeTruthy();
+  });
+
   it('rotates the secret after a question and shows the new one once', async () => {
     const writeText = vi.fn(async (_text: string) => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS, type WebhookDelivery } from '@app/contracts';
+import { DELIVERED_EVENT_TYPES, DELIVERY_STATUSES, type WebhookDelivery } from '@app/contracts';
 import { Button, Card, CardDescription, CardHeader, CardTitle, cn, EmptyState } from '@app/ui';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Check, SearchX, Send } from 'lucide-react';
@@ -139,7 +139,7 @@ export function DeliveryLog({ webhookId, className }: { webhookId: number; class
         />
         <ToggleChips
           label={t.filterEvent}
-          options={WEBHOOK_EVENTS.map((event) => ({ value: event, label: eventLabel(event, m) }))}
+          options={DELIVERED_EVENT_TYPES.map((event) => ({ value: event, label: eventLabel(event, m) }))}
           selected={state.filters.event_type ?? []}
           onChange={(next) => list.patchFilters({ event_type: next.length > 0 ? next : undefined })}
         />

@@ -1,7 +1,7 @@
 import type { Webhook } from '@app/contracts';
 import { Badge, Button, buttonClassName, Card, CardHeader, CardTitle, ConfirmDialog, DescriptionList } from '@app/ui';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { KeyRound, Pencil, Trash2 } from 'lucide-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { KeyRound, Pencil, Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -44,6 +44,16 @@ function WebhookDetails({ item }: { item: Webhook }) {
   const [confirmRotate, setConfirmRotate] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const remove = useDeleteWebhookDialog(() => void navigate('/webhooks', { replace: true }));
+  const queryClient = useQueryClient();
+  const test = useMutation(
+    trpc.webhooks.test.mutationOptions({
+      onSuccess: () => toast.success(t.show.testSent),
+      // An inactive endpoint is refused in the server's words ("Turn the endpoint on…").
+      onError: (error) => toast.error(apiErrorMessage(error, m)),
+      // The log below shows the new delivery, and follows it until it settles.
+      onSettled: () => void queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter()),
+    }),
+  );
   const rotate = useMutation(
     trpc.webhooks.rotateSecret.mutationOptions({
       onSuccess: (created) => setSecret(created.secret),
@@ -67,6 +77,10 @@ function WebhookDetails({ item }: { item: Webhook }) {
             <Pencil aria-hidden="true" />
             {t.show.edit}
           </Link>
+          <Button variant="secondary" loading={test.isPending} onClick={() => test.mutate({ id: item.id })}>
+            {test.isPending ? null : <Send aria-hidden="true" />}
+            {t.show.test}
+          </Button>
           <Button variant="secondary" onClick={() => setConfirmRotate(true)}>
             <KeyRound aria-hidden="true" />
             {t.rotate.button}

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, WebhookEventType } from '@app/contracts';
+import type { DeliveredEventType, DeliveryStatus } from '@app/contracts';
 import { formatCount, listPaginationStrings, listViewStrings } from '../../i18n/list-strings';
 import { relativeTime } from '../../i18n/relative-time';
 import { secretCopyStrings } from '../../i18n/secret-strings';
@@ -7,7 +7,7 @@ const when = (iso: string) =>
   new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** Each event as a subscriber reads it, with what it carries. */
-const EVENTS: Record<WebhookEventType, { label: string; description: string }> = {
+const EVENTS: Record<DeliveredEventType, { label: string; description: string }> = {
   'user.created': { label: 'User created', description: 'A new account, with its name, e-mail and status.' },
   'user.updated': {
     label: 'User updated',
@@ -21,6 +21,10 @@ const EVENTS: Record<WebhookEventType, { label: string; description: string }> =
   'bulk.completed': {
     label: 'Bulk action completed',
     description: 'A summary after a bulk action, besides one event per user it changed.',
+  },
+  'webhook.test': {
+    label: 'Test event',
+    description: 'Sent on request to this endpoint alone, to check the receiver.',
   },
 };
 
@@ -135,6 +139,8 @@ export const webhooksMessages = {
     updated: 'Last changed',
     edit: 'Edit',
     delete: 'Delete',
+    test: 'Send test event',
+    testSent: 'A test event is on its way: follow it in the delivery log.',
   },
   deliveries: {
     title: 'Delivery log',
