@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Actor, AuthMethod } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
 import type { AuditChanges } from '../db/models/audit.model.js';
+import { writeTransaction } from '../db/transaction.js';
 import { recordWebhookEvents } from '../webhooks/outbox.js';
 
 /** Fields that never enter the audit trail, whatever the caller passes. */
@@ -80,6 +81,9 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
  * every path that changes a user records it here, so none can change one without its event.
  */
 export async function recordAudit(db: Database, tx: Transaction | null, entry: AuditEntry): Promise<void> {
+  // An event about nothing else (a sign-in, an export) gets a transaction of its own: its row,
+  // targets and webhook events commit together, in their turn among the writers.
+  if (!tx) return writeTransaction(db, (own) => recordAudit(db, own, entry));
   const changes = entry.changes
     ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
     : null;
