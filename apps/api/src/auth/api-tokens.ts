@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { inWriteTurn } from '../db/transaction.js';
 import type { ApiToken } from '../db/models/index.js';
 import { hashSecret, newSecret } from './secrets.js';
 
@@ -95,7 +96,9 @@ export async function resolveApiToken(
   if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return null;
   const stale = !row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_INTERVAL_MS;
   if (stale || (ip !== null && ip !== row.last_used_ip)) {
-    await db.models.ApiToken.update({ last_used_at: now, last_used_ip: ip }, { where: { id: row.id } });
+    await inWriteTurn(db, () =>
+      db.models.ApiToken.update({ last_used_at: now, last_used_ip: ip }, { where: { id: row.id } }),
+    );
   }
   return { tokenId: row.id, tokenName: row.name, userId: row.user_id, scopes: scopesOf(row) };
 }

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { inWriteTurn } from '../db/transaction.js';
 import { hashSecret } from './secrets.js';
 
 export interface RateWindow {
@@ -31,7 +32,7 @@ export async function hit(db: Database, bucket: string, windowMs: number, now = 
          ON CONFLICT(bucket) DO UPDATE SET
            hits = CASE WHEN window_start_ms <= :expiredBefore THEN 1 ELSE hits + 1 END,
            window_start_ms = CASE WHEN window_start_ms <= :expiredBefore THEN :now ELSE window_start_ms END`;
-  await db.sequelize.query(sql, { replacements: { bucket, now, expiredBefore } });
+  await inWriteTurn(db, () => db.sequelize.query(sql, { replacements: { bucket, now, expiredBefore } }));
   const state = await peek(db, bucket, windowMs, now);
   return state ?? windowOf(now, 1, windowMs, now);
 }
@@ -54,5 +55,7 @@ export async function peek(
 }
 
 export async function reset(db: Database, bucket: string): Promise<void> {
-  await db.sequelize.query('DELETE FROM rate_limits WHERE bucket = :bucket', { replacements: { bucket } });
+  await inWriteTurn(db, () =>
+    db.sequelize.query('DELETE FROM rate_limits WHERE bucket = :bucket', { replacements: { bucket } }),
+  );
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
+import { inWriteTurn } from '../db/transaction.js';
 import type { Session } from '../db/models/index.js';
 import { hashSecret, newSecret } from './secrets.js';
 
@@ -30,15 +31,17 @@ export async function createSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecret();
   const expiresAt = new Date(now.getTime() + limits.absoluteMs);
-  await db.models.Session.create({
-    id: hashSecret(token),
-    user_id: userId,
-    ip: client.ip,
-    user_agent: client.userAgent?.slice(0, 255) ?? null,
-    created_at: now,
-    last_seen_at: now,
-    expires_at: expiresAt,
-  });
+  await inWriteTurn(db, () =>
+    db.models.Session.create({
+      id: hashSecret(token),
+      user_id: userId,
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 255) ?? null,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+    }),
+  );
   return { token, expiresAt };
 }
 
@@ -57,29 +60,31 @@ export async function resolveSession(
   if (!session) return null;
   const idleFor = now.getTime() - session.last_seen_at.getTime();
   if (session.expires_at.getTime() <= now.getTime() || idleFor >= limits.idleMs) {
-    await db.models.Session.destroy({ where: { id } });
+    await inWriteTurn(db, () => db.models.Session.destroy({ where: { id } }));
     return null;
   }
   if (idleFor >= TOUCH_INTERVAL_MS) {
-    await db.models.Session.update({ last_seen_at: now }, { where: { id } });
+    await inWriteTurn(db, () => db.models.Session.update({ last_seen_at: now }, { where: { id } }));
   }
   return { sessionId: id, userId: session.user_id };
 }
 
 export async function deleteSession(db: Database, sessionId: string): Promise<void> {
-  await db.models.Session.destroy({ where: { id: sessionId } });
+  await inWriteTurn(db, () => db.models.Session.destroy({ where: { id: sessionId } }));
 }
 
 /** Housekeeping: removes sessions no request can use any more. */
 export async function purgeExpiredSessions(db: Database, limits: SessionLimits, now = new Date()): Promise<number> {
-  return db.models.Session.destroy({
-    where: {
-      [Op.or]: [
-        { expires_at: { [Op.lte]: now } },
-        { last_seen_at: { [Op.lte]: new Date(now.getTime() - limits.idleMs) } },
-      ],
-    },
-  });
+  return inWriteTurn(db, () =>
+    db.models.Session.destroy({
+      where: {
+        [Op.or]: [
+          { expires_at: { [Op.lte]: now } },
+          { last_seen_at: { [Op.lte]: new Date(now.getTime() - limits.idleMs) } },
+        ],
+      },
+    }),
+  );
 }
 
 /**

@@ -229,6 +229,8 @@ export class Tally {
   retried = 0;
   serverErrors = 0;
   slowest = 0;
+  /** The route and answer of the slowest request, so a slow one can be looked into. */
+  slowestWhat = '';
   totalMs = 0;
   readonly statuses = new Map<number, number>();
   readonly byTarget = new Map<string, number>();
@@ -239,7 +241,10 @@ export class Tally {
   add(target: string, caller: string, answer: Answer) {
     this.requests += 1;
     if (answer.status >= 500) this.serverErrors += 1;
-    this.slowest = Math.max(this.slowest, answer.ms);
+    if (answer.ms > this.slowest) {
+      this.slowest = answer.ms;
+      this.slowestWhat = `${target} ${answer.status}`;
+    }
     this.totalMs += answer.ms;
     this.statuses.set(answer.status, (this.statuses.get(answer.status) ?? 0) + 1);
     this.byTarget.set(target, (this.byTarget.get(target) ?? 0) + 1);
@@ -252,7 +257,10 @@ export class Tally {
     this.requests += other.requests;
     this.retried += other.retried;
     this.serverErrors += other.serverErrors;
-    this.slowest = Math.max(this.slowest, other.slowest);
+    if (other.slowest > this.slowest) {
+      this.slowest = other.slowest;
+      this.slowestWhat = other.slowestWhat;
+    }
     this.totalMs += other.totalMs;
     for (const [s, n] of other.statuses) this.statuses.set(s, (this.statuses.get(s) ?? 0) + n);
     for (const [t, n] of other.byTarget) this.byTarget.set(t, (this.byTarget.get(t) ?? 0) + n);
@@ -266,6 +274,6 @@ export class Tally {
       .map(([s, c]) => `${s}: ${n(c)}`)
       .join(', ');
     const retried = this.retried ? ` (${this.retried} slow once, sent again)` : '';
-    return `${label}: ${n(this.requests)} requests, ${this.serverErrors} × 5xx, slowest ${Math.round(this.slowest)} ms (mean ${(this.totalMs / Math.max(1, this.requests)).toFixed(1)})${retried}, statuses {${statuses}}`;
+    return `${label}: ${n(this.requests)} requests, ${this.serverErrors} × 5xx, slowest ${Math.round(this.slowest)} ms${this.slowestWhat ? ` (${this.slowestWhat})` : ''} (mean ${(this.totalMs / Math.max(1, this.requests)).toFixed(1)})${retried}, statuses {${statuses}}`;
   }
 }

@@ -2,6 +2,7 @@ import { AUDIT_ACTIONS, PERMISSIONS } from '@app/contracts';
 import fc from 'fast-check';
 import { Op } from 'sequelize';
 import { UNUSABLE_PASSWORD } from '../../src/auth/password.js';
+import { inWriteTurn } from '../../src/db/transaction.js';
 import { createSession, SESSION_COOKIE, sessionLimits } from '../../src/auth/sessions.js';
 import { given, PASSWORD } from '../support/given.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -173,7 +174,8 @@ export class FuzzWorld {
     // Requests of a batch run at once: the first past the mark renews, the others wait for it.
     if (this.sinceRenewal >= 300) {
       this.sinceRenewal = 0;
-      this.renewal = this.renewCallers();
+      // The harness's own writes take their turn among the API's, as the API's do (transaction.ts).
+      this.renewal = inWriteTurn(this.t.db, () => this.renewCallers());
     }
     this.sinceRenewal += 1;
     await this.renewal;
@@ -204,9 +206,10 @@ export class FuzzWorld {
       ms,
     };
     this.tally.add(req.target, `${req.caller.who}/${req.caller.via}`, answer);
-    if (res.statusCode === 401 && req.caller.who !== 'nobody' && !req.ownCredentials) {
+    const who = req.caller.who;
+    if (res.statusCode === 401 && who !== 'nobody' && !req.ownCredentials) {
       // Signed out, deactivated or deleted by an earlier request: a new one takes its place.
-      this.callers.set(req.caller.who, await this.newCaller(req.caller.who));
+      this.callers.set(who, await inWriteTurn(this.t.db, () => this.newCaller(who)));
     }
     // Judged against what the fuzzer wrote, not the credentials: an echoed token is a leak.
     return judge(req, answer, req.verdict, this.secrets);
