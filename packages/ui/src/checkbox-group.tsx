@@ -1,5 +1,6 @@
 import * as Primitive from '@radix-ui/react-checkbox';
 import { type ReactNode, useId } from 'react';
+import { buttonClassName } from './button';
 import { cn } from './cn';
 import { describedBy, FieldError } from './field';
 import { CheckIcon, LockIcon } from './icons';
@@ -73,23 +74,31 @@ export function CheckboxGroup<V extends string | number>({
 
   return (
     <fieldset
-      className={cn('relative flex min-w-0 flex-col gap-1.5', className)}
+      className={cn('flex min-w-0 flex-col gap-1.5', className)}
       aria-describedby={describedBy(description ? descriptionId : undefined, error ? errorId : undefined)}
       aria-invalid={error ? true : undefined}
     >
-      <legend className={cn('mb-1.5 text-sm font-medium text-foreground', bulkToggle && enabled.length > 1 && 'pr-28')}>
-        {legend}
-      </legend>
       {bulkToggle && enabled.length > 1 ? (
-        // Beside the legend, which must stay the fieldset's first child to name the group.
-        <button
-          type="button"
-          onClick={() => tickAll(!allTicked)}
-          className="absolute top-0 right-0 rounded-sm text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-        >
-          {allTicked ? bulkToggle.clear : bulkToggle.selectAll}
-        </button>
-      ) : null}
+        <>
+          {/* The legend names the group for assistive technology; the row shows it beside the button. */}
+          <legend className="sr-only">{legend}</legend>
+          <div className="flex items-center justify-between gap-3">
+            <span aria-hidden="true" className="text-sm font-medium text-foreground">
+              {legend}
+            </span>
+            <button
+              type="button"
+              onClick={() => tickAll(!allTicked)}
+              // A quiet button that does not make the row taller than the legend's line.
+              className={buttonClassName({ variant: 'ghost', size: 'sm', className: '-my-1.5 -mr-2' })}
+            >
+              {allTicked ? bulkToggle.clear : bulkToggle.selectAll}
+            </button>
+          </div>
+        </>
+      ) : (
+        <legend className="mb-1.5 text-sm font-medium text-foreground">{legend}</legend>
+      )}
       {options.length === 0 ? (
         <p className="rounded-lg border border-dashed border-border px-3 py-4 text-center text-sm text-muted-foreground">
           {emptyMessage}
