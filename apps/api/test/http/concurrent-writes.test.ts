@@ -119,7 +119,9 @@ describe('concurrent writes', () => {
       writing = false;
       await Promise.all(writers);
     }
-    process.stdout.write(`rate-limit hits beside a stream of transactions on ${t.db.dialect}: ${waits.join(', ')} ms\n`);
+    process.stdout.write(
+      `rate-limit hits beside a stream of transactions on ${t.db.dialect}: ${waits.join(', ')} ms\n`,
+    );
     // Its turn comes after the six already waiting (about 6 × 10 ms), not when SQLite's busy
     // handler happens to poll at a free moment.
     expect(Math.max(...waits)).toBeLessThan(400);
