@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { inWriteTurn } from '../db/transaction.js';
@@ -11,6 +12,23 @@ export interface RateWindow {
 
 /** Buckets name a scope and a hashed subject, so no e-mail or IP is stored in clear. */
 export const bucketKey = (scope: string, subject: string) => `${scope}:${hashSecret(subject.toLowerCase())}`;
+
+/**
+ * The client a per-IP limit counts: an IPv4 address as itself (also when a dual-stack socket
+ * reports it as `::ffff:a.b.c.d`), an IPv6 address by its /64. A /64 is the smallest block a
+ * network hands one client, who may pick any of its 2^64 addresses for each request; counted
+ * per address, one client would never meet the limit.
+ */
+export function clientNetwork(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4);
+  return `${prefix.map((part) => part.toString(16)).join(':')}::/64`;
+}
+
+/** The bucket of a per-IP limit: every per-IP limit keys through here, so all group alike. */
+export const clientBucketKey = (scope: string, ip: string) => bucketKey(scope, clientNetwork(ip));
 
 function windowOf(startMs: number, hits: number, windowMs: number, now: number): RateWindow {
   return { hits, retryAfterSeconds: Math.max(1, Math.ceil((startMs + windowMs - now) / 1000)) };

@@ -100,6 +100,10 @@ export async function registerTrpcDoor(app: FastifyInstance, { router, createCon
             // tRPC leaves an error raised before any call (media type, batch shape) as text/plain.
             const headers: Record<string, string> = { 'content-type': 'application/json' };
             if (status === 405) headers.allow = type === 'query' ? 'GET' : 'POST';
+            // A refusal's own headers (a 429's or 503's Retry-After), as the REST door sends them;
+            // a batch's answer speaks for several calls, so only a lone refusal's are sent.
+            const [only, ...others] = errors;
+            if (only && others.length === 0) Object.assign(headers, describeError(only).headers);
             return { status, headers };
           },
           onError: ({ error, ctx, req: request }) => {

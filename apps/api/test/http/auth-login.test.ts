@@ -135,6 +135,26 @@ describe('login', () => {
     expect(mine.map((r) => r.via)).toEqual(['session', 'session']);
     expect(JSON.stringify(mine.map((r) => r.get()))).not.toContain('bad-password-1');
   });
+
+  it('shows audit readers a failed sign-in’s e-mail only when what was typed is an e-mail address', async () => {
+    const auditor = await given(t.db).token((await given(t.db).user({ roles: ['admin'] })).id);
+    // A password typed into the e-mail field, then a well-formed address of nobody.
+    await request(t.app).post('/api/auth/login', { email: 'Tr0ub4dor&3-horse', password: 'x' });
+    await request(t.app).post('/api/auth/login', { email: ' Nobody@Example.COM', password: 'x' });
+    const rows = (await request(t.app, { token: auditor }).get('/api/audit?filters[action]=auth.loginFailed')).json()
+      .rows as Array<{ id: number }>;
+    const contexts = [];
+    for (const row of rows.slice(0, 2)) {
+      const shown = await request(t.app, { token: auditor }).get(`/api/audit/${row.id}`);
+      expect(shown.body.toLowerCase()).not.toContain('tr0ub4dor');
+      contexts.push(shown.json().item.context);
+    }
+    // Newest first.
+    expect(contexts).toEqual([
+      { email: 'nobody@example.com', user_agent: expect.any(String) },
+      { email: null, email_withheld: true, user_agent: expect.any(String) },
+    ]);
+  });
 });
 
 describe('the session cookie', () => {

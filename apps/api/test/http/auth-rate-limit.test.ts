@@ -28,6 +28,22 @@ describe('login rate limits', () => {
     expect(retryAfter).toBeLessThanOrEqual(900);
   });
 
+  it('sends Retry-After on the tRPC door too', async () => {
+    const cy = await given(t.db).user();
+    const viaTrpc = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/trpc/auth.login',
+        payload: { email: cy.email, password: 'wrong-password' },
+        remoteAddress: '10.0.4.1',
+      });
+    for (let i = 0; i < 3; i++) expect((await viaTrpc()).statusCode).toBe(401);
+    const limited = await viaTrpc();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.data.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
+  });
+
   it('clears the e-mail count after a successful login', async () => {
     const bob = await given(t.db).user();
     for (let i = 0; i < 2; i++) await attempt(bob.email, 'wrong-password', '10.0.2.1');

@@ -68,6 +68,21 @@ describe('with TRUST_PROXY naming the proxy (127.0.0.1)', () => {
     }
     expect((await failedLogin(t, forged(), '198.51.100.9')).statusCode).toBe(429);
   });
+
+  it('counts one IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 address', async () => {
+    // One client's /64 holds 2^64 addresses: a fresh one per attempt must not mean a fresh limit.
+    for (let i = 0; i < PER_IP; i++) {
+      const address = `2001:db8:7:64:${randomInt(1, 0xffff).toString(16)}::${i + 1}`;
+      expect((await failedLogin(t, address)).statusCode, address).toBe(401);
+    }
+    expect((await failedLogin(t, '2001:db8:7:64:ffff:ffff:ffff:fffe')).statusCode).toBe(429);
+    // The next /64 is another client.
+    expect((await failedLogin(t, '2001:db8:7:65::1')).statusCode).toBe(401);
+    // A dual-stack socket reports an IPv4 client as ::ffff:a.b.c.d: one client, one count.
+    for (let i = 0; i < PER_IP; i++) expect((await failedLogin(t, '203.0.113.66')).statusCode).toBe(401);
+    expect((await failedLogin(t, '::ffff:203.0.113.66')).statusCode).toBe(429);
+    expect((await failedLogin(t, '::ffff:cb00:7142')).statusCode).toBe(429);
+  });
 });
 
 describe('without TRUST_PROXY', () => {

@@ -8,6 +8,7 @@ import { userSearchIndex } from './0007-user-search-index.js';
 import { auditTrail } from './0008-audit-trail.js';
 import { auditTargetTime } from './0009-audit-target-time.js';
 import { tokensWebhooks } from './0010-tokens-webhooks.js';
+import { withholdFailedLoginEmails } from './0011-withhold-failed-login-emails.js';
 import type { Migration } from './migrator.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditTrail,
   auditTargetTime,
   tokensWebhooks,
+  withholdFailedLoginEmails,
 ];

@@ -1,8 +1,9 @@
 import type { AuthSession, LoginInput } from '@app/contracts';
 import { recordAudit } from '../../audit/audit.js';
 import { loadActor } from '../../auth/actor.js';
+import { auditedLoginEmail, findLoginAccount, loginAttemptsBucket } from '../../auth/login-identity.js';
 import { verifyPassword } from '../../auth/password.js';
-import { bucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
+import { clientBucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
 import type { Context } from '../../trpc/context.js';
@@ -24,31 +25,23 @@ function tooManyAttempts(window: RateWindow): AppError {
 }
 
 /**
- * The per-account counter: the account's id when the e-mail reaches one — whatever spelling
- * reached it (MySQL's collation ignores accents and some invisible characters) — else the
- * canonical e-mail, so probing unknown addresses is limited too.
- */
-const accountBucket = (userId: number | undefined, email: string) =>
-  userId === undefined ? bucketKey('login-email', email) : bucketKey('login-user', String(userId));
-
-/**
- * Signs in with e-mail and password. Every attempt counts against the client's IP and against
- * the account, both before the password is checked and each in one atomic statement, so
- * parallel guesses each take a slot of the limit; success clears the account's count. Unknown
- * e-mail, wrong password, inactive and deleted accounts all cost one full password hash and get
- * the same 401.
+ * Signs in with e-mail and password. Every attempt counts against the client's network (IPv6 by
+ * /64) and against the canonical e-mail (`login-identity.ts`), both before the password is
+ * checked and each in one atomic statement, so parallel guesses each take a slot of the limit;
+ * success clears the e-mail's count. Unknown e-mail, wrong password, inactive and deleted
+ * accounts all cost one full password hash and get the same 401.
  */
 export async function login({ ctx, input }: { ctx: Context; input: LoginInput }): Promise<AuthSession> {
   const { db, config } = ctx;
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
-  const ipWindow = await hit(db, bucketKey('login-ip', ctx.ip), windowMs);
+  const ipWindow = await hit(db, clientBucketKey('login-ip', ctx.ip), windowMs);
   if (ipWindow.hits > config.LOGIN_MAX_ATTEMPTS_PER_IP) throw tooManyAttempts(ipWindow);
 
-  // The default scope hides deleted users, so a deleted account looks exactly like an unknown one.
-  const user = await db.models.User.scope('withPassword').findOne({ where: { email: input.email } });
-  const bucket = accountBucket(user?.id, input.email);
+  // Counted before the account is looked up: the counter never depends on whether one exists.
+  const bucket = loginAttemptsBucket(input.email);
   const attempts = await hit(db, bucket, windowMs);
   if (attempts.hits > config.LOGIN_MAX_ATTEMPTS_PER_EMAIL) throw tooManyAttempts(attempts);
+  const user = await findLoginAccount(db, input.email);
 
   const userAgent = ctx.userAgent?.slice(0, USER_AGENT_MAX) || null;
   const passwordOk = await verifyPassword(input.password, user?.password_hash);
@@ -59,7 +52,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
       action: 'auth.loginFailed',
       targetType: user ? 'user' : undefined,
       targetIds: user ? [user.id] : [],
-      context: { email: input.email, user_agent: userAgent },
+      context: { ...auditedLoginEmail(input.email), user_agent: userAgent },
       ip: ctx.ip,
       requestId: ctx.requestId,
       // A sign-in attempt asks for a session, like the successful one recorded below.
