@@ -45,3 +45,14 @@ export const unauthenticated = () =>
 
 export const forbidden = (permission: string) =>
   new AppError('FORBIDDEN', `You need the ${permission} permission to do this.`, { extra: { permission } });
+
+/**
+ * A 403 where any one of several permissions would open the route (bulk: one per operation) and
+ * the caller holds none of them, so no input could change the answer. It names no single
+ * permission: each of them would do.
+ */
+export function forbiddenAnyOf(permissions: readonly string[]) {
+  const list =
+    permissions.length > 1 ? `${permissions.slice(0, -1).join(', ')} or ${permissions.at(-1)}` : permissions.join('');
+  return new AppError('FORBIDDEN', `You need one of the ${list} permissions to do this.`);
+}

@@ -5,6 +5,8 @@ import { AppError } from '../errors.js';
 import { FileDownload } from '../export/file-download.js';
 import type { Context } from '../trpc/context.js';
 import { createCallerFactory, type ProcedureMeta, type RestMeta } from '../trpc/init.js';
+import { preflight } from '../trpc/preflight.js';
+import { registerMethodNotAllowed } from './method-not-allowed.js';
 
 /**
  * Streams a file answer. A client that goes away mid-download destroys the body, which is what
@@ -77,6 +79,11 @@ type CallerFn = (input: unknown) => Promise<unknown>;
  * The REST door: each route builds the same context as tRPC and calls the same procedure
  * through a server-side caller, so guards, validation and handlers are shared by construction.
  * Errors propagate to the app's single error handler, which writes problem+json.
+ *
+ * Order of the answers: a method the path lacks is 405 (no route matched, nothing asked);
+ * then who the caller is (401) and whether they may (403), in `onRequest`, before Fastify reads
+ * the body — so before a wrong media type (415), an oversized (413) or unreadable (400) body, a
+ * body that is not an object or a query string the parser refuses (422) — then input validation.
  */
 export function registerRestBridge(
   app: FastifyInstance,
@@ -88,18 +95,30 @@ export function registerRestBridge(
   // string, refused late as 422; without it a text body is 415 like any other media type.
   app.removeContentTypeParser('text/plain');
   const createCaller = createCallerFactory(router);
-  for (const route of restRoutes(router)) {
+  const routes = restRoutes(router);
+  registerMethodNotAllowed(app, routes);
+  // The context each request was let in with, from its onRequest hook to its handler.
+  const contexts = new WeakMap<FastifyRequest, Context>();
+  for (const route of routes) {
     const hasInput = route.procedure._def.inputs.length > 0;
     app.route({
       method: route.rest.method,
       // A HEAD would run the procedure (an export: rate limit and audit) for nothing.
       exposeHeadRoute: false,
       url: toFastifyPath(route.rest.path),
+      onRequest: async (req, reply) => {
+        const ctx: Context = { ...(await createContext(req, reply)), transport: 'rest' };
+        // Without the input: the procedure's own guard checks an input-dependent permission again
+        // once the input is read.
+        preflight(route.meta, ctx.actor);
+        contexts.set(req, ctx);
+      },
       handler: async (req, reply) => {
+        const ctx = contexts.get(req);
+        if (!ctx) throw new Error(`REST route ${route.procedurePath} reached its handler without a context`);
         // A procedure without input never reads the query string or body (as on the tRPC door):
         // `/api/health?x[a][b][c][d][e]=1` is a health check, not a 422.
         const input = hasInput ? readInput(req, route.rest) : undefined;
-        const ctx: Context = { ...(await createContext(req, reply)), transport: 'rest' };
         const caller = createCaller(ctx) as unknown as Record<string, unknown>;
         const fn = route.procedurePath
           .split('.')

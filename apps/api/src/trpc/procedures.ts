@@ -1,24 +1,27 @@
 import type { Permission } from '@app/contracts';
-import { AppError, forbidden, unauthenticated } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Actor } from '../auth/actor.js';
 import { middleware, publicProcedure } from './init.js';
+import { preflight } from './preflight.js';
 
-/** Needs a signed-in caller (session or token): 401 otherwise. */
-export const protectedProcedure = publicProcedure.meta({ authenticated: true }).use(({ ctx, next }) => {
-  if (!ctx.actor) throw unauthenticated();
-  return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
-});
+/**
+ * Needs a signed-in caller (session or token): 401 otherwise. Its one middleware is the guard of
+ * every procedure built from it: `preflight` reads the procedure's final meta, so the permission
+ * `can()` (or an input-dependent `permissionOf`) adds is checked here too, before input validation.
+ */
+export const protectedProcedure = publicProcedure
+  .meta({ authenticated: true })
+  .use(async ({ ctx, meta, getRawInput, next }) => {
+    preflight(meta, ctx.actor, meta?.permissionOf ? await getRawInput() : undefined);
+    return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
+  });
 
 /**
  * Needs a signed-in caller holding `permission`: 401 without credentials, 403 naming the
- * permission otherwise. Runs before input validation, so a caller without the right learns
- * nothing about the input's shape.
+ * permission otherwise. Checked by `protectedProcedure`'s guard before input validation, so a
+ * caller without the right learns nothing about the input's shape.
  */
-export const can = (permission: Permission) =>
-  protectedProcedure.meta({ permission }).use(({ ctx, next }) => {
-    if (!ctx.actor.permissions.has(permission)) throw forbidden(permission);
-    return next();
-  });
+export const can = (permission: Permission) => protectedProcedure.meta({ permission });
 
 /**
  * For a GET that spends something (a rate-limit allowance, an audit row): a page on another

@@ -1,6 +1,5 @@
 import {
   BULK_PERMISSIONS,
-  type BulkOperation,
   BulkInputSchema,
   BulkReportSchema,
   IdInputSchema,
@@ -10,7 +9,6 @@ import {
   UserUpdateInputSchema,
 } from '@app/contracts';
 import { z } from 'zod';
-import { forbidden } from '../../errors.js';
 import { rest } from '../../trpc/init.js';
 import { can, protectedProcedure } from '../../trpc/procedures.js';
 import { runBulk } from './bulk.handler.js';
@@ -73,22 +71,13 @@ export const usersWriteProcedures = {
     )
     .input(IdInputSchema)
     .mutation(forceDeleteUser),
-  // The permission depends on the operation: read from the raw body so it is still checked
-  // before validation (an unrecognised operation is left to validation's 422).
+  // The permission depends on the operation: the guard (preflight) reads it from the raw input,
+  // so it is still checked before validation; a caller holding none of them is refused before
+  // the input is read at all. An unrecognised operation is left to validation's 422.
   bulk: protectedProcedure
     .meta({
       ...rest('POST', '/users/bulk', { summary: 'Delete, restore, purge or (de)activate many users; dryRun previews' }),
       permissionOf: { field: 'operation', permissions: BULK_PERMISSIONS },
-    })
-    .use(async ({ ctx, getRawInput, next }) => {
-      const raw = await getRawInput();
-      const operation = raw && typeof raw === 'object' ? (raw as { operation?: unknown }).operation : undefined;
-      const permission =
-        typeof operation === 'string' && Object.hasOwn(BULK_PERMISSIONS, operation)
-          ? BULK_PERMISSIONS[operation as BulkOperation]
-          : undefined;
-      if (permission && !ctx.actor.permissions.has(permission)) throw forbidden(permission);
-      return next();
     })
     .input(BulkInputSchema)
     .output(BulkReportSchema)
