@@ -1,25 +1,24 @@
 import { z } from 'zod';
+import { constrainInput } from './json-schema';
+import { PLAIN_TEXT_PATTERN, refusedCharacter } from './text';
 
 /**
  * Characters that have no place in an e-mail address and are what look-alike tricks are made
- * of: controls (C0, C1, NUL), format characters (zero-width space and joiners, bidi controls,
- * soft hyphen, word joiner, BOM, tags), line/paragraph separators, variation selectors, the
- * combining grapheme joiner and the Hangul fillers that render as nothing. A collation may
- * ignore them when comparing, so an address carrying one could reach an account by another
- * spelling: they are refused, never stripped.
+ * of: everything free text refuses (controls, format characters, half a surrogate pair, line
+ * separators, fillers: see text.ts), and, beyond it, the zero-width joiner and non-joiner and the
+ * variation selectors that names may need but an address never does. A collation may ignore them
+ * when comparing, so an address carrying one could reach an account by another spelling: they
+ * are refused, never stripped.
  */
-// Combining marks (the joiner, variation selectors) sit outside the class: inside one they read
-// as if they combined with the character before them.
-// \p{Cs}: half of a surrogate pair without its other half is no character at all (MySQL's
-// utf8mb4 cannot store it, and a login that recorded it failed with a 500).
-const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]|\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/u;
+// Variation selectors are combining marks: inside a class they read as if they combined with the
+// character before them, so each range is a class of its own.
+const INVISIBLE_BEYOND_TEXT = /[\u200C\u200D]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/u;
 
 export const INVISIBLE_IN_EMAIL_MESSAGE =
   'The e-mail address contains an invisible or control character. Type it again without it.';
 
 export function hasInvisibleCharacter(text: string): boolean {
-  return INVISIBLE.test(text);
+  return refusedCharacter(text) !== undefined || INVISIBLE_BEYOND_TEXT.test(text);
 }
 
 /**
@@ -42,10 +41,20 @@ interface EmailMessages {
  * need a valid address; login accepts any spelling so that no existing account is locked out.
  */
 export function canonicalEmailField(messages: EmailMessages) {
-  return z
+  const field = z
     .string({ error: messages.required })
     .trim()
     .refine((text) => !hasInvisibleCharacter(text), INVISIBLE_IN_EMAIL_MESSAGE)
     .transform(canonicalEmail)
     .pipe(z.string().min(1, messages.required).max(255, messages.tooLong));
+  // For the OpenAPI document (json-schema.ts): not blank, and none of the characters refused above.
+  return constrainInput(field, {
+    minLength: 1,
+    maxLength: 255,
+    allOf: [
+      { pattern: '\\S' },
+      { pattern: PLAIN_TEXT_PATTERN.source },
+      { not: { pattern: INVISIBLE_BEYOND_TEXT.source } },
+    ],
+  });
 }

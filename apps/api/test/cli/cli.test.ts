@@ -257,6 +257,39 @@ describe('the operator CLI', () => {
     expect(await db.models.ApiToken.count({ where: { name: 'cli' } })).toBe(0);
   });
 
+  it("refuses invisible and control characters in a name, with the API's own rule and message", async () => {
+    const user = await cli(
+      'user:create',
+      '--email',
+      'rlo@example.com',
+      '--name',
+      'Mallory\u202etxt.exe',
+      '--password',
+      'long-enough-pw',
+    );
+    expect(user.code).toBe(1);
+    expect(user.err).toMatch(/^Error: --name: The name contains an invisible or control character \(U\+202E\)/);
+    expect(await db.models.User.count({ where: { email: 'rlo@example.com' } })).toBe(0);
+    // Counted, not looked up by name: MySQL's collation ignores the zero-width space, so 'ci\u200b' = 'ci'.
+    const tokens = await db.models.ApiToken.count();
+    const token = await cli('token:create', '--email', 'admin@example.com', '--name', 'ci\u200b');
+    expect(token.code).toBe(1);
+    expect(token.err).toMatch(/^Error: --name: The name contains an invisible or control character \(U\+200B\)/);
+    expect(await db.models.ApiToken.count()).toBe(tokens);
+    // A name stored before the rule: the password is not changed under it, and the operator is told why.
+    await db.models.User.create({
+      name: 'Old\u2066Name',
+      email: 'legacy@example.com',
+      password_hash: 'x',
+      is_active: true,
+    });
+    const legacy = await cli('user:set-password', '--email', 'legacy@example.com', '--password', 'brand-new-password');
+    expect(legacy.code).toBe(1);
+    expect(legacy.err).toMatch(
+      /legacy@example\.com: the stored name contains .*\(U\+2066\).*Correct the name in the app first/,
+    );
+  });
+
   it('explains unknown commands and flags with a non-zero exit', async () => {
     const unknown = await cli('users:explode');
     expect(unknown.code).toBe(1);

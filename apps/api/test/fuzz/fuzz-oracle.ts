@@ -191,6 +191,11 @@ export interface Verdict {
   /** REST: the statuses the operation documents; answers outside them (and the generic request-shape ones) fail. */
   documented?: ReadonlySet<number>;
   batch?: boolean;
+  /**
+   * Set when the request's free text holds a character the text rule refuses (fuzz-text.ts):
+   * where, and which. Such a request is refused, never answered 2xx.
+   */
+  refusedText?: string;
 }
 
 /** Every way `answer` breaks the properties; empty when it holds them all. */
@@ -202,6 +207,9 @@ export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secret
     out.push(`status ${status} is not one of the contract's`);
   }
   if (answer.ms >= TIME_LIMIT_MS) out.push(`took ${Math.round(answer.ms)} ms`);
+  if (verdict.refusedText && status >= 200 && status < 300) {
+    out.push(`answered ${status} to free text the text rule refuses (${verdict.refusedText})`);
+  }
   const cookieSessions = answer.setCookie.flatMap((c) => /^sid=([^;]+)/.exec(c)?.[1] ?? []);
   out.push(...leaksIn(withoutRevealedSecret(req, answer, verdict), req, [...secrets, ...cookieSessions]));
   if (verdict.door === 'rest') {

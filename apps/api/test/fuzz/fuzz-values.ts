@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { withHiddenCharacter } from './fuzz-text.js';
 
 /**
  * The values the fuzzer sends: hostile strings and numbers, JSON of every shape, and arbitraries
@@ -26,11 +27,16 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '\u0000',
   'a\u0000b',
   '\u0007\u001b[31m',
+  '\u0085',
+  'a\u009bb',
   '\u200b',
+  '\u200f',
   'a\u200db',
   '\ufeff',
   '\u202eevil\u202c',
+  'Mallory\u202etxt.exe',
   '\u2066rtl\u2069',
+  'a\u2028b',
   'שלום עולם',
   'مرحبا',
   '😀',
@@ -225,6 +231,8 @@ function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, 30) }) },
     { weight: 1, arbitrary: fc.constantFrom(...edges) },
+    // Every text field, now and then, with a character free text may not hold (fuzz-text.ts).
+    { weight: 1, arbitrary: withHiddenCharacter },
   );
 }
 

@@ -13,6 +13,7 @@ import {
   type SchemaContext,
   toJsonText,
 } from './fuzz-values.js';
+import { parsedJson, parsedQuery, refusedTextIn } from './fuzz-text.js';
 import { type Caller, callerArb, type FuzzRequest, ID_RANGE, printable, versionFor } from './fuzz-world.js';
 
 /** `arb` one time in `oneIn`, otherwise null. */
@@ -166,6 +167,19 @@ interface Built {
   ownCredentials?: boolean;
 }
 
+/**
+ * Where the free text `built` sends to `op` breaks the text rule, as the REST door will read it:
+ * the query of a GET or DELETE, the JSON body of the others (path parameters win over both).
+ */
+function refusedTextOf(op: RestOperation, built: Built, resolve: SchemaContext['resolve']): string | null {
+  if (op.method === 'GET' || op.method === 'DELETE') {
+    const query = { type: 'object', properties: Object.fromEntries(op.queryParams.map((p) => [p.name, p.schema])) };
+    return refusedTextIn(query, parsedQuery(built.url), resolve, op.pathParams);
+  }
+  if (built.headers['content-type'] !== 'application/json') return null;
+  return refusedTextIn(op.body, parsedJson(built.body), resolve, op.pathParams);
+}
+
 /** Requests for `op`: its path, query and body from its own schemas, with every kind of abuse mixed in. */
 export function restRequest(
   op: RestOperation,
@@ -244,11 +258,17 @@ export function restRequest(
         built.body = text;
         if (body.type) built.headers['content-type'] = body.type;
       }
+      const refusedText = refusedTextOf(op, built, ctx.resolve);
       return printable({
         ...built,
         caller,
         target: `${op.method} ${op.path}`,
-        verdict: { door: 'rest', documented: op.statuses, procedure: op.operationId },
+        verdict: {
+          door: 'rest',
+          documented: op.statuses,
+          procedure: op.operationId,
+          ...(refusedText ? { refusedText } : {}),
+        },
         ...(built.ownCredentials ? { ownCredentials: true } : {}),
       });
     });

@@ -10,6 +10,7 @@ import {
   type SchemaContext,
   toJsonText,
 } from './fuzz-values.js';
+import { parsedJson, refusedTextIn } from './fuzz-text.js';
 import { callerArb, type FuzzRequest, printable } from './fuzz-world.js';
 import { rarely } from './rest-requests.js';
 
@@ -113,6 +114,8 @@ const OWN_CREDENTIALS = fc.constantFrom<Record<string, string>>(
 interface Call {
   path: string;
   input: string | undefined;
+  /** Where its free text breaks the text rule (fuzz-text.ts), or null. */
+  refusedText: string | null;
 }
 
 function inputArb(procedure: TrpcProcedure, ctx: Omit<SchemaContext, 'resolve'>): fc.Arbitrary<string | undefined> {
@@ -131,7 +134,14 @@ export function trpcRequest(
   procedures: TrpcProcedure[],
   ctx: Omit<SchemaContext, 'resolve'>,
 ): fc.Arbitrary<FuzzRequest> {
-  const call = (p: TrpcProcedure) => inputArb(p, ctx).map((input): Call => ({ path: p.path, input }));
+  const call = (p: TrpcProcedure) =>
+    inputArb(p, ctx).map(
+      (input): Call => ({
+        path: p.path,
+        input,
+        refusedText: p.input ? refusedTextIn(p.input.schema, parsedJson(input), p.input.resolve) : null,
+      }),
+    );
   const byType = (type: TrpcProcedure['type']) => procedures.filter((p) => p.type === type);
   const batchOf = (type: TrpcProcedure['type']) =>
     fc.array(fc.oneof(...byType(type).map(call)), { minLength: 1, maxLength: 3 });
@@ -148,7 +158,7 @@ export function trpcRequest(
       fc.oneof(fc.constantFrom(...STRAY_PATHS), hostileString),
       fc.constantFrom<TrpcProcedure['type']>('query', 'mutation'),
     )
-    .map(([path, type]): Shape => ({ type, calls: [{ path, input: '{}' }], batch: false }));
+    .map(([path, type]): Shape => ({ type, calls: [{ path, input: '{}', refusedText: null }], batch: false }));
 
   return fc
     .record({
@@ -171,6 +181,8 @@ export function trpcRequest(
         ? `{${shape.calls.map((c, i) => `"${i}":${c.input ?? 'null'}`).join(',')}}`
         : shape.calls[0]?.input;
       const method = wrongMethod ?? (shape.type === 'query' ? 'GET' : 'POST');
+      // One call sent as its type asks, its input as generated: the text rule's verdict holds.
+      const refusedText = !shape.batch && !wrongMethod && !rawBody ? (shape.calls[0]?.refusedText ?? null) : null;
       const query: string[] = [];
       if (isBatch) query.push('batch=1');
       const req: FuzzRequest = {
@@ -179,7 +191,7 @@ export function trpcRequest(
         headers: { ...headers, ...(own ?? {}) },
         caller,
         target: shape.calls.length === 1 ? `trpc ${shape.calls[0]?.path}` : `trpc batch of ${shape.type}`,
-        verdict: { door: 'trpc', batch: isBatch },
+        verdict: { door: 'trpc', batch: isBatch, ...(refusedText ? { refusedText } : {}) },
         ...(own ? { ownCredentials: true } : {}),
       };
       if (method === 'GET') {

@@ -1,4 +1,4 @@
-// ajv is installed with Fastify, not declared by this package: a test-only check, no new dependency.
+// ajv is a devDependency of this package (test-only checks).
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';

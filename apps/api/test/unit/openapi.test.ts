@@ -1,5 +1,5 @@
-import { IdInputSchema } from '@app/contracts';
-// ajv is installed with Fastify, not declared by this package: a test-only check, no new dependency.
+import { ACCEPTS_NOTHING, constrainInput, describeInput, EMPTY_IS_ABSENT, IdInputSchema } from '@app/contracts';
+// ajv is a devDependency of this package (test-only checks).
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -443,5 +443,37 @@ describe('the OpenAPI generator', () => {
       b: publicProcedure.meta({ ...rest('GET', '/same'), public: true }).query(() => 2),
     });
     expect(() => buildOpenApiDocument(clash, { version: '1' })).toThrow(/GET \/api\/same/);
+  });
+
+  it('shows what the contracts declare: exact inputs, dependent keys across chained inputs, empty query values', () => {
+    const Shape = constrainInput(z.object({ a: z.string().optional(), b: z.string().optional() }), {
+      dependentRequired: { a: ['b'] },
+    });
+    const Query = constrainInput(
+      z.object({
+        kind: describeInput(z.preprocess((v) => v, z.enum(['x'])).optional(), { type: 'string', pattern: '^[Xx]$' }),
+        never: describeInput(z.string().optional(), ACCEPTS_NOTHING),
+      }),
+      { [EMPTY_IS_ABSENT]: true },
+    );
+    const declared = router({
+      put: can('users.update')
+        .meta(rest('PUT', '/declared/{id}'))
+        .input(IdInputSchema)
+        .input(Shape)
+        .mutation(() => 1),
+      list: can('users.view')
+        .meta(rest('GET', '/declared'))
+        .input(Query)
+        .query(() => 1),
+    });
+    const d = buildOpenApiDocument(declared, { version: '1' });
+    expect(op(d, 'put', '/api/declared/{id}').requestBody?.content['application/json']?.schema).toMatchObject({
+      dependentRequired: { a: ['b'] },
+    });
+    expect(op(d, 'get', '/api/declared').parameters).toEqual([
+      { name: 'kind', in: 'query', schema: { type: 'string', pattern: '^[Xx]$' }, allowEmptyValue: true },
+    ]);
+    expect(JSON.stringify(d)).not.toContain(EMPTY_IS_ABSENT);
   });
 });

@@ -7,6 +7,7 @@ import { lowerCased } from '../query/fields';
 import { dateRange, exact, oneOrMany } from '../query/filters';
 import { ExportFormatSchema } from '../users/users.query';
 import type { ColumnDefinition } from '../columns';
+import { plainTextCheck } from '../text';
 
 /**
  * Every action the audit trail records, as stored. The names are the trail's history: older
@@ -63,7 +64,11 @@ export const auditListQuery = defineListQuery({
     // The events a user took part in, as the actor or as a target: a user's history.
     user_id: exact(id('A user id')),
     occurred_between: dateRange(),
-    ip: exact(z.string({ error: 'Give one IP address.' }).trim().min(1).max(45)),
+    ip: exact(
+      plainTextCheck(z.string({ error: 'Give one IP address.' }).trim(), 'filter')
+        .min(1)
+        .max(45),
+    ),
   },
   sorts: ['id', 'occurred_at'],
   // Newest first by when it happened: every filter's index ends with the time (migrations 0001, 0008).

@@ -5,6 +5,35 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:(Z)|([+\- ])(\d{2}):?(\d{2}))$/i;
 
+// The same rules as JSON Schema patterns (no flags: case spelled out), for the OpenAPI document.
+// A calendar date that exists, leap days included (as zod's ISO date pattern writes it).
+const EXISTING_DATE =
+  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8])))';
+const HOUR_MINUTE = '(?:[01]\\d|2[0-3]):[0-5]\\d';
+
+/**
+ * What a date-range bound accepts (see {@link boundInstant}): a date, an RFC 3339 date-time, or
+ * one of the other ISO 8601 spellings the server reads (no seconds, a comma before the fraction,
+ * an offset without its colon, a `+` sent unencoded that arrives as a space).
+ */
+export const DATE_BOUND_JSON_SCHEMA = {
+  type: 'string',
+  maxLength: 40,
+  anyOf: [
+    { type: 'string', format: 'date', pattern: `^${EXISTING_DATE}$` },
+    {
+      type: 'string',
+      format: 'date-time',
+      pattern: `^${EXISTING_DATE}[Tt]${HOUR_MINUTE}:[0-5]\\d(?:\\.\\d{1,9})?(?:[Zz]|[+-]${HOUR_MINUTE})$`,
+    },
+    {
+      type: 'string',
+      pattern: `^${EXISTING_DATE}[Tt]${HOUR_MINUTE}(?::[0-5]\\d(?:[.,]\\d{1,9})?)?(?:[Zz]|[+\\- ](?:[01]\\d|2[0-3]):?[0-5]\\d)$`,
+    },
+  ],
+  examples: ['2024-05-01', '2024-05-01T09:30:00Z'],
+};
+
 const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = 86_400_000;
 

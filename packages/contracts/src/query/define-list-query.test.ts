@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { accept, refuse } from '../test-support';
 import { defineListQuery, type ListQueryOf } from './define-list-query';
 import { boolean, textContains, trashed } from './filters';
-import { NUL_MESSAGE } from './normalise';
+import { refusedTextMessage } from '../text';
 
 const POSTS = {
   search: ['title'],
@@ -106,7 +106,7 @@ describe('defineListQuery', () => {
   });
 });
 
-describe('defineListQuery: NUL characters', () => {
+describe('defineListQuery: the text rule', () => {
   // Found by the API fuzzer: on SQLite a NUL inside a search term ended the SQL statement (a 500).
   it('refuses a NUL anywhere in the text, naming where, with or without extra keys', () => {
     const withLimit = posts.extend({ limit: z.coerce.number().default(5) });
@@ -114,12 +114,21 @@ describe('defineListQuery: NUL characters', () => {
       const refused = refuse(schema, { q: 'a\u0000b', filters: { title: '\u0000', trashed: ['with', 'x\u0000'] } });
       expect(refused.code).toBe('VALIDATION_FAILED');
       expect(Object.keys(refused.errors).sort()).toEqual(['filters.title', 'filters.trashed.1', 'q']);
-      expect(refused.errors.q).toEqual([NUL_MESSAGE]);
+      expect(refused.errors.q).toEqual([refusedTextMessage('search', '\u0000')]);
+      expect(refused.errors['filters.title']?.[0]).toMatch(
+        /^The filter contains an invisible or control character \(U\+0000\)/,
+      );
     }
   });
 
-  it('accepts every other control character as text', () => {
-    expect(accept(posts.input, { q: 'a\u0001\u001fb' }).q).toBe('a\u0001\u001fb');
+  it('refuses the other controls, direction overrides and zero-width characters the same way', () => {
+    for (const q of ['a\u0001b', 'a\u0085b', 'a\u202eb', 'a\u200bb', 'a\ud800b']) {
+      expect(refuse(posts.input, { q }).errors).toEqual({ q: [refusedTextMessage('search', q)] });
+    }
+  });
+
+  it('keeps accents, scripts and emoji searchable', () => {
+    expect(accept(posts.input, { q: 'Zoë 李 😀' }).q).toBe('Zoë 李 😀');
   });
 });
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { constrainInput, EMPTY_IS_ABSENT } from '../json-schema';
 import { integer, lowerCased, numeric } from './fields';
 import type { FilterMap } from './filters';
-import { type Direction, NUL_MESSAGE, normaliseRaw, nulPaths } from './normalise';
+import { type Direction, normaliseRaw } from './normalise';
+import { plainTextCheck, refusedTextIssues } from '../text';
 
 export type { Direction } from './normalise';
 export const DIRECTIONS = ['asc', 'desc'] as const;
@@ -130,8 +132,7 @@ export function defineListQuery<const S extends string, const F extends FilterMa
 
   const base = z.object(
     {
-      q: z
-        .string({ error: 'Search must be a single piece of text.' })
+      q: plainTextCheck(z.string({ error: 'Search must be a single piece of text.' }), 'search')
         .max(MAX_SEARCH_LENGTH, `Search can be at most ${MAX_SEARCH_LENGTH} characters long.`)
         .optional(),
       page: numeric(integer(pageMessage, { min: 1 }).default(1)),
@@ -170,30 +171,35 @@ export function defineListQuery<const S extends string, const F extends FilterMa
     };
   };
 
-  // Steps 1–2 of the normalisation; a NUL anywhere in the text is refused (see nulPaths).
+  // Steps 1–2 of the normalisation; text breaking the text rule is refused under any key, before
+  // anything else is judged (see refusedTextIssues).
   const prepare = (raw: unknown, ctx: z.core.$RefinementCtx): unknown => {
     const value = normaliseRaw(raw) ?? {};
-    for (const path of nulPaths(value)) ctx.addIssue({ code: 'custom', message: NUL_MESSAGE, path, input: raw });
+    for (const { path, message } of refusedTextIssues(value))
+      ctx.addIssue({ code: 'custom', message, path, input: raw });
     return value;
   };
 
-  const input = z.preprocess(
-    (raw: ListQueryInput<S, F>, ctx) => prepare(raw, ctx),
-    base.transform(toListQuery),
+  const input = constrainInput(
+    z.preprocess((raw: ListQueryInput<S, F>, ctx) => prepare(raw, ctx), base.transform(toListQuery)),
+    { [EMPTY_IS_ABSENT]: true },
   ) as z.ZodType<ListQuery<S, F>, ListQueryInput<S, F>>;
 
   function extend<E extends z.ZodRawShape>(
     shape: E,
   ): z.ZodType<ListQuery<S, F> & z.output<z.ZodObject<E>>, ListQueryInput<S, F> & z.input<z.ZodObject<E>>> {
     const keys = Object.keys(shape);
-    const schema = z.preprocess(
-      prepare,
-      base.extend(shape).transform((value) => {
-        const record: Record<string, unknown> = value;
-        const extras = Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
-        // The base keys are all there (extend() only adds keys); TS cannot see it through generic E.
-        return { ...toListQuery(value as unknown as z.output<typeof base>), ...extras };
-      }),
+    const schema = constrainInput(
+      z.preprocess(
+        prepare,
+        base.extend(shape).transform((value) => {
+          const record: Record<string, unknown> = value;
+          const extras = Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+          // The base keys are all there (extend() only adds keys); TS cannot see it through generic E.
+          return { ...toListQuery(value as unknown as z.output<typeof base>), ...extras };
+        }),
+      ),
+      { [EMPTY_IS_ABSENT]: true },
     );
     // The transform assembles exactly this shape; zod cannot infer it through generic E.
     return schema as unknown as z.ZodType<

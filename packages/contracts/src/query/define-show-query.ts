@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ShowErrorCode } from '../errors';
+import { ACCEPTS_NOTHING, constrainInput, describeInput, EMPTY_IS_ABSENT } from '../json-schema';
 import { booleanish } from './fields';
 import { dedupe, normaliseRaw, toList } from './normalise';
 
@@ -66,7 +67,13 @@ function nameList<N extends string>(noun: string, allowed: readonly N[], code: S
     })
     .transform((given) => dedupe(given.filter(isAllowed)));
   // A single name is a list of one; the paths of its issues are then `with.0` like any list.
-  return z.preprocess((raw: N | N[]) => toList(raw), names.default([]));
+  // With nothing allowed, no value is right: the OpenAPI document leaves the parameter out.
+  return describeInput(
+    z.preprocess((raw: N | N[]) => toList(raw), names.default([])),
+    allowed.length > 0
+      ? { type: 'array', items: { type: 'string', enum: [...allowed] }, maxItems: MAX_NAMES, default: [] }
+      : ACCEPTS_NOTHING,
+  );
 }
 
 /**
@@ -89,9 +96,9 @@ export function defineShowQuery<const W extends string, const C extends string, 
     },
     { error: 'The show query must be a set of named parameters.' },
   );
-  const input = z.preprocess((raw: ShowQueryInput<W, C, A>) => normaliseRaw(raw) ?? {}, base) as z.ZodType<
-    ShowQuery<W, C, A>,
-    ShowQueryInput<W, C, A>
-  >;
+  const input = constrainInput(
+    z.preprocess((raw: ShowQueryInput<W, C, A>) => normaliseRaw(raw) ?? {}, base),
+    { [EMPTY_IS_ABSENT]: true },
+  ) as z.ZodType<ShowQuery<W, C, A>, ShowQueryInput<W, C, A>>;
   return { ...config, input };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anyCasePattern, describeInput, inputJsonSchema, type JsonSchema } from '../json-schema';
 import { toBooleanish, toLowerCase, toNumberish } from './normalise';
 
 /**
@@ -16,19 +17,52 @@ export function integer(message: string, range: { min?: number; max?: number } =
 // optional/default schema itself (`numeric(integer(…).optional())`): a preprocess takes its
 // optionality from the inner schema, so the key stays optional for callers.
 
+/**
+ * A whole number of 1 or more as {@link numeric} reads it from text (`7`, `+7`, `007`, `7.0`), as
+ * a JSON Schema pattern; up to 15 digits, always within the safe integers.
+ */
+export const POSITIVE_INTEGER_TEXT_PATTERN = '^\\+?(?=\\d{1,20}(?:\\.|$))0*[1-9]\\d{0,14}(?:\\.0{1,20})?$';
+
 /** Decimal text → number, since query strings carry only text. */
 export function numeric<S extends z.ZodType>(schema: S) {
   return z.preprocess((raw: number | string) => toNumberish(raw), schema);
 }
 
+/** The words {@link toBooleanish} reads, in any case: what a query string may say for a boolean. */
+export const BOOLEAN_WORDS_PATTERN = anyCasePattern(['true', 'false', '1', '0']);
+
 /** `true/false/1/0` in any case → boolean. */
 export function booleanish<S extends z.ZodType>(schema: S) {
-  return z.preprocess((raw: boolean | string | number) => toBooleanish(raw), schema);
+  const { type: _boolean, ...rest } = inputJsonSchema(schema);
+  return describeInput(
+    z.preprocess((raw: boolean | string | number) => toBooleanish(raw), schema),
+    {
+      ...rest,
+      anyOf: [{ type: 'boolean' }, { type: 'string', pattern: BOOLEAN_WORDS_PATTERN }],
+    },
+  );
+}
+
+/** An enum's JSON Schema with its members accepted in any case; anything else unchanged. */
+export function anyCaseEnum(json: JsonSchema): JsonSchema {
+  const { enum: members, type: _string, ...rest } = json;
+  if (!Array.isArray(members) || !members.every((m) => typeof m === 'string')) return json;
+  return {
+    ...rest,
+    type: 'string',
+    anyOf: [
+      { type: 'string', enum: members },
+      { type: 'string', pattern: anyCasePattern(members) },
+    ],
+  };
 }
 
 /** Keywords (`DESC`, `Only`) are case-insensitive. */
 export function lowerCased<S extends z.ZodType>(schema: S) {
-  return z.preprocess((raw: string) => toLowerCase(raw), schema);
+  return describeInput(
+    z.preprocess((raw: string) => toLowerCase(raw), schema),
+    anyCaseEnum(inputJsonSchema(schema)),
+  );
 }
 
 function reissue(ctx: z.core.$RefinementCtx, issue: z.core.$ZodIssue, input: unknown): void {

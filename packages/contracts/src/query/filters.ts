@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { boundInstant, toIsoInstant } from './dates';
-import { delegate, lowerCased } from './fields';
+import { BOOLEAN_WORDS_PATTERN, booleanish, delegate, lowerCased } from './fields';
+import { DATE_BOUND_JSON_SCHEMA } from './dates';
+import { anyCasePattern, describeInput, inputJsonSchema } from '../json-schema';
 import { dedupe, orderBounds, toBooleanish, toLowerCase } from './normalise';
+import { plainTextCheck } from '../text';
 
 // The typed value of each filter form. A server-side engine switches on `kind` and maps each
 // one to SQL once, for every resource.
@@ -80,26 +83,34 @@ export function oneOrMany<V extends z.ZodType>(value: V, options: { max?: number
     .array(value)
     .max(max, `Give at most ${max} values.`)
     .transform((vs): Out => ({ kind: 'in', values: dedupe(vs) }));
+  const item = inputJsonSchema(value);
   return define(
     'in',
-    delegate<Out, z.input<V> | z.input<V>[]>((raw) => (Array.isArray(raw) ? many : one)),
+    describeInput(
+      delegate<Out, z.input<V> | z.input<V>[]>((raw) => (Array.isArray(raw) ? many : one)),
+      {
+        anyOf: [item, { type: 'array', items: item, maxItems: max }],
+      },
+    ),
   );
 }
 
 const BOOLEAN_MESSAGE = 'Use true or false (1 or 0 also work).';
 
 export function boolean() {
-  const schema: z.ZodType<BooleanFilter, boolean | string | number> = z
-    .preprocess((raw: boolean | string | number) => toBooleanish(raw), z.boolean({ error: BOOLEAN_MESSAGE }))
-    .transform((value) => ({ kind: 'boolean' as const, value }));
+  const schema: z.ZodType<BooleanFilter, boolean | string | number> = booleanish(
+    z.boolean({ error: BOOLEAN_MESSAGE }),
+  ).transform((value) => ({ kind: 'boolean' as const, value }));
   return define('boolean', schema);
 }
 
-/** Case-insensitive substring. `%`, `_` and `\` are ordinary characters here. */
+/** Case-insensitive substring, free text (text.ts). `%`, `_` and `\` are ordinary characters here. */
 export function textContains(options: { max?: number } = {}) {
   const max = options.max ?? 255;
-  const schema: z.ZodType<ContainsFilter, string> = z
-    .string({ error: 'This filter takes a single piece of text.' })
+  const schema: z.ZodType<ContainsFilter, string> = plainTextCheck(
+    z.string({ error: 'This filter takes a single piece of text.' }),
+    'filter',
+  )
     .max(max, `The text can be at most ${max} characters long.`)
     .transform((value) => ({ kind: 'contains' as const, value }));
   return define('contains', schema);
@@ -122,18 +133,30 @@ export function tristate() {
     if (typeof flag === 'boolean') return flag ? 'active' : 'inactive';
     return toLowerCase(raw);
   };
-  const schema: z.ZodType<BooleanFilter | undefined, boolean | string | number> = z
-    .preprocess(word, z.enum(['all', 'active', 'inactive'], { error: TRISTATE_MESSAGE }))
-    .transform((value) => (value === 'all' ? undefined : { kind: 'boolean' as const, value: value === 'active' }));
+  const words = ['all', 'active', 'inactive'] as const;
+  const accepted = describeInput(z.preprocess(word, z.enum(words, { error: TRISTATE_MESSAGE })), {
+    anyOf: [
+      { type: 'string', enum: [...words] },
+      { type: 'boolean' },
+      { type: 'string', pattern: anyCasePattern(words) },
+      { type: 'string', pattern: BOOLEAN_WORDS_PATTERN },
+    ],
+  });
+  const schema: z.ZodType<BooleanFilter | undefined, boolean | string | number> = accepted.transform((value) =>
+    value === 'all' ? undefined : { kind: 'boolean' as const, value: value === 'active' },
+  );
   return define('boolean', schema);
 }
 
 const DATE_MESSAGE = 'This is not a valid date. Use YYYY-MM-DD or an ISO 8601 date-time such as 2024-05-01T09:30:00Z.';
 
-const dateBound = z
-  .string({ error: DATE_MESSAGE })
-  .max(40, DATE_MESSAGE)
-  .refine((text) => !Number.isNaN(boundInstant(text, 'from')), DATE_MESSAGE);
+const dateBound = describeInput(
+  z
+    .string({ error: DATE_MESSAGE })
+    .max(40, DATE_MESSAGE)
+    .refine((text) => !Number.isNaN(boundInstant(text, 'from')), DATE_MESSAGE),
+  DATE_BOUND_JSON_SCHEMA,
+);
 
 /**
  * `{from?, to?}`, each `YYYY-MM-DD` (a whole UTC day, inclusive) or an ISO 8601 date-time with

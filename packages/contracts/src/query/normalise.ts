@@ -49,22 +49,6 @@ export function normaliseRaw(value: unknown): unknown {
   return normaliseAt(value, 0);
 }
 
-/** Why a list query's text may not hold a NUL: see {@link nulPaths}. */
-export const NUL_MESSAGE = 'The text contains a NUL character (U+0000), which a search cannot use.';
-
-/**
- * The paths of every string holding a NUL (U+0000) in normalised input. A list query refuses
- * them: no name or e-mail is searched for by one, and SQLite reads a statement as a C string,
- * so a NUL inside a quoted search term ended the statement early (a 500 the API fuzzer found).
- */
-export function nulPaths(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
-  if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
-  if (path.length >= MAX_NORMALISE_DEPTH) return [];
-  if (Array.isArray(value)) return value.flatMap((item, i) => nulPaths(item, [...path, i]));
-  if (isPlainObject(value)) return Object.entries(value).flatMap(([key, item]) => nulPaths(item, [...path, key]));
-  return [];
-}
-
 const TRUE_WORDS = new Set(['true', '1']);
 const FALSE_WORDS = new Set(['false', '0']);
 

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { integer, numeric } from '../query/fields';
+import { constrainInput } from '../json-schema';
 import { PERMISSIONS, PermissionSchema } from '../permissions';
+import { plainText } from '../text';
 
 /** A user keeps at most this many API tokens: a leaked script minting tokens in a loop is bounded. */
 export const TOKENS_PER_USER = 50;
 /** The furthest expiry a token may be given (five years): "never" is `null`, not a far date. */
 export const TOKEN_MAX_LIFETIME_DAYS = 5 * 366;
+
+/** A token's name: free text (text.ts), so the list and the audit trail show what was typed. */
+export const TokenNameSchema = plainText('name', { error: 'Give the token a name.' })
+  .min(1, 'Give the token a name.')
+  .max(100, 'The name can be at most 100 characters long.');
 
 /**
  * POST /tokens and POST /users/{id}/tokens. `scopes` narrows the token to some of its owner's
@@ -14,11 +21,7 @@ export const TOKEN_MAX_LIFETIME_DAYS = 5 * 366;
  * Either way a token never holds more than its owner holds now (judged at every request).
  */
 export const TokenCreateInputSchema = z.object({
-  name: z
-    .string({ error: 'Give the token a name.' })
-    .trim()
-    .min(1, 'Give the token a name.')
-    .max(100, 'The name can be at most 100 characters long.'),
+  name: TokenNameSchema,
   expires_at: IsoDateTimeSchema.nullable()
     .optional()
     .refine((v) => v == null || Date.parse(v) > Date.now(), 'The expiry must be in the future.')
@@ -26,14 +29,19 @@ export const TokenCreateInputSchema = z.object({
       (v) => v == null || Date.parse(v) <= Date.now() + TOKEN_MAX_LIFETIME_DAYS * 86_400_000,
       'A token can live at most five years; leave the expiry empty for a token that does not expire.',
     ),
-  scopes: z
-    .array(PermissionSchema)
-    .min(1, 'Pick at least one permission, or leave the scopes out to act with all of yours.')
-    .max(PERMISSIONS.length)
-    .refine((list) => new Set(list).size === list.length, 'Each permission can be listed once.')
+  scopes: constrainInput(
+    z
+      .array(PermissionSchema)
+      .min(1, 'Pick at least one permission, or leave the scopes out to act with all of yours.')
+      .max(PERMISSIONS.length)
+      .refine((list) => new Set(list).size === list.length, 'Each permission can be listed once.'),
+    { uniqueItems: true },
+  )
     .nullable()
     .optional(),
 });
+// For the OpenAPI document (json-schema.ts): trimmed before its length is counted, a name is not blank.
+constrainInput(TokenNameSchema, { pattern: '\\S' });
 export type TokenCreateInput = z.infer<typeof TokenCreateInputSchema>;
 
 /** One API token as listed: never its secret, which exists only in the create response. */

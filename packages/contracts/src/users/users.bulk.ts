@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from '../common';
 import type { ErrorCode } from '../errors';
+import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
 import type { Permission } from '../permissions';
 import { MAX_IDS } from './users.query';
@@ -75,6 +76,12 @@ export const BulkInputSchema = z
     { when: (payload) => isPlainObject(payload.value) },
   );
 export type BulkInput = z.output<typeof BulkInputSchema>;
+// For the OpenAPI document (json-schema.ts): what the refinements above enforce.
+constrainInput(ids, { uniqueItems: true });
+constrainInput(
+  BulkInputSchema,
+  ifThen({ properties: { operation: { const: 'setActive' } }, required: ['operation'] }, { required: ['active'] }),
+);
 
 export const BulkReportSchema = z.object({
   operation: z.enum(BULK_OPERATIONS),

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { canonicalEmailField } from '../email';
-import { integer, numeric } from '../query/fields';
+import { constrainInput, describeInput, ifThen, inputJsonSchema } from '../json-schema';
+import { integer, numeric, POSITIVE_INTEGER_TEXT_PATTERN } from '../query/fields';
 import { dedupe, isPlainObject } from '../query/normalise';
+import { ENCODABLE_TEXT_PATTERN, plainText, UNENCODABLE_PASSWORD_MESSAGE } from '../text';
 
 // Names and e-mails are trimmed; passwords are not: a space is a legitimate password character,
-// and silently changing what was typed would lock the user out.
-const name = z
-  .string({ error: 'Enter a name.' })
-  .trim()
+// and silently changing what was typed would lock the user out. A name is free text (text.ts); a
+// password may hold anything that can be encoded.
+const name = plainText('name', { error: 'Enter a name.' })
   .min(1, 'Enter a name.')
   .max(100, 'The name can be at most 100 characters long.');
 
@@ -20,17 +21,37 @@ const email = canonicalEmailField({
 const password = z
   .string({ error: 'Enter a password.' })
   .min(8, 'The password must be at least 8 characters long.')
-  .max(128, 'The password can be at most 128 characters long.');
+  .max(128, 'The password can be at most 128 characters long.')
+  .regex(ENCODABLE_TEXT_PATTERN, UNENCODABLE_PASSWORD_MESSAGE);
 
 const roleIdMessage = 'Each role id must be a whole number of 1 or more.';
-const rolesIds = z
-  .array(numeric(integer(roleIdMessage, { min: 1 })), { error: 'Give the roles as a list of role ids.' })
-  .transform(dedupe);
+const roleId = numeric(integer(roleIdMessage, { min: 1 }));
+const rolesIds = z.array(roleId, { error: 'Give the roles as a list of role ids.' }).transform(dedupe);
 
 const isActive = z.boolean({ error: 'Active must be true or false.' });
 
+const confirmation = z.string({ error: 'Repeat the password.' });
+
 /** An empty or null password on update means "keep the current one". */
 const blankToAbsent = (raw: string | null | undefined) => (raw === '' || raw === null ? undefined : raw);
+const keptPassword = z.preprocess(blankToAbsent, password.optional());
+const keptConfirmation = z.preprocess(blankToAbsent, confirmation.optional());
+
+// For the OpenAPI document (json-schema.ts), what zod cannot derive from a trim, a pipe or a preprocess.
+// A name is trimmed before its length is counted: it must not be blank.
+constrainInput(name, { pattern: '\\S' });
+describeInput(email, { ...inputJsonSchema(z.email()), maxLength: 255, examples: ['ann@example.com'] });
+// A role id may come as text, as from a form's select: `"3"`.
+describeInput(roleId, {
+  anyOf: [
+    { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    { type: 'string', pattern: POSITIVE_INTEGER_TEXT_PATTERN },
+  ],
+});
+// The confirmation equals the password (which JSON Schema cannot compare), so it has its shape.
+describeInput(confirmation, inputJsonSchema(password));
+describeInput(keptPassword, { anyOf: [inputJsonSchema(password), { type: 'string', maxLength: 0 }, { type: 'null' }] });
+describeInput(keptConfirmation, { type: ['string', 'null'] });
 
 type PasswordPair = { password?: unknown; password_confirmation?: unknown };
 
@@ -53,19 +74,20 @@ export const UserCreateInputSchema = z
     name,
     email,
     password,
-    password_confirmation: z.string({ error: 'Repeat the password.' }).optional(),
+    password_confirmation: confirmation.optional(),
     roles_ids: rolesIds.optional(),
     is_active: isActive.optional(),
   })
   .superRefine(confirmationMatches, always);
 export type UserCreateInput = z.output<typeof UserCreateInputSchema>;
+constrainInput(UserCreateInputSchema, { dependentRequired: { password: ['password_confirmation'] } });
 
 export const UserUpdateInputSchema = z
   .object({
     name,
     email,
-    password: z.preprocess(blankToAbsent, password.optional()),
-    password_confirmation: z.preprocess(blankToAbsent, z.string({ error: 'Repeat the password.' }).optional()),
+    password: keptPassword,
+    password_confirmation: keptConfirmation,
     roles_ids: rolesIds.optional(),
     is_active: isActive.optional(),
     version: z
@@ -74,6 +96,14 @@ export const UserUpdateInputSchema = z
   })
   .superRefine(confirmationMatches, always);
 export type UserUpdateInput = z.output<typeof UserUpdateInputSchema>;
+// A new password (not blank, which keeps the current one) needs its confirmation.
+constrainInput(
+  UserUpdateInputSchema,
+  ifThen(
+    { properties: { password: { type: 'string', minLength: 1 } }, required: ['password'] },
+    { required: ['password_confirmation'], properties: { password_confirmation: inputJsonSchema(password) } },
+  ),
+);
 
 export const SetActiveInputSchema = z.object({ active: isActive });
 export type SetActiveInput = z.output<typeof SetActiveInputSchema>;

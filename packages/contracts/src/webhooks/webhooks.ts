@@ -3,6 +3,8 @@ import { IdSchema, IsoDateTimeSchema, ListMetaSchema, NamedRefSchema } from '../
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { oneOrMany } from '../query/filters';
 import { integer, numeric } from '../query/fields';
+import { constrainInput } from '../json-schema';
+import { plainText, refusedCharacter } from '../text';
 
 /** Every event a webhook can subscribe to. Names follow the product's past tense; added, never renamed. */
 export const WEBHOOK_EVENTS = [
@@ -39,12 +41,12 @@ export const WEBHOOKS_MAX = 50;
  * An endpoint's URL: absolute http(s), no user:password (the secret signs instead), no fragment.
  * Whether its host may be private is the server's call (`WEBHOOKS_ALLOW_PRIVATE`).
  */
-export const WebhookUrlSchema = z
-  .string({ error: 'Give the endpoint URL.' })
-  .trim()
+export const WebhookUrlSchema = plainText('URL', { error: 'Give the endpoint URL.' })
   .min(1, 'Give the endpoint URL.')
   .max(2000, 'The URL can be at most 2000 characters long.')
   .superRefine((value, ctx) => {
+    // The URL parser would drop a tab or line break and encode the rest: the text rule has spoken.
+    if (refusedCharacter(value) !== undefined) return;
     let url: URL;
     try {
       url = new URL(value);
@@ -66,15 +68,26 @@ export const WebhookUrlSchema = z
 
 export const WebhookInputSchema = z.object({
   url: WebhookUrlSchema,
-  description: z.string().trim().max(200, 'The description can be at most 200 characters long.').default(''),
-  events: z
-    .array(WebhookEventTypeSchema, { error: 'Pick at least one event.' })
-    .min(1, 'Pick at least one event.')
-    .max(WEBHOOK_EVENTS.length)
-    .refine((list) => new Set(list).size === list.length, 'Each event can be listed once.'),
+  description: plainText('description').max(200, 'The description can be at most 200 characters long.').default(''),
+  events: constrainInput(
+    z
+      .array(WebhookEventTypeSchema, { error: 'Pick at least one event.' })
+      .min(1, 'Pick at least one event.')
+      .max(WEBHOOK_EVENTS.length)
+      .refine((list) => new Set(list).size === list.length, 'Each event can be listed once.'),
+    { uniqueItems: true },
+  ),
   active: z.boolean().default(true),
 });
 export type WebhookInput = z.infer<typeof WebhookInputSchema>;
+
+// For the OpenAPI document (json-schema.ts): an http(s) URL with a host and neither a user nor a
+// fragment, as the refinement above decides (the WHATWG parser there reads more spellings).
+constrainInput(WebhookUrlSchema, {
+  format: 'uri',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\\\s]+(?:[/?][^#\\s]*)?$',
+  examples: ['https://hooks.example.com/users'],
+});
 
 export const CIRCUIT_STATES = ['closed', 'open', 'half_open'] as const;
 

@@ -1,4 +1,4 @@
-import { canonicalEmail, PERMISSIONS, PermissionSchema } from '@app/contracts';
+import { canonicalEmail, PERMISSIONS, PermissionSchema, TokenNameSchema } from '@app/contracts';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit.js';
 import { permissionNames } from '../../auth/actor.js';
@@ -20,7 +20,8 @@ export async function tokenCreate(db: Database, _config: AppConfig, args: string
     },
     z.object({
       email: z.string({ error: 'is required' }).trim().min(1, 'is required'),
-      name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').default('cli'),
+      // The API's own rule for a token's name (free text: text.ts in the contracts).
+      name: TokenNameSchema.default('cli'),
       'expires-days': z.coerce
         .number({ error: 'must be a whole number of days' })
         .int('must be a whole number of days')

@@ -1,7 +1,9 @@
 import {
   canonicalEmail,
+  codePointName,
   fieldErrorsFromZod,
   PermissionSchema,
+  refusedCharacter,
   UserCreateInputSchema,
   UserUpdateInputSchema,
 } from '@app/contracts';
@@ -88,6 +90,14 @@ export async function userSetPassword(db: Database, config: AppConfig, args: str
   const user = await findByEmail(db, null, canonicalEmail(opts.email));
   if (!user) throw new CliError(`No user has the e-mail ${opts.email}.`);
   if (user.deleted_at) throw new CliError(`${user.email} belongs to a deleted user: restore the account first.`);
+  // A name stored before the text rule may break it: the update below would refuse it, as typed
+  // in a form, under a --name this command does not have.
+  const hidden = refusedCharacter(user.name);
+  if (hidden !== undefined) {
+    throw new CliError(
+      `${user.email}: the stored name contains an invisible or control character (${codePointName(hidden)}), which a name may no longer hold. Correct the name in the app first.`,
+    );
+  }
   // The API's PUT /users/{id} with the record as it is and a new password: the same checks, the
   // same revocation of every session and token, the same audit row.
   const input = parseInput(UserUpdateInputSchema, {

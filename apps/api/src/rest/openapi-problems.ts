@@ -1,0 +1,64 @@
+import { ERRORS, type ErrorCode } from '@app/contracts';
+import type { ProcedureMeta } from '../trpc/init.js';
+import type { RestRoute } from './bridge.js';
+import type { JsonSchema, OpenApiResponse } from './openapi.js';
+
+const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+
+/** The permission a 403 names: the route's, or one per value of the input field that picks it. */
+export function permissionText(meta: ProcedureMeta): string | undefined {
+  if (meta.permission) return `the \`${meta.permission}\` permission`;
+  const by = meta.permissionOf;
+  if (!by) return undefined;
+  const each = Object.entries(by.permissions).map(([value, permission]) => `\`${permission}\` for \`${value}\``);
+  return `the permission its \`${by.field}\` asks for (${each.join(', ')})`;
+}
+
+export function problemResponse(
+  status: number,
+  codes: ErrorCode[],
+  permission?: string,
+  pickedByInput = false,
+): OpenApiResponse {
+  // preflight.ts: holding none of the permissions the input could pick is refused before the input is read.
+  const anyOf = pickedByInput
+    ? ' A caller holding none of them is refused before the body is read, with no `permission` member: the detail lists them all.'
+    : '';
+  const listed = codes.map((code) => `\`${code}\`: ${ERRORS[code].title}`).join(' ');
+  const ceiling = codes.includes('OUTRANKED')
+    ? ' `OUTRANKED`: the user holds a permission the caller lacks (the privilege ceiling); the detail names them.'
+    : '';
+  const description =
+    status === 403 && permission
+      ? `The caller lacks ${permission} (\`FORBIDDEN\`); the problem's \`permission\` names it.${anyOf}${ceiling}`
+      : status === 422
+        ? `${listed} A business rule's refusal carries the rule's own \`code\`.`
+        : listed;
+  const response: OpenApiResponse = {
+    description,
+    content: { 'application/problem+json': { schema: PROBLEM_REF } },
+  };
+  if (codes.includes('RATE_LIMITED')) {
+    response.headers = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } };
+  }
+  return response;
+}
+
+/** The refusals a route can answer: implied by its guard, path and input, plus what it declares. */
+export function problemCodes(route: RestRoute, input: JsonSchema | null, body: boolean, pathParams: string[]) {
+  const codes: ErrorCode[] = [];
+  // A body is read before the procedure runs: unreadable, too large, or not JSON.
+  if (body) codes.push('BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (!route.meta.public) codes.push('UNAUTHENTICATED');
+  // A permission fixed by the route, or picked by the input (bulk: one per operation).
+  if (route.meta.permission || route.meta.permissionOf) codes.push('FORBIDDEN');
+  if (pathParams.includes('id')) codes.push('NOT_FOUND');
+  if (input) codes.push('VALIDATION_FAILED');
+  codes.push(...(route.rest.problems ?? []));
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const { status } = ERRORS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return [...byStatus].sort(([a], [b]) => a - b);
+}
