@@ -84,7 +84,8 @@ export function createMetrics(db: Database, procedures: ReadonlySet<string>) {
     if (pattern.startsWith('/api/trpc/') && typeof path === 'string') {
       return procedures.has(path) ? `/api/trpc/${path}` : '/api/trpc/(batch)';
     }
-    return pattern;
+    // `/api/users/:id(^\d+$)` → `/api/users/:id`: a parameter's pattern is no part of its name.
+    return pattern.replace(/\(\^[^/]*\$\)/g, '');
   }
 
   return {

@@ -40,8 +40,21 @@ export function restRoutes(router: AnyRouter): RestRoute[] {
   });
 }
 
-/** `/users/{id}/active` → `/users/:id/active` (Fastify's syntax). */
-export const toFastifyPath = (path: string) => `/api${path.replace(/\{(\w+)\}/g, ':$1')}`;
+/**
+ * What a path parameter matches, as a regular expression source: `{id}` is a record id, digits
+ * only, so `/users/bulk` or `/users/export` under a method they lack is not taken for
+ * `/users/{id}` (405 with their own `Allow`, not a 422 about the id) and `/users/abc` names no
+ * route (404). Other parameters (a session's handle) are any one segment.
+ */
+const ANY_SEGMENT = '[^/]+';
+export const pathParamPattern = (name: string) => (name === 'id' ? '\\d+' : ANY_SEGMENT);
+
+/** `/users/{id}/active` → `/api/users/:id(^\d+$)/active` (Fastify's syntax). */
+export const toFastifyPath = (path: string) =>
+  `/api${path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const pattern = pathParamPattern(name);
+    return pattern === ANY_SEGMENT ? `:${name}` : `:${name}(^${pattern}$)`;
+  })}`;
 
 function rawQuery(req: FastifyRequest): string {
   const url = req.raw.url ?? '';

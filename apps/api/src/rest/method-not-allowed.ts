@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { reachedApiRoute, routedPath } from '../api-scope.js';
 import type { RestMeta } from '../trpc/init.js';
-import type { RestRoute } from './bridge.js';
+import { pathParamPattern, type RestRoute } from './bridge.js';
 import { problem, sendProblem } from './problem.js';
 
 /** The order `Allow` lists methods in. HEAD is absent: the door does not answer it (exposeHeadRoute: false). */
 const METHOD_ORDER: readonly RestMeta['method'][] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** `/users/{id}/active` → matches `/api/users/7/active` as the router reads it: a parameter is one segment. */
+/** `/users/{id}/active` → matches `/api/users/7/active` as the router reads it (bridge.ts's parameter patterns). */
 const patternOf = (path: string) =>
-  new RegExp(`^/api${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+  new RegExp(
+    `^/api${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => pathParamPattern(name))}$`,
+  );
 
 /**
  * The methods the route table routes at a concrete path: those of every template it matches,

@@ -81,6 +81,35 @@ const PATH_PARAM = /\{(\w+)\}/g;
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK.', 201: 'Created.', 202: 'Accepted.' };
 const AUTHENTICATED: Array<Record<string, string[]>> = [{ cookieAuth: [] }, { bearerAuth: [] }];
 
+const isNestedObject = (schema: JsonSchema) => hasType(schema, 'object') && schema.properties !== undefined;
+
+/**
+ * OpenAPI's `deepObject` is one level deep: a generic client writes `filters[created_between]`
+ * as `filters[created_between]=from&filters[created_between]=to`. So an object inside one (a
+ * range filter) becomes parameters of its own, named as the bridge reads them:
+ * `filters[created_between][from]`, `filters[created_between][to]`.
+ */
+function nestedObjectParameters(name: string, schema: JsonSchema, emptyIsAbsent: boolean): OpenApiParameter[] {
+  return Object.entries(propertiesOf(schema))
+    .filter(([, inner]) => isNestedObject(inner))
+    .flatMap(([key, inner]) =>
+      Object.entries(propertiesOf(inner)).map(([bound, boundSchema]) => {
+        const param: OpenApiParameter = { name: `${name}[${key}][${bound}]`, in: 'query', schema: boundSchema };
+        if (typeof inner.description === 'string') param.description = inner.description;
+        if (emptyIsAbsent) param.allowEmptyValue = true;
+        return param;
+      }),
+    );
+}
+
+/** The object's schema without the nested objects `nestedObjectParameters` took out. */
+function withoutNestedObjects(schema: JsonSchema): JsonSchema {
+  const properties = Object.fromEntries(
+    Object.entries(propertiesOf(schema)).filter(([, inner]) => !isNestedObject(inner)),
+  );
+  return { ...schema, properties };
+}
+
 function parametersOf(
   route: RestRoute,
   input: JsonSchema | null,
@@ -96,9 +125,13 @@ function parametersOf(
   }));
   if (!input || (route.rest.method !== 'GET' && route.rest.method !== 'DELETE')) return params;
   const required = requiredOf(input);
-  for (const [name, schema] of Object.entries(properties)) {
+  for (let [name, schema] of Object.entries(properties)) {
     // A key no value satisfies (roles' `append`, with nothing to append) is no parameter to send.
     if (pathParams.includes(name) || acceptsNothing(schema)) continue;
+    if (hasType(schema, 'object')) {
+      params.push(...nestedObjectParameters(name, schema, emptyIsAbsent));
+      schema = withoutNestedObjects(schema);
+    }
     const param: OpenApiParameter = { name, in: 'query', schema };
     if (required.includes(name)) param.required = true;
     if (typeof schema.description === 'string') param.description = schema.description;

@@ -169,6 +169,8 @@ function freshEmail(operationId: string, body: unknown, seedEmail: unknown): unk
 }
 
 function serverRefusesShape(res: LightMyRequestResponse): boolean {
+  // A path no route takes (`/users/1.5`: an id is digits) is refused by the router, not a record's 404.
+  if (res.statusCode === 404) return /^No API route matches /.test(String(res.json().detail));
   if (res.statusCode !== 422) return false;
   const problem = res.json() as { code: string; detail: string; errors?: Record<string, string[]> };
   if (!SHAPE_CODES.includes(problem.code)) return false;

@@ -17,10 +17,13 @@ import { buildTestApp, startTestApp, type TestApp } from '../support/test-app.js
 const routes = restRoutes(appRouter);
 const samplePath = (p: string) => `/api${p.replace(/\{\w+\}/g, '1')}`;
 
+/** A record id (`{id}`) is digits; any other parameter (a session's handle) is one segment. */
+const paramPattern = (_: string, name: string) => (name === 'id' ? '\\d+' : '[^/]+');
+
 /** Which methods the table routes at a concrete path: every template it matches, params included. */
 function allowedAt(concrete: string): string[] {
   const methods = routes
-    .filter((r) => new RegExp(`^/api${r.rest.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(concrete))
+    .filter((r) => new RegExp(`^/api${r.rest.path.replace(/\{(\w+)\}/g, paramPattern)}$`).test(concrete))
     .map((r) => r.rest.method);
   return [...new Set(methods)].sort();
 }
@@ -76,6 +79,30 @@ describe('a method a REST path lacks', () => {
       const res = await rawRequest(base, method, concrete);
       expect([404, 405]).not.toContain(res.status);
     });
+  });
+});
+
+describe('fixed paths beside /users/{id} (Schemathesis: PUT /api/users/bulk was 422 about the id)', () => {
+  it.each([
+    ['PUT', '/api/users/bulk', 'POST'],
+    ['GET', '/api/users/bulk', 'POST'],
+    ['DELETE', '/api/users/bulk', 'POST'],
+    ['PATCH', '/api/users/bulk', 'POST'],
+    ['PUT', '/api/users/selected', 'GET'],
+    ['DELETE', '/api/users/export', 'GET'],
+  ])('%s %s is 405 with Allow: %s', async (method, url, allow) => {
+    // A body where the method takes one, as Schemathesis sent it.
+    const body =
+      method === 'PUT' || method === 'PATCH' ? { operation: 'setActive', ids: [1], active: false } : undefined;
+    const res = await rawRequest(base, method, url, body ? { body } : {});
+    expect(res.status).toBe(405);
+    expect(allowOf(res.headers.allow)).toEqual([allow]);
+  });
+
+  it('answers a user path whose id is not a number with 404: no such user, no such route', async () => {
+    const res = await rawRequest(base, 'GET', '/api/users/abc');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/problem\+json/);
   });
 });
 

@@ -96,7 +96,8 @@ describe('GET /users/{id}', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
     expect((await get(`/api/users/${gone}`)).statusCode).toBe(404);
-    expect((await get('/api/users/abc')).statusCode).toBe(422);
+    // An id is digits: anything else names no user, nor any route.
+    expect((await get('/api/users/abc')).statusCode).toBe(404);
   });
 
   it('shows a deleted user with withTrashed to those who may see the trash', async () => {

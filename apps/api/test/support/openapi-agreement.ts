@@ -115,22 +115,51 @@ export function documentJudge(doc: OpenApiDocument) {
     return fn(value) ? null : ajv.errorsText(fn.errors);
   };
 
-  const readParam = (param: OpenApiParameter, parsed: Record<string, unknown>, input: ApiInput): unknown => {
+  /**
+   * A query parameter read as an OpenAPI request validator reads it: a `deepObject` by its
+   * `name[key]` pairs, minus keys the operation documents as parameters of their own
+   * (`filters[created_between][from]`); any other parameter by its exact name, repeated for a list.
+   */
+  const readParam = (
+    operation: OpenApiOperation,
+    param: OpenApiParameter,
+    parsed: Record<string, unknown>,
+    raw: URLSearchParams,
+    input: ApiInput,
+  ): unknown => {
     if (param.in === 'path') return input.path[param.name] === undefined ? undefined : String(input.path[param.name]);
-    const raw = parsed[param.name];
-    return param.allowEmptyValue ? dropEmpty(raw) : raw;
+    let value: unknown;
+    if (param.style === 'deepObject') {
+      value = parsed[param.name];
+      if (isObject(value)) {
+        const own = new Set(
+          (operation.parameters ?? []).flatMap((p) => {
+            const nested = /^(\w+)\[(\w+)\]\[/.exec(p.name);
+            return nested && nested[1] === param.name ? [nested[2]] : [];
+          }),
+        );
+        value = Object.fromEntries(Object.entries(value).filter(([key]) => !own.has(key)));
+      }
+    } else {
+      const all = raw.getAll(param.name);
+      // One value is a scalar; ajv's `coerceTypes: 'array'` reads it as a list where one is wanted.
+      value = all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+    }
+    return param.allowEmptyValue ? dropEmpty(value) : value;
   };
 
   return {
     /** Whether the document accepts `input` for `operation`, and why not. */
     judge(operation: OpenApiOperation, input: ApiInput): { accepts: boolean; why: string } {
-      const parsed = qs.parse(queryStringOf(operation, input.query), {
+      const text = queryStringOf(operation, input.query);
+      const raw = new URLSearchParams(text);
+      const parsed = qs.parse(text, {
         depth: 20,
         arrayLimit: 20_000,
         parameterLimit: 50_000,
       }) as Record<string, unknown>;
       for (const param of operation.parameters ?? []) {
-        const value = readParam(param, parsed, input);
+        const value = readParam(operation, param, parsed, raw, input);
         if (value === undefined) {
           if (param.required) return { accepts: false, why: `${param.name} is required` };
           continue;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalEmailField } from '../email';
+import { canonicalEmailField, EMAIL_PATTERN } from '../email';
 import { constrainInput, describeInput, ifThen, inputJsonSchema } from '../json-schema';
 import { integer, numeric, POSITIVE_INTEGER_TEXT_PATTERN } from '../query/fields';
 import { dedupe, isPlainObject } from '../query/normalise';
@@ -16,7 +16,7 @@ const name = plainText('name', { error: 'Enter a name.' })
 const email = canonicalEmailField({
   required: 'Enter an e-mail address.',
   tooLong: 'The e-mail address can be at most 255 characters long.',
-}).pipe(z.email('Enter a valid e-mail address, e.g. ann@example.com.'));
+}).pipe(z.email({ pattern: EMAIL_PATTERN, error: 'Enter a valid e-mail address, e.g. ann@example.com.' }));
 
 const password = z
   .string({ error: 'Enter a password.' })
@@ -40,7 +40,11 @@ const keptConfirmation = z.preprocess(blankToAbsent, confirmation.optional());
 // For the OpenAPI document (json-schema.ts), what zod cannot derive from a trim, a pipe or a preprocess.
 // A name is trimmed before its length is counted: it must not be blank.
 constrainInput(name, { pattern: '\\S' });
-describeInput(email, { ...inputJsonSchema(z.email()), maxLength: 255, examples: ['ann@example.com'] });
+describeInput(email, {
+  ...inputJsonSchema(z.email({ pattern: EMAIL_PATTERN })),
+  maxLength: 255,
+  examples: ['ann@example.com'],
+});
 // A role id may come as text, as from a form's select: `"3"`.
 describeInput(roleId, {
   anyOf: [
