@@ -16,12 +16,13 @@ const INVISIBLE_BEYOND_TEXT = /[\u200C\u200D]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01E
 
 /**
  * The shape an address must have to be stored: zod's own e-mail pattern, with each domain label
- * starting and ending with a letter or digit as DNS requires (RFC 1035 §2.3.1). zod's allows a
- * label ending in `-` (`x@a-.example.com`), which no mail server can be found for, and which
- * `format: email` in the OpenAPI document refuses.
+ * starting and ending with a letter or digit and at most 63 characters long, as DNS requires
+ * (RFC 1035 §2.3.1, §2.3.4). zod's allows a label ending in `-` (`x@a-.example.com`) or of any
+ * length, which no mail server can be found for, and which `format: email` in the OpenAPI
+ * document refuses.
  */
 export const EMAIL_PATTERN =
-  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 export const INVISIBLE_IN_EMAIL_MESSAGE =
   'The e-mail address contains an invisible or control character. Type it again without it.';
