@@ -4,7 +4,7 @@ import { ADMIN_EMAIL, type ConnectionSettings, connect } from './seed.js';
 
 /**
  * The audit trail of the bench database: N events written by SQL alone (INSERT … SELECT over
- * MariaDB's sequence engine, `seq_A_to_B`), stored as `recordAudit` stores them, with their
+ * MariaDB's sequence engine, `seq_A_to_B`), stored as `recordChange` stores them, with their
  * `audit_targets` rows. Event n (1…N) is a pure function of n — CRC32s of n pick its action,
  * actor, targets, address and door; MD5 of n is its request id — so a seed that stopped resumes
  * where it stopped. Event n happens in the n-th of N equal slots of the 3 years before the seed.
@@ -371,9 +371,9 @@ function batchStatements(p: SeedParams, from: number, to: number): string[] {
       IF(${door} = 'token', ${pick('k', TOKENS.map(lit))}, NULL),
       ${ts}
     FROM ${seq} s`;
-  // Target rows for users only, as recordAudit writes them: a role's id is not a user's history.
+  // Target rows for users only, as recordChange writes them: a role's id is not a user's history.
   const count = perAction((s) => ((s.targetType ?? 'user') === 'user' ? countOf[s.targets] : '0'));
-  // Each target row carries its event's time (migration 0009), as recordAudit writes it.
+  // Each target row carries its event's time (migration 0009), as recordChange writes it.
   const firstTargets = `INSERT INTO audit_targets (target_id, audit_id, created_at)
     SELECT ${perAction((s) => targetOf(s.targets, '0'))}, ${ids}, ${ts} FROM ${seq} s WHERE ${count} > 0`;
   const bulkCodes = ACTIONS.flatMap((s, i) => (s.targets === 'bulk' ? [i + 1] : []));

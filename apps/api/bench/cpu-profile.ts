@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The parts of a V8 `.cpuprofile` (as `node --cpu-prof` writes it) that the summary reads. */
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: CallFrame }>;
+export interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -26,7 +26,7 @@ export interface ProfileSummary {
   top: ProfileShare[];
 }
 
-interface CallFrame {
+export interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
@@ -48,14 +48,14 @@ function sourceMapOf(url: string): SourceMap | null {
 }
 
 /** The bundled function's original file: `src/modules/users/export.csv.ts` → `export.csv.ts`. */
-function bundledSource(frame: CallFrame): string | null {
+export function bundledSource(frame: CallFrame): string | null {
   const entry = sourceMapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
   const source = entry && 'originalSource' in entry ? entry.originalSource : null;
   return source ? source.replace(/^.*\/(src|packages)\//, '$1/') : null;
 }
 
 /** Whom a sampled function belongs to: its npm package, Node's module, or the API's source file. */
-function owner(frame: CallFrame): string {
+export function owner(frame: CallFrame): string {
   const { url, functionName } = frame;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1] as string;

@@ -21,6 +21,8 @@ export interface BenchOptions {
   floorRuns: number;
   /** Skip the export downloads (they take minutes at a million rows). */
   skipExport: boolean;
+  /** Some scenarios (--only) into the default report: written as a section of their own. */
+  subset: boolean;
   /** Resize MariaDB's InnoDB buffer pool for the run (restored after); null leaves it alone. */
   bufferPoolMb: number | null;
 }
@@ -36,7 +38,8 @@ const HELP = `Usage: npm run bench -- [options]
                        --smoke: …/ua_bench_smoke). Created if missing; reseeded unless --reuse.
   --reuse              keep an already-seeded database holding N demo users (tops it up if short)
   --report FILE        markdown report (default docs/PERFORMANCE.md; --smoke: a temp file)
-  --only a,b           run only these scenarios (names as in the report)
+  --only a,b           run only these scenarios (names as in the report); into the default report,
+                       as a section of its own beside the last full run's tables
   --floor-runs R       repetitions of each SQL floor per connection (default 30; --smoke: 5)
   --skip-export        do not time the export downloads
   --innodb-buffer-pool-mb M
@@ -48,6 +51,9 @@ const HELP = `Usage: npm run bench -- [options]
                        the scale-out bed, RSS and event-loop lag sampled (--soak --help)
   --webhooks           instead of the scenarios: bulks with a webhook subscribed and the time to
                        deliver their events to a local receiver (--webhooks --help)
+  --profile            instead of the scenarios: one scenario (--scenario NAME, default list-default)
+                       under load for --duration S (default 20) against an already-seeded database,
+                       the API run with --cpu-prof; prints self and total time by function and owner
   --help               this text
 `;
 
@@ -107,6 +113,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       .filter(Boolean),
     floorRuns: positiveInt('floor-runs', values['floor-runs'], smoke ? 5 : 30),
     skipExport: values['skip-export'] ?? false,
+    subset: !smoke && !values.report && Boolean(values.only?.trim()),
     bufferPoolMb:
       values['innodb-buffer-pool-mb'] === undefined
         ? null

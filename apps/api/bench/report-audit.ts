@@ -16,7 +16,7 @@ export function renderAuditSection(run: RunInfo, outcomes: readonly HttpOutcome[
   const events = run.audit?.events ?? Number.NaN;
   L.push(
     `- Trail: **${int(events)}** seeded audit events in \`${run.database}\` (\`bench/audit-seed.ts\`): ${AUDIT_TRAIL_SHAPE}; ` +
-      '`changes`, `context` and `audit_targets` rows as `recordAudit` writes them.',
+      '`changes`, `context` and `audit_targets` rows as `recordChange` writes them.',
   );
   const s = run.audit?.seeded;
   L.push(

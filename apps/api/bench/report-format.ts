@@ -21,22 +21,41 @@ export function targetText(t: Target): string {
       return `≤ ${t.ratio} × SQL floor, RSS ≤ ${t.rssMb} MB`;
     case 'unchanged':
       return `p50 ≤ ${t.ratio} × p50 without writes`;
+    case 'floorWithAuth':
+      return `p50 ≤ ${t.ratio} × SQL floor incl. auth`;
+    case 'tail':
+      return `p99 ≤ ${t.ratio} × p50`;
     case 'none':
       return '—';
   }
 }
 
-/** 'pass' | 'miss' | '—' (no target or no numbers). */
-export function verdict(o: Outcome): 'pass' | 'miss' | '—' {
+/** Every target of a scenario: its first, then its `also`. */
+const targetsOf = (o: Outcome): Target[] => [o.scenario.target, ...(o.kind === 'http' ? (o.scenario.also ?? []) : [])];
+
+/** "p50 ≤ 50 ms; p50 ≤ 1.5 × SQL floor incl. auth": each target of the scenario. */
+export const targetsText = (o: Outcome) => targetsOf(o).map(targetText).join('; ');
+
+/** "pass; miss": the verdict on each target, in `targetsText`'s order. */
+export const verdicts = (o: Outcome) =>
+  targetsOf(o)
+    .map((t) => verdict(o, t))
+    .join('; ');
+
+/** 'pass' | 'miss' | '—' (no target or no numbers), on the scenario's first target unless `t` is given. */
+export function verdict(o: Outcome, t: Target = o.scenario.target): 'pass' | 'miss' | '—' {
   if (o.status !== 'ok') return '—';
-  const t = o.scenario.target;
   if (o.kind === 'http') {
     const p50 = o.load?.p50 ?? Number.NaN;
     if (t.kind === 'p50') return p50 <= t.ms ? 'pass' : 'miss';
-    if (t.kind === 'floor') {
-      const floor = o.floor?.list.p50 ?? Number.NaN;
+    if (t.kind === 'floor' || t.kind === 'floorWithAuth') {
+      const floor = (t.kind === 'floor' ? o.floor?.list.p50 : o.floor?.withAuth.p50) ?? Number.NaN;
       if (!Number.isFinite(floor)) return '—';
       return p50 <= t.ratio * floor ? 'pass' : 'miss';
+    }
+    if (t.kind === 'tail') {
+      const p99 = o.load?.p99 ?? Number.NaN;
+      return Number.isFinite(p99) && Number.isFinite(p50) ? (p99 <= t.ratio * p50 ? 'pass' : 'miss') : '—';
     }
     if (t.kind === 'unchanged') {
       const quiet = o.quiet?.p50 ?? Number.NaN;

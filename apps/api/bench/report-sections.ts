@@ -43,3 +43,42 @@ export function keepSections(oldText: string, newText: string): string {
   }
   return out;
 }
+
+const SUBSET = { start: '<!-- subset:start -->', end: '<!-- subset:end -->' };
+
+/**
+ * A run of some scenarios (`--only`) into the full report: its machine, run and result tables
+ * and its scenarios in detail, as a section of their own labelled with the command — the full
+ * run's tables stay as they were. The next subset run replaces the section; a full run drops it.
+ */
+export function writeSubsetSection(file: string, report: string, command: string, date: Date) {
+  const between = (from: string, to: string) => {
+    const a = report.indexOf(from);
+    const b = report.indexOf(to, a);
+    return a >= 0 && b > a ? report.slice(a, b).trim() : '';
+  };
+  const deeper = (text: string) => text.replace(/^(#{2,5}) /gm, '$1# ');
+  const text = [
+    SUBSET.start,
+    '## Subset run (not the full run above)',
+    '',
+    `Written on ${date.toISOString().replace(/\.\d+Z$/, 'Z')} by a run of some scenarios only; the tables above are the last full run's. Rerun it with:`,
+    '',
+    `    ${command}`,
+    '',
+    deeper(between('## Machine', '<!-- bench:notes:start -->')),
+    '',
+    deeper(between('## Scenarios in detail', '## Method')),
+    SUBSET.end,
+  ].join('\n');
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance\n';
+  const a = old.indexOf(SUBSET.start);
+  const b = old.indexOf(SUBSET.end);
+  const next =
+    a >= 0 && b > a
+      ? old.slice(0, a) + text + old.slice(b + SUBSET.end.length)
+      : /\n<!-- bench:notes:start -->/.test(old)
+        ? old.replace(/\n<!-- bench:notes:start -->/, () => `\n${text}\n\n<!-- bench:notes:start -->`)
+        : `${old.trimEnd()}\n\n${text}\n`;
+  fs.writeFileSync(file, next);
+}

@@ -8,11 +8,11 @@ import type { CapturedStatement, FloorResult, PlanRow } from './floor.js';
 import type { LoadResult } from './http-load.js';
 import type { MachineInfo } from './machine.js';
 import { renderAuditSection } from './report-audit.js';
-import { f0, f1, int, ms, ratio, statusText, targetText, verdict } from './report-format.js';
+import { f0, f1, int, ms, ratio, statusText, targetsText, targetText, verdict, verdicts } from './report-format.js';
 import { METHOD } from './report-method.js';
 import type { ExportScenario, HttpRequestSpec, HttpScenario } from './scenarios.js';
 
-export { targetText, verdict } from './report-format.js';
+export { targetsText, verdicts } from './report-format.js';
 
 export type OutcomeStatus = 'ok' | 'missing' | 'failed';
 
@@ -182,18 +182,18 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   // A run of audit scenarios alone (--only) has no users' table.
   if (http.length) {
     L.push(
-      '| Scenario | p50 | p99 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | naive LIKE + COUNT(*) p50 | API peak RSS | target | result |',
+      '| Scenario | p50 | p99 | p99 / p50 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | naive LIKE + COUNT(*) p50 | API peak RSS | target | result |',
     );
-    L.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    L.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const o of http) {
       const l = o.load;
       const s = statusText(o);
       L.push(
-        `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
+        `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s || !l ? '' : `${(l.p99 / l.p50).toFixed(1)}×`} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
           o.floor?.list.p50 ?? Number.NaN,
         )} | ${ratio(o, 'list')} | ${ms(o.floor?.withAuth.p50 ?? Number.NaN)} | ${ratio(o, 'withAuth')} | ${
           o.naive ? ms(o.naive.p50) : '—'
-        } | ${o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'} | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
+        } | ${o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'} | ${targetsText(o)} | ${verdicts(o)} |`,
       );
     }
     L.push('');

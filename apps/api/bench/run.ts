@@ -4,7 +4,8 @@ import { runExportScenario } from './export-scenario.js';
 import { runHttpScenario } from './http-scenario.js';
 import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
-import { type Outcome, renderReport, targetText, verdict, writeReport } from './report.js';
+import { type Outcome, renderReport, targetsText, verdicts, writeReport } from './report.js';
+import { writeSubsetSection } from './report-sections.js';
 import { smokeProblems } from './smoke.js';
 import { runSoak } from './soak-run.js';
 import { type BenchContext, middleEmail, SCENARIOS } from './scenarios.js';
@@ -93,6 +94,10 @@ async function reactivate(conn: mysql.Connection, ids: readonly number[]): Promi
 
 async function main(): Promise<number> {
   if (process.argv.includes('--soak')) return runSoak(process.argv.slice(2));
+  if (process.argv.includes('--profile')) {
+    const { runProfile } = await import('./profile-run.js');
+    return runProfile(process.argv.slice(2));
+  }
   if (process.argv.includes('--webhooks')) {
     const { runWebhooksBench } = await import('./webhooks-run.js');
     return runWebhooksBench(process.argv.slice(2));
@@ -254,7 +259,8 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
     machine,
     outcomes,
   );
-  writeReport(opts.report, text);
+  if (opts.subset) writeSubsetSection(opts.report, text, command, new Date());
+  else writeReport(opts.report, text);
   log(`report written to ${opts.report}`);
   for (const o of outcomes) {
     const main =
@@ -265,7 +271,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
         : o.download
           ? `${o.download.seconds.toFixed(2)} s, ${o.download.rows} rows, RSS ${o.download.peakRssMb.toFixed(0)} MB`
           : o.status;
-    log(`  ${o.scenario.name.padEnd(16)} ${main}  [${targetText(o.scenario.target)}: ${verdict(o)}]`);
+    log(`  ${o.scenario.name.padEnd(16)} ${main}  [${targetsText(o)}: ${verdicts(o)}]`);
   }
   if (opts.smoke) {
     const problems = smokeProblems(outcomes);

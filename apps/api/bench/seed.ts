@@ -4,8 +4,8 @@ import { createApiToken } from '../src/auth/api-tokens.js';
 import { UNUSABLE_PASSWORD } from '../src/auth/password.js';
 import { type Database, openDatabase, parseMysqlUrl } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations/migrator.js';
-import { seedAdministrator } from '../src/db/seeders/base.seeder.js';
-import { demoUser } from '../src/db/seeders/demo-data.js';
+import { seedAdministrator } from '../src/seed/base.seeder.js';
+import { demoUser } from '../src/seed/demo-data.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 const ROWS_PER_STATEMENT = 5_000;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { logError } from './rest/error-handler.js';
+import { logError } from './logger.js';
 import { problem, sendProblem } from './rest/problem.js';
 
 const isApiPattern = (path: string) => path === '/api' || path.startsWith('/api/');

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate, pendingMigrations } from './db/migrations/migrator.js';
-import { seedAdministrator } from './db/seeders/base.seeder.js';
-import { seedDemoUsers } from './db/seeders/demo.seeder.js';
+import { seedAdministrator } from './seed/base.seeder.js';
+import { seedDemoUsers } from './seed/demo.seeder.js';
 
 /**
  * The database as configured. The server passes its logger (replica warnings) and limits each

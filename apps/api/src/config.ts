@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { canonicalEmail, hasInvisibleCharacter, INVISIBLE_IN_EMAIL_MESSAGE } from '@app/contracts';
 import { z } from 'zod';
 import { envBoolean, envOptional } from './config-helpers.js';
-import { type UsersConfig, usersConfigEnvSchema } from './modules/users/users.config.js';
+import { type UsersConfig, usersConfigEnvSchema } from './users-config.js';
 import { envTrustProxy } from './trust-proxy.js';
 
 /** The repository root: `./data/` and the built SPA are found from here whatever the cwd. */

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pino, { type Logger } from 'pino';
 
 const REDACTED = '[redacted]';
@@ -99,4 +100,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** 5xx are logged with their stack (server side only); 4xx are the caller's business. */
+export function logError(log: FastifyBaseLogger, error: unknown, status: number) {
+  // 503: the database is away, which its own log says; one line per refused request is enough.
+  if (status === 503)
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, 'request refused: database unavailable');
+  else if (status >= 500) log.error({ err: error }, 'request failed');
+  else log.debug({ err: error instanceof Error ? error.message : String(error), status }, 'request refused');
 }

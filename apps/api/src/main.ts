@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server.js';
+import { startHousekeeping } from './housekeeping/housekeeping.js';
+import { sessionLimits } from './auth/sessions.js';
 import { startDispatcher } from './webhooks/dispatcher.js';
 import { webhooksSettings } from './webhooks/settings.js';
 
@@ -41,6 +43,12 @@ async function main() {
   const dispatcher = config.WEBHOOKS_DISPATCHER
     ? startDispatcher({ db, settings: webhooksSettings(config), log: logger.child({ component: 'webhooks' }) })
     : null;
+  // Expired sessions and rate-limit windows, purged about hourly by every instance.
+  const housekeeping = startHousekeeping({
+    db,
+    sessions: sessionLimits(config),
+    log: logger.child({ component: 'housekeeping' }),
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -70,6 +78,7 @@ async function main() {
       clearInterval(sweep);
       // Attempts in flight end within their timeout and are recorded; unclaimed ones wait in the outbox.
       await dispatcher?.stop();
+      await housekeeping.stop();
       await db.close();
       logger.info('stopped');
       process.exit(0);

@@ -5,7 +5,7 @@ import { SESSION_COOKIE } from './auth/sessions.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { Context, CookieJar } from './trpc/context.js';
+import type { Context, CookieJar } from './context.js';
 
 function cookieJar(reply: FastifyReply, config: AppConfig): CookieJar {
   const base = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.COOKIE_SECURE };

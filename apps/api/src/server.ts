@@ -11,7 +11,7 @@ import type { Database } from './db/database.js';
 import { registerRestBridge } from './rest/bridge.js';
 import { registerErrorHandler } from './rest/error-handler.js';
 import { problem, sendProblem } from './rest/problem.js';
-import { appRouter } from './trpc/app-router.js';
+import { appRouter } from './app/app-router.js';
 import { registerTrpcDoor } from './trpc/http-door.js';
 import { contextFactory } from './request-context.js';
 import { assertEveryProcedureGuarded } from './trpc/guard-check.js';

@@ -24,12 +24,17 @@ export type AuthMethod =
  * or a role change made by any instance applies to the very next request everywhere.
  */
 export async function loadActor(db: Database, userId: number): Promise<Actor | null> {
-  const user = await db.models.User.findOne({
-    attributes: ['id', 'name', 'email', 'is_active'],
-    where: { id: userId, is_active: true },
-  });
+  // Every request pays these two reads: plain statements, side by side (the permissions of a
+  // user who is not there are read for nothing, and no request waits for the other read).
+  const [[user], permissions] = await Promise.all([
+    db.sequelize.query<{ id: number | string; name: string; email: string }>(
+      'SELECT id, name, email FROM users WHERE id = :userId AND is_active = 1 AND deleted_at IS NULL LIMIT 1',
+      { replacements: { userId }, type: QueryTypes.SELECT },
+    ),
+    permissionNames(db, userId),
+  ]);
   if (!user) return null;
-  return { id: user.id, name: user.name, email: user.email, permissions: await permissionNames(db, user.id) };
+  return { id: Number(user.id), name: user.name, email: user.email, permissions };
 }
 
 export async function permissionNames(

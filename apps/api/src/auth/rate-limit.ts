@@ -19,7 +19,7 @@ export const bucketKey = (scope: string, subject: string) => `${scope}:${hashSec
  * network hands one client, who may pick any of its 2^64 addresses for each request; counted
  * per address, one client would never meet the limit.
  */
-export function clientNetwork(ip: string): string {
+function clientNetwork(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip);
   if (address.kind() === 'ipv4') return address.toString();
@@ -76,4 +76,36 @@ export async function reset(db: Database, bucket: string): Promise<void> {
   await inWriteTurn(db, () =>
     db.sequelize.query('DELETE FROM rate_limits WHERE bucket = :bucket', { replacements: { bucket } }),
   );
+}
+
+/**
+ * Rate-limit rows are kept this long after their window started: no limit's window is longer
+ * (LOGIN_WINDOW_MINUTES is capped at a day, exports count per minute), so an older row only says
+ * "no hits in the current window", which its absence says too.
+ */
+export const RATE_ROWS_KEPT_MS = 24 * 3_600_000;
+
+/** Rows deleted per statement. */
+const PURGE_BATCH = 1_000;
+
+/** Housekeeping (hourly, housekeeping/): deletes the windows that are over, in batches. */
+export async function purgeStaleRateLimits(db: Database, now = Date.now(), batch = PURGE_BATCH): Promise<number> {
+  const before = now - RATE_ROWS_KEPT_MS;
+  let purged = 0;
+  for (;;) {
+    const rows = await db.sequelize.query<{ bucket: string }>(
+      'SELECT bucket FROM rate_limits WHERE window_start_ms <= :before LIMIT :batch',
+      { replacements: { before, batch }, type: QueryTypes.SELECT },
+    );
+    if (rows.length === 0) return purged;
+    const buckets = rows.map((row) => row.bucket);
+    // A bucket hit again since it was read has a new window: the repeated condition keeps it.
+    await inWriteTurn(db, () =>
+      db.sequelize.query('DELETE FROM rate_limits WHERE bucket IN (:buckets) AND window_start_ms <= :before', {
+        replacements: { buckets, before },
+      }),
+    );
+    purged += rows.length;
+    if (rows.length < batch) return purged;
+  }
 }

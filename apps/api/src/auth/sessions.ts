@@ -73,18 +73,33 @@ export async function deleteSession(db: Database, sessionId: string): Promise<vo
   await inWriteTurn(db, () => db.models.Session.destroy({ where: { id: sessionId } }));
 }
 
-/** Housekeeping: removes sessions no request can use any more. */
-export async function purgeExpiredSessions(db: Database, limits: SessionLimits, now = new Date()): Promise<number> {
-  return inWriteTurn(db, () =>
-    db.models.Session.destroy({
-      where: {
-        [Op.or]: [
-          { expires_at: { [Op.lte]: now } },
-          { last_seen_at: { [Op.lte]: new Date(now.getTime() - limits.idleMs) } },
-        ],
-      },
-    }),
-  );
+/** Sessions deleted per statement: each batch is one short write, so no sign-in waits long. */
+const PURGE_BATCH = 1_000;
+
+/**
+ * Housekeeping (hourly, housekeeping/): removes sessions no request can use any more, past either
+ * lifetime, in batches. Returns how many went.
+ */
+export async function purgeExpiredSessions(
+  db: Database,
+  limits: SessionLimits,
+  now = new Date(),
+  batch = PURGE_BATCH,
+): Promise<number> {
+  const where = {
+    [Op.or]: [
+      { expires_at: { [Op.lte]: now } },
+      { last_seen_at: { [Op.lte]: new Date(now.getTime() - limits.idleMs) } },
+    ],
+  };
+  let purged = 0;
+  for (;;) {
+    const rows = await db.models.Session.findAll({ attributes: ['id'], where, limit: batch, raw: true });
+    if (rows.length === 0) return purged;
+    const ids = rows.map((row) => row.id);
+    purged += await inWriteTurn(db, () => db.models.Session.destroy({ where: { id: ids } }));
+    if (rows.length < batch) return purged;
+  }
 }
 
 /**

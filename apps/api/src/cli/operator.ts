@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PERMISSIONS } from '@app/contracts';
+import { fieldErrorsFromZod, PERMISSIONS } from '@app/contracts';
+import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -23,13 +24,27 @@ export function operatorContext(db: Database, config: AppConfig): WriteContext {
   };
 }
 
-/** A handler's refusal as one line for the operator: the first field error, else its sentence. */
-export async function asOperator<T>(run: () => Promise<T>): Promise<T> {
+/**
+ * A handler's refusal as one line for the operator: the first field error, named by the flag
+ * that carries it (`flags` maps an input field to its flag where the names differ), else its
+ * sentence.
+ */
+export async function asOperator<T>(run: () => Promise<T>, flags: Record<string, string> = {}): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const [field, messages] = Object.entries(err.errors ?? {})[0] ?? [];
-    throw new CliError(field && messages?.[0] ? `--${field}: ${messages[0]}` : err.detail);
+    throw new CliError(field && messages?.[0] ? `--${flags[field] ?? field}: ${messages[0]}` : err.detail);
   }
+}
+
+/** Validates with a contract schema the API uses; the first problem becomes the operator's one line. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const [field, messages] = Object.entries(fieldErrorsFromZod(parsed.error))[0] ?? ['input', ['is invalid']];
+    throw new CliError(`--${field}: ${messages[0]}`);
+  }
+  return parsed.data;
 }

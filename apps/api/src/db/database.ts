@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Options, QueryTypes, Sequelize } from 'sequelize';
 import type sqlite3 from 'sqlite3';
+import type { Dialect } from './dialect.js';
 import { defineModels, type Models } from './models/index.js';
 import { type ReplicaEvents, routeReads } from './replica-routing.js';
 import { limitStatements, type StatementConnection } from './statement-timeout.js';
-
-export type Dialect = 'sqlite' | 'mysql';
 
 export interface DatabaseOptions {
   /** mysql://… or mariadb://…; absent → embedded SQLite at `sqlitePath`. */
@@ -24,7 +23,7 @@ export interface DatabaseOptions {
   replicaEvents?: ReplicaEvents;
 }
 
-export interface ReplicaCheck {
+interface ReplicaCheck {
   /** host:port, never credentials. */
   name: string;
   ok: boolean;

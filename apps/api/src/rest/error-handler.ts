@@ -1,15 +1,7 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { logError } from '../logger.js';
 import { describeError } from '../trpc/error-formatter.js';
 import { problem, sendProblem } from './problem.js';
-
-/** 5xx are logged with their stack (server side only); 4xx are the caller's business. */
-export function logError(log: FastifyBaseLogger, error: unknown, status: number) {
-  // 503: the database is away, which its own log says; one line per refused request is enough.
-  if (status === 503)
-    log.warn({ err: error instanceof Error ? error.message : String(error) }, 'request refused: database unavailable');
-  else if (status >= 500) log.error({ err: error }, 'request failed');
-  else log.debug({ err: error instanceof Error ? error.message : String(error), status }, 'request refused');
-}
 
 /** The one place a REST failure becomes problem+json (RFC 9457) and gets logged. */
 export function registerErrorHandler(app: FastifyInstance) {

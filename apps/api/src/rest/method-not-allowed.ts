@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { reachedApiRoute, routedPath } from '../api-scope.js';
 import type { RestMeta } from '../trpc/init.js';
-import { pathParamPattern, type RestRoute } from './bridge.js';
+import { pathParamPattern, type RestRoute } from './routes.js';
 import { problem, sendProblem } from './problem.js';
 
 /** The order `Allow` lists methods in. HEAD is absent: the door does not answer it (exposeHeadRoute: false). */
@@ -17,7 +17,7 @@ const patternOf = (path: string) =>
  * The methods the route table routes at a concrete path: those of every template it matches,
  * as Fastify's router would (one tree per method, so `PUT /users/export` reaches `/users/{id}`).
  */
-export function allowedMethods(routes: readonly RestRoute[]): (path: string) => RestMeta['method'][] {
+function allowedMethods(routes: readonly RestRoute[]): (path: string) => RestMeta['method'][] {
   const table = routes.map((r) => ({ method: r.rest.method, pattern: patternOf(r.rest.path) }));
   return (path) => METHOD_ORDER.filter((m) => table.some((t) => t.method === m && t.pattern.test(path)));
 }

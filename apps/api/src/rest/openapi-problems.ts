@@ -1,7 +1,7 @@
 import { ERRORS, type ErrorCode } from '@app/contracts';
 import type { ProcedureMeta } from '../trpc/init.js';
-import type { RestRoute } from './bridge.js';
-import type { JsonSchema, OpenApiResponse } from './openapi.js';
+import type { RestRoute } from './routes.js';
+import type { JsonSchema, OpenApiResponse } from './openapi-types.js';
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 

@@ -1,7 +1,7 @@
 import { inputJsonSchemaOverride } from '@app/contracts';
 import { z } from 'zod';
-import type { RestRoute } from './bridge.js';
-import type { JsonSchema } from './openapi.js';
+import type { RestRoute } from './routes.js';
+import type { JsonSchema } from './openapi-types.js';
 
 export const isZodSchema = (parser: unknown): parser is z.core.$ZodType =>
   typeof parser === 'object' && parser !== null && '_zod' in parser;

@@ -6,7 +6,7 @@ import { isDatabaseUnreachable } from '../db/unavailable.js';
 import { AppError, unavailable } from '../errors.js';
 import { describeFastifyRefusal } from '../fastify-refusals.js';
 
-export interface ErrorData {
+interface ErrorData {
   code: ErrorCode;
   httpStatus: number;
   errors?: FieldErrors;

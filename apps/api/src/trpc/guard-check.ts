@@ -5,7 +5,7 @@ import type { ProcedureMeta } from './init.js';
  * Every procedure must say who may call it: `public: true`, or built from `protectedProcedure`
  * / `can()`. Checked when the app is built, so an unguarded procedure cannot ship by accident.
  */
-export function unguardedProcedures(router: AnyRouter): string[] {
+function unguardedProcedures(router: AnyRouter): string[] {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   return Object.entries(procedures)
     .filter(([, p]) => {

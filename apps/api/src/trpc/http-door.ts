@@ -3,8 +3,8 @@ import { type AnyRouter, getErrorShape, TRPCError, transformTRPCResponse } from 
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { logError } from '../rest/error-handler.js';
-import type { Context } from './context.js';
+import { logError } from '../logger.js';
+import type { Context } from '../context.js';
 import { describeError, toTrpcError, trpcStatusFor, WRONG_METHOD } from './error-formatter.js';
 
 export interface TrpcDoorOptions {

@@ -1,6 +1,6 @@
 import type { ErrorCode, Permission } from '@app/contracts';
 import { initTRPC } from '@trpc/server';
-import type { Context } from './context.js';
+import type { Context } from '../context.js';
 import { formatTrpcError } from './error-formatter.js';
 
 /** REST door of a procedure: the bridge registers `method path` and calls the procedure. */

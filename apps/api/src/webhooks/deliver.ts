@@ -39,7 +39,7 @@ const ERROR_LIMIT = 500;
 export const USER_AGENT = `UserAdmin-Webhooks/${APP_VERSION}`;
 
 /** The Standard Webhooks headers of one attempt: a fresh timestamp, its signature over id.timestamp.body. */
-export function signedHeaders(request: DeliveryRequest, now = new Date()): Record<string, string> {
+function signedHeaders(request: DeliveryRequest, now = new Date()): Record<string, string> {
   const signature = new Signer(request.secret).sign(request.eventId, now, request.body);
   return {
     'content-type': 'application/json',

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { isDatabaseUnreachable } from '../db/unavailable.js';
+import { repeatAbout } from '../housekeeping/repeat.js';
+import { onNewDeliveries } from '../journal/signal.js';
 import { type ClaimedDelivery, claimDeliveries } from './claims.js';
 import { type AttemptResult, deliver } from './deliver.js';
 import { type Outcome, recordOutcomes } from './outcomes.js';
 import { pruneWebhookHistory } from './retention.js';
 import { openSecret, SecretUnavailable } from './secret-box.js';
 import type { WebhooksSettings } from './settings.js';
-import { onNewDeliveries } from './signal.js';
 
 export interface Dispatcher {
   /** Looks for due deliveries now instead of at the next poll. */
@@ -190,10 +191,7 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
     }
   };
 
-  // Retention: every instance prunes about hourly, at its own jittered times; a batch another
-  // instance already deleted is simply found empty.
-  let pruneTimer: NodeJS.Timeout | null = null;
-  let pruning: Promise<void> | null = null;
+  // Retention: every instance prunes about hourly, at its own jittered times (housekeeping/repeat.ts).
   const prune = async () => {
     try {
       const done = await pruneWebhookHistory(db, new Date(Date.now() - settings.retentionMs));
@@ -203,19 +201,7 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
       databaseTrouble(err, 'webhook history could not be pruned; trying again at the next pass');
     }
   };
-  const schedulePrune = () => {
-    pruneTimer = setTimeout(
-      () => {
-        pruneTimer = null;
-        pruning = prune().finally(() => {
-          pruning = null;
-          if (running) schedulePrune();
-        });
-      },
-      settings.pruneEveryMs * (0.75 + random() / 2),
-    );
-  };
-  schedulePrune();
+  const pruning = repeatAbout(prune, settings.pruneEveryMs, random);
 
   const unsubscribe = onNewDeliveries(wakeUp);
   const looping = loop();
@@ -227,9 +213,8 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
       if (!running) return;
       running = false;
       unsubscribe();
-      if (pruneTimer) clearTimeout(pruneTimer);
       wakeUp();
-      await pruning;
+      await pruning.stop();
       await looping;
       await Promise.allSettled([...attempts]);
       if (recordTimer) {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { recordAudit } from '../audit/audit.js';
+import { recordChange } from '../journal/journal.js';
 import type { Database } from '../db/database.js';
 import { sqlDate, sqlDateOrNull } from '../db/sql-date.js';
 import { writeTransaction } from '../db/transaction.js';
@@ -182,7 +182,7 @@ async function updateHealth(
   );
   if (disable) {
     changes.disabled.push(webhookId);
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       actorId: null,
       action: 'webhook.disable',
       targetType: 'webhook',

@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/transaction.js';
-import { eventIdFloor } from './event-id.js';
+import { eventIdFloor } from '../journal/event-id.js';
 
 export interface PruneResult {
   events: number;

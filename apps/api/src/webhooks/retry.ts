@@ -1,7 +1,7 @@
 /** The longest wait between two attempts of one delivery. */
 export const RETRY_CAP_MS = 10 * 3_600_000;
 /** Each delay is its nominal value ±25 %, so endpoints that failed together are not retried together. */
-export const RETRY_JITTER = 0.25;
+const RETRY_JITTER = 0.25;
 /** The longest an open circuit waits before letting a probe through. */
 export const CIRCUIT_COOLDOWN_CAP_MS = 3_600_000;
 

@@ -21,7 +21,7 @@ export function secretKeys(current: Buffer | undefined, previous: Buffer[] = [])
 /** A stored secret that cannot be opened: sealed with a key this process was not given, or altered. */
 export class SecretUnavailable extends Error {}
 
-export const isSealed = (stored: string) => stored.startsWith(`${VERSION}.`);
+const isSealed = (stored: string) => stored.startsWith(`${VERSION}.`);
 
 /**
  * A signing secret as stored: `v1.<key id>.<iv>.<ciphertext>.<tag>` (AES-256-GCM, base64url)

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.js';
+import { PRUNE_EVERY_MS } from '../housekeeping/repeat.js';
 import { type SecretKeys, secretKeys } from './secret-box.js';
 
 /** The webhook settings of the configuration, in the units the code uses (milliseconds). */
@@ -44,7 +45,7 @@ export function webhooksSettings(config: AppConfig): WebhooksSettings {
     leaseMs: 2 * timeoutMs + 5_000,
     pollMs: 500,
     retentionMs: config.WEBHOOKS_RETENTION_DAYS * 86_400_000,
-    pruneEveryMs: 3_600_000,
+    pruneEveryMs: PRUNE_EVERY_MS,
     secretKeys: secretKeysOf(config),
   };
 }

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../../src/audit/audit.js';
+import { recordChange } from '../../src/journal/journal.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Database } from '../../src/db/database.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   // 40 events a day for the last 100 days, each naming two users.
   for (let day = 0; day < 100; day += 1) {
     for (let i = 0; i < 40; i += 1) {
-      await recordAudit(db, null, {
+      await recordChange(db, null, {
         actorId: 1,
         action: 'user.update',
         targetType: 'user',

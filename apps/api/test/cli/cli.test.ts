@@ -1,3 +1,5 @@
+import { TOKENS_PER_USER } from '@app/contracts';
+import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../src/auth/api-tokens.js';
 import { verifyPassword } from '../../src/auth/password.js';
@@ -197,6 +199,31 @@ describe('the operator CLI', () => {
     expect((await cli('role:create', '--name', 'auditor')).code).toBe(1);
   });
 
+  it("creates a role through the API's handler: names unique whatever their case, audited as the operator", async () => {
+    const roles = await db.models.Role.count();
+    const dup = await cli('role:create', '--name', 'AUDITOR');
+    expect(dup).toMatchObject({ code: 1, err: 'Error: --name: A role named auditor already exists.' });
+    expect((await cli('role:create', '--name', 'no spaces')).err).toMatch(
+      /^Error: --name: A role name may contain only/,
+    );
+    expect((await cli('role:create', '--name', 'x', '--permission', 'users.fly')).err).toMatch(/--permission/);
+    expect(await db.models.Role.count()).toBe(roles);
+    const res = await cli('role:create', '--name', 'exporter', '--permission', 'users.export');
+    expect(res).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^Created role #\d+ exporter with users.export\.$/),
+    });
+    const role = await db.models.Role.findOne({ where: { name: 'exporter' } });
+    const audit = await db.models.AuditLog.findOne({ where: { action: 'role.create' }, order: [['id', 'DESC']] });
+    expect(audit?.actor_id).toBeNull();
+    expect(audit?.target_ids).toEqual([role?.id]);
+    expect(audit?.context).toMatchObject({ source: 'cli' });
+    expect(audit?.changes).toEqual({
+      name: { before: null, after: 'exporter' },
+      permissions: { before: null, after: ['users.export'] },
+    });
+  });
+
   it('creates an API token shown once, stored hashed, with an optional expiry', async () => {
     const res = await cli('token:create', '--email', 'admin@example.com', '--name', 'ci', '--expires-days', '30');
     expect(res.code).toBe(0);
@@ -211,6 +238,23 @@ describe('the operator CLI', () => {
     expect((await cli('token:create', '--email', 'admin@example.com', '--expires-days', 'soon')).err).toMatch(
       /--expires-days/,
     );
+  });
+
+  it('mints through the API: the token has no maker, and the (TOKENS_PER_USER+1)-th is refused', async () => {
+    const owner = await db.models.User.findOne({ where: { email: 'admin@example.com' } });
+    const id = owner?.id as number;
+    const made = await db.models.ApiToken.findOne({ where: { name: 'ci' } });
+    expect(made?.created_by).toBeNull();
+    for (let n = await db.models.ApiToken.count({ where: { user_id: id } }); n < TOKENS_PER_USER; n++) {
+      await createApiToken(db, id, `bulk-${n}`, null);
+    }
+    const over = await cli('token:create', '--email', 'admin@example.com', '--name', 'one-too-many');
+    expect(over).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(new RegExp(`^Error: .+ already has ${TOKENS_PER_USER} API tokens: revoke one`)),
+    });
+    expect(await db.models.ApiToken.count({ where: { name: 'one-too-many' } })).toBe(0);
+    await db.models.ApiToken.destroy({ where: { user_id: id, name: { [Op.like]: 'bulk-%' } } });
   });
 
   it("narrows a token to some of its owner's permissions, never beyond them", async () => {
@@ -251,7 +295,7 @@ describe('the operator CLI', () => {
     const beyond = await cli('token:create', '--email', 'scoped@example.com', '--scope', 'users.delete');
     expect(beyond).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/--scope: scoped@example.com does not hold users.delete/),
+      err: expect.stringMatching(/--scope: Scoped does not hold users.delete/),
     });
     expect((await cli('token:create', '--email', 'scoped@example.com', '--scope', 'users.fly')).err).toMatch(/--scope/);
     expect(await db.models.ApiToken.count({ where: { name: 'cli' } })).toBe(0);

@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { createMigrator, migrate } from '../../src/db/migrations/migrator.js';
-import { seedPermissionsAndRoles } from '../../src/db/seeders/base.seeder.js';
+import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
 let target: TestDatabaseTarget;

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyPassword } from '../../src/auth/password.js';
 import { prepareDatabase } from '../../src/bootstrap.js';
 import type { Database } from '../../src/db/database.js';
-import { seedAdministrator } from '../../src/db/seeders/base.seeder.js';
-import { seedDemoUsers } from '../../src/db/seeders/demo.seeder.js';
+import { seedAdministrator } from '../../src/seed/base.seeder.js';
+import { seedDemoUsers } from '../../src/seed/demo.seeder.js';
 import { testConfig } from '../support/test-app.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 

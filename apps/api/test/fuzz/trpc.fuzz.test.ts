@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { appRouter } from '../../src/app/app-router.js';
 import { engine } from '../support/test-db.js';
 import { FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
 import { proceduresOf, trpcRequest } from './trpc-requests.js';

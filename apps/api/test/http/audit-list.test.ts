@@ -1,6 +1,6 @@
 import type { AuditRow } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../../src/audit/audit.js';
+import { recordChange } from '../../src/journal/journal.js';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -181,7 +181,7 @@ describe('GET /audit', () => {
 
   it('leaves events about something else than a user (a role with the same id) out of a user’s history', async () => {
     const subject = (await given(t.db).user({ name: 'Role Namesake' })).id;
-    await recordAudit(t.db, null, { actorId: null, action: 'role.create', targetType: 'role', targetIds: [subject] });
+    await recordChange(t.db, null, { actorId: null, action: 'role.create', targetType: 'role', targetIds: [subject] });
     expect(await rowsOf(`?filters[user_id]=${subject}`)).toEqual([]);
     expect(await rowsOf(`?filters[target_id]=${subject}`)).toEqual([]);
     // The event itself is in the log, with its target.

@@ -2,7 +2,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { appRouter } from '../../src/app/app-router.js';
 import { APP_VERSION } from '../../src/version.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,8 +1,8 @@
 import { PERMISSIONS, type Permission } from '@app/contracts';
 import type { AnyProcedure } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restRoutes } from '../../src/rest/bridge.js';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { restRoutes } from '../../src/rest/routes.js';
+import { appRouter } from '../../src/app/app-router.js';
 import type { ProcedureMeta } from '../../src/trpc/init.js';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';

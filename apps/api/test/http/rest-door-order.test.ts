@@ -1,8 +1,8 @@
 import { PERMISSIONS, type Permission } from '@app/contracts';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestRoute, restRoutes } from '../../src/rest/bridge.js';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { type RestRoute, restRoutes } from '../../src/rest/routes.js';
+import { appRouter } from '../../src/app/app-router.js';
 import { given } from '../support/given.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restRoutes } from '../../src/rest/bridge.js';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { restRoutes } from '../../src/rest/routes.js';
+import { appRouter } from '../../src/app/app-router.js';
 import { rawRequest } from '../support/raw-http.js';
 import { buildTestApp, startTestApp, type TestApp } from '../support/test-app.js';
 

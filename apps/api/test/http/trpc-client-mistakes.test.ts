@@ -2,7 +2,7 @@ import { ERROR_CODES, ERRORS, type ErrorCode } from '@app/contracts';
 import type { AnyProcedure } from '@trpc/server';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { appRouter } from '../../src/app/app-router.js';
 import { given } from '../support/given.js';
 import { loginCookie, type Caller } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

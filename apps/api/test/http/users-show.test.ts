@@ -53,6 +53,7 @@ describe('GET /users/{id}', () => {
         updated_at: expect.any(String),
         deleted_at: null,
         actions: expect.objectContaining({ update: { allowed: true }, setActive: { allowed: true } }),
+        sections: { sessions: true, tokens: true, history: true },
       },
       meta: { loaded_relations: [], loaded_counts: [], loaded_appends: [] },
     });
@@ -106,6 +107,27 @@ describe('GET /users/{id}', () => {
     expect(res.json().item.deleted_at).toBe('2024-05-01T00:00:00.000Z');
     const refused = await get(`/api/users/${gone}?withTrashed=true`, viewer);
     expect(refused.statusCode).toBe(403);
+  });
+});
+
+describe('the sections of a user page, decided on the server', () => {
+  it('gives sessions and tokens to those who manage them, history to audit readers', async () => {
+    expect((await get(`/api/users/${ada}`, viewer)).json().item.sections).toEqual({
+      sessions: false,
+      tokens: false,
+      history: false,
+    });
+    expect((await get(`/api/users/${ada}`, manager)).json().item.sections).toEqual({
+      sessions: true,
+      tokens: false,
+      history: false,
+    });
+  });
+
+  it('gives no sessions or tokens for a user in the trash: they can neither sign in nor use a token', async () => {
+    const res = await get(`/api/users/${gone}?withTrashed=1`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().item.sections).toEqual({ sessions: false, tokens: false, history: true });
   });
 });
 

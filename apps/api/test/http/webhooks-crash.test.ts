@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import { seedPermissionsAndRoles } from '../../src/db/seeders/base.seeder.js';
+import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
 import { given } from '../support/given.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.js';

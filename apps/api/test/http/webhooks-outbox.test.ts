@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENTS } from '@app/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordAudit } from '../../src/audit/audit.js';
+import { recordChange } from '../../src/journal/journal.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { writeTransaction } from '../../src/db/transaction.js';
 import { given } from '../support/given.js';
@@ -227,7 +227,7 @@ describe('no event without its change, no change without its event', () => {
     const [id] = await seedUsers(t.db, 1, 'rollback');
     const failed = writeTransaction(t.db, async (tx) => {
       await t.db.models.User.update({ name: 'Never Saved' }, { where: { id }, transaction: tx });
-      await recordAudit(t.db, tx, {
+      await recordChange(t.db, tx, {
         actorId: me,
         action: 'user.update',
         targetType: 'user',

@@ -2,7 +2,7 @@ import type { DeliveryStatus } from '@app/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
-import { eventIdFloor } from '../../src/webhooks/event-id.js';
+import { eventIdFloor } from '../../src/journal/event-id.js';
 import { pruneWebhookHistory } from '../../src/webhooks/retention.js';
 import { silentLog } from '../support/webhook-bed.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

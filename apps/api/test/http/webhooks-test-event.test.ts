@@ -38,8 +38,8 @@ describe('POST /webhooks/{id}/test', () => {
     });
     // In the delivery log like any other, and filterable by its type; the other endpoint got nothing.
     const log = (await bed.admin.get(`/api/webhooks/${hook.id}/deliveries?filters[event_type]=webhook.test`)).json();
-    expect(log.items.map((d: { id: number }) => d.id)).toEqual([item.id]);
-    expect((await bed.admin.get(`/api/webhooks/${other.id}/deliveries`)).json().items).toEqual([]);
+    expect(log.rows.map((d: { id: number }) => d.id)).toEqual([item.id]);
+    expect((await bed.admin.get(`/api/webhooks/${other.id}/deliveries`)).json().rows).toEqual([]);
     expect((await outboxEvents(bed.t.db)).map((e) => e.type)).toEqual(['webhook.test']);
 
     const audit = await bed.t.db.models.AuditLog.findOne({ where: { action: 'webhook.test' } });

@@ -55,8 +55,8 @@ export interface RevealRules {
 /** The REST routes of the app's router, read on demand: only the scan at the end of the run needs them. */
 async function routerRoutes(): Promise<RouteOfProcedure[]> {
   const [{ appRouter }, { restRoutes, toFastifyPath }] = await Promise.all([
-    import('../../src/trpc/app-router.js'),
-    import('../../src/rest/bridge.js'),
+    import('../../src/app/app-router.js'),
+    import('../../src/rest/routes.js'),
   ]);
   return restRoutes(appRouter).map((r) => ({
     route: `${r.rest.method} ${toFastifyPath(r.rest.path)}`,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type AppConfig, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
-import { seedPermissionsAndRoles } from '../../src/db/seeders/base.seeder.js';
+import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
 import { buildApp } from '../../src/server.js';
 import { captureAudit, captureResponses, flushCaptures, scanLogger } from './secret-capture.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from './test-db.js';

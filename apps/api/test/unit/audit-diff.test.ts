@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diff } from '../../src/audit/audit.js';
+import { diff } from '../../src/journal/journal.js';
 
 describe('audit diff', () => {
   it('keeps only changed fields, before and after', () => {

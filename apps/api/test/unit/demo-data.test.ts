@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoUser } from '../../src/db/seeders/demo-data.js';
+import { demoUser } from '../../src/seed/demo-data.js';
 
 describe('demo data', () => {
   it('is deterministic: index i always yields the same user', () => {

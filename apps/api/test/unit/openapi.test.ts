@@ -3,14 +3,14 @@ import { ACCEPTS_NOTHING, constrainInput, describeInput, EMPTY_IS_ABSENT, IdInpu
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { restRoutes } from '../../src/rest/bridge.js';
+import { restRoutes } from '../../src/rest/routes.js';
 import {
   buildOpenApiDocument,
   type JsonSchema,
   type OpenApiDocument,
   type OpenApiOperation,
 } from '../../src/rest/openapi.js';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { appRouter } from '../../src/app/app-router.js';
 import { publicProcedure, rest, router } from '../../src/trpc/init.js';
 import { can, protectedProcedure } from '../../src/trpc/procedures.js';
 

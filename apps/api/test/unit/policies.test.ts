@@ -1,7 +1,7 @@
 import { PERMISSIONS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
-import { mayAssignRole, rolesBeyondActor } from '../../src/auth/escalation.js';
-import { canSeeTrash, usersPolicy } from '../../src/policies/users.policy.js';
+import { mayAssignRole, rolesBeyondActor } from '../../src/domain/escalation.js';
+import { canSeeTrash, usersPolicy } from '../../src/domain/users.policy.js';
 import type { Actor } from '../../src/auth/actor.js';
 
 const actor = (...permissions: string[]): Actor => ({

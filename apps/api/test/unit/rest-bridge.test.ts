@@ -3,10 +3,11 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../../src/errors.js';
-import { registerRestBridge, restRoutes } from '../../src/rest/bridge.js';
+import { registerRestBridge } from '../../src/rest/bridge.js';
+import { restRoutes } from '../../src/rest/routes.js';
 import { registerErrorHandler } from '../../src/rest/error-handler.js';
-import { appRouter } from '../../src/trpc/app-router.js';
-import type { Context } from '../../src/trpc/context.js';
+import { appRouter } from '../../src/app/app-router.js';
+import type { Context } from '../../src/context.js';
 import { publicProcedure, rest, router } from '../../src/trpc/init.js';
 
 const thingsRouter = router({

@@ -179,8 +179,8 @@ describe('the scan over what the tests produced', () => {
   });
 
   it('knows the route and status of every revealing procedure the router has', async () => {
-    const { appRouter } = await import('../../src/trpc/app-router.js');
-    const { restRoutes } = await import('../../src/rest/bridge.js');
+    const { appRouter } = await import('../../src/app/app-router.js');
+    const { restRoutes } = await import('../../src/rest/routes.js');
     const routes = new Map(restRoutes(appRouter).map((r) => [r.procedurePath, r.rest]));
     for (const procedure of ['tokens.create', 'tokens.createFor']) {
       expect(SECRET_REVEALING_PROCEDURES.map((r) => r.procedure)).toContain(procedure);

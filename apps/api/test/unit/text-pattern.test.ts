@@ -3,7 +3,7 @@ import { PLAIN_TEXT_PATTERN } from '@app/contracts';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, type JsonSchema } from '../../src/rest/openapi.js';
-import { appRouter } from '../../src/trpc/app-router.js';
+import { appRouter } from '../../src/app/app-router.js';
 
 /**
  * The text rule (contracts' text.ts) reaches the OpenAPI document as each free-text field's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UsersConfig } from '../../src/modules/users/users.config.js';
-import { type Change, judge, type Target } from '../../src/modules/users/users.rules.js';
+import type { UsersConfig } from '../../src/users-config.js';
+import { type Change, judge, type Target } from '../../src/domain/users.rules.js';
 import type { Actor } from '../../src/auth/actor.js';
 
 const ON: UsersConfig = {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/modules/webhooks/webhooks.secret.js';
 import { deliver, EXCERPT_LIMIT, RESPONSE_READ_LIMIT, USER_AGENT } from '../../src/webhooks/deliver.js';
-import { newEventId } from '../../src/webhooks/event-id.js';
+import { newEventId } from '../../src/journal/event-id.js';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.js';
 
 let receiver: TestReceiver;

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { IdSchema, IsoDateTimeSchema, ListMetaSchema } from '../common';
+import { IdSchema, IsoDateTimeSchema } from '../common';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { integer, numeric } from '../query/fields';
-import { exportColumnList } from '../query/export-columns';
-import { lowerCased } from '../query/fields';
 import { dateRange, exact, oneOrMany } from '../query/filters';
-import { ExportFormatSchema } from '../users/users.query';
+import { exportShape, listResultSchema } from '../lists';
 import type { ColumnDefinition } from '../columns';
 import { plainTextCheck } from '../text';
 
@@ -124,9 +122,7 @@ export const SIGN_IN_ACTIONS = ['auth.login', 'auth.loginFailed'] as const satis
 export const AuditItemSchema = AuditRowSchema.extend({ context: z.record(z.string(), z.unknown()).nullable() });
 export type AuditItem = z.infer<typeof AuditItemSchema>;
 
-export const AuditListResultSchema = z.object({
-  rows: z.array(AuditRowSchema),
-  meta: ListMetaSchema,
+export const AuditListResultSchema = listResultSchema(AuditRowSchema, {
   filters: z.record(z.string(), z.unknown()),
 });
 export type AuditListResult = z.infer<typeof AuditListResultSchema>;
@@ -152,8 +148,5 @@ export const AUDIT_COLUMN_KEYS = AUDIT_COLUMNS.map((column) => column.key) as [A
  * GET /audit/export: the list query (page and perPage ignored), `format` (csv when absent) and
  * `columns` picking and ordering (all when absent).
  */
-export const AuditExportInputSchema = auditListQuery.extend({
-  format: lowerCased(ExportFormatSchema.default('csv')),
-  columns: exportColumnList(AUDIT_COLUMN_KEYS),
-});
+export const AuditExportInputSchema = auditListQuery.extend(exportShape(AUDIT_COLUMN_KEYS));
 export type AuditExportInput = z.output<typeof AuditExportInputSchema>;

@@ -72,3 +72,11 @@ export const TokenIdInputSchema = z.object({
   tokenId: numeric(integer('The token id must be a whole number of 1 or more.', { min: 1 })),
 });
 export type TokenIdInput = z.infer<typeof TokenIdInputSchema>;
+
+/**
+ * GET /tokens/options and GET /users/{id}/tokens/options: the permissions a new token may be
+ * narrowed to, in the contract's order — those both its owner and the caller hold now, as the
+ * create route judges them.
+ */
+export const TokenOptionsSchema = z.object({ scopes: z.array(PermissionSchema) });
+export type TokenOptions = z.infer<typeof TokenOptionsSchema>;

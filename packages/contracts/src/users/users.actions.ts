@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCodeSchema } from '../errors';
+import { ActionStateSchema } from '../lists';
 
 /**
  * What can be done to one user record. Rows, show and edit items carry one state per action,
@@ -9,14 +9,6 @@ import { ErrorCodeSchema } from '../errors';
 export const USER_RECORD_ACTIONS = ['update', 'setActive', 'delete', 'restore', 'forceDelete'] as const;
 export type UserRecordAction = (typeof USER_RECORD_ACTIONS)[number];
 
-/** Allowed, or not with the code and sentence the write itself would refuse with. */
-export const ActionStateSchema = z.object({
-  allowed: z.boolean(),
-  code: ErrorCodeSchema.optional(),
-  message: z.string().optional(),
-});
-export type ActionState = z.infer<typeof ActionStateSchema>;
-
 export const UserActionsSchema = z.object({
   update: ActionStateSchema,
   setActive: ActionStateSchema,
@@ -25,3 +17,16 @@ export const UserActionsSchema = z.object({
   forceDelete: ActionStateSchema,
 });
 export type UserActions = z.infer<typeof UserActionsSchema>;
+
+/**
+ * Which sections of a user's page the caller gets, decided on the server: the user's sessions
+ * (users.update) and API tokens (tokens.manage) while the account is not in the trash — a
+ * trashed user can neither sign in nor use a token — and the account's history and sign-ins
+ * (audit.view).
+ */
+export const UserSectionsSchema = z.object({
+  sessions: z.boolean(),
+  tokens: z.boolean(),
+  history: z.boolean(),
+});
+export type UserSections = z.infer<typeof UserSectionsSchema>;

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../errors';
 import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
 import type { Permission } from '../permissions';
-import { MAX_IDS } from './users.query';
+import { MAX_IDS } from '../lists';
 
 export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive'] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { IdSchema, IsoDateTimeSchema, ListMetaSchema, NamedRefSchema } from '../common';
+import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
+import { listResultSchema } from '../lists';
 import { ShowMetaSchema } from '../query/define-show-query';
-import { UserActionsSchema } from './users.actions';
+import { UserActionsSchema, UserSectionsSchema } from './users.actions';
+import { RoleOptionSchema } from './users.new';
 import type { UserColumnKey } from './users.columns';
 
 /** A row of the users table and of every export: the column set plus `deleted_at`. */
@@ -40,8 +42,8 @@ export type UserItem = z.infer<typeof UserItemSchema>;
 export const UserListRowSchema = UserRowSchema.extend({ actions: UserActionsSchema });
 export type UserListRow = z.infer<typeof UserListRowSchema>;
 
-/** GET /users/{id}: the item with what the caller may do to it. */
-export const UserShowItemSchema = UserItemSchema.extend({ actions: UserActionsSchema });
+/** GET /users/{id}: the item with what the caller may do to it and which page sections it gets. */
+export const UserShowItemSchema = UserItemSchema.extend({ actions: UserActionsSchema, sections: UserSectionsSchema });
 export type UserShowItem = z.infer<typeof UserShowItemSchema>;
 
 export const UserShowResultSchema = z.object({ item: UserShowItemSchema, meta: ShowMetaSchema });
@@ -72,9 +74,7 @@ export const UsersSelectedResultSchema = z.object({
 export type UsersSelectedResult = z.infer<typeof UsersSelectedResultSchema>;
 
 /** GET /users: a page of rows, its meta, the summary counters, the role options, the filters as understood. */
-export const UsersListResultSchema = z.object({
-  rows: z.array(UserListRowSchema),
-  meta: ListMetaSchema,
+export const UsersListResultSchema = listResultSchema(UserListRowSchema, {
   stats: UsersStatsSchema,
   availableRoles: z.array(NamedRefSchema),
   filters: z.record(z.string(), z.unknown()),
@@ -87,7 +87,7 @@ export type UsersListResult = z.infer<typeof UsersListResultSchema>;
  */
 export const UserEditResultSchema = z.object({
   item: UserEditItemSchema,
-  options: z.object({ roles: z.array(NamedRefSchema.extend({ assignable: z.boolean() })) }),
+  options: z.object({ roles: z.array(RoleOptionSchema) }),
   can: z.object({
     update: z.boolean(),
     setActive: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IdSchema, IsoDateTimeSchema, ListMetaSchema, NamedRefSchema } from '../common';
+import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
+import { listResultSchema } from '../lists';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { oneOrMany } from '../query/filters';
 import { integer, numeric } from '../query/fields';
@@ -171,5 +172,6 @@ export const webhookDeliveriesListQuery = defineListQuery({
 });
 export type WebhookDeliveriesListQuery = ListQueryOf<typeof webhookDeliveriesListQuery>;
 
-export const WebhookDeliveryListSchema = z.object({ items: z.array(WebhookDeliverySchema), meta: ListMetaSchema });
+/** The delivery log answers like every list: `{rows, meta}` (it answered `items` before; see docs/webhooks.md). */
+export const WebhookDeliveryListSchema = listResultSchema(WebhookDeliverySchema);
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { migrate } from '../../db/migrations/migrator.js';
-import { seedAdministrator } from '../../db/seeders/base.seeder.js';
-import { seedDemoUsers } from '../../db/seeders/demo.seeder.js';
+import { seedAdministrator } from '../../seed/base.seeder.js';
+import { seedDemoUsers } from '../../seed/demo.seeder.js';
 import type { CliIO } from '../cli-error.js';
 import { parseOptions } from '../options.js';
 

@@ -1,49 +1,26 @@
-import { PermissionSchema } from '@app/contracts';
-import { Op } from 'sequelize';
+import { PermissionSchema, RoleCreateInputSchema } from '@app/contracts';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit.js';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import { CliError, type CliIO } from '../cli-error.js';
+import { createRole } from '../../modules/roles/create.handler.js';
+import type { CliIO } from '../cli-error.js';
+import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';
 
-export async function roleCreate(db: Database, _config: AppConfig, args: string[], io: CliIO) {
+/** role:create: the API's own role handler as the operator — the same name rule, uniqueness and audit row. */
+export async function roleCreate(db: Database, config: AppConfig, args: string[], io: CliIO) {
   const opts = parseOptions(
     args,
     { name: { type: 'string' }, permission: { type: 'string', multiple: true } },
     z.object({
-      name: z
-        .string({ error: 'is required' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(100, 'must be at most 100 characters')
-        .regex(/^[\w.-]+$/, 'may contain only letters, digits, ".", "-" and "_"'),
+      name: z.string({ error: 'is required' }),
       permission: z.array(PermissionSchema, { error: 'is not a known permission' }).default([]),
     }),
   );
-  const role = await db.sequelize.transaction(async (tx) => {
-    const existing = await db.models.Role.findOne({ where: { name: opts.name }, transaction: tx });
-    if (existing) throw new CliError(`A role named ${opts.name} already exists.`);
-    const created = await db.models.Role.create({ name: opts.name, guard_name: 'web' }, { transaction: tx });
-    const names = [...new Set(opts.permission)];
-    if (names.length) {
-      const perms = await db.models.Permission.findAll({ where: { name: { [Op.in]: names } }, transaction: tx });
-      await db.models.RolePermission.bulkCreate(
-        perms.map((p) => ({ role_id: created.id, permission_id: p.id })),
-        { transaction: tx },
-      );
-    }
-    await recordAudit(db, tx, {
-      actorId: null,
-      action: 'role.create',
-      targetType: 'role',
-      targetIds: [created.id],
-      changes: { name: { before: null, after: created.name }, permissions: { before: null, after: names } },
-      context: { source: 'cli' },
-    });
-    return created;
+  const input = parseInput(RoleCreateInputSchema, { name: opts.name, permissions: opts.permission });
+  const { item } = await asOperator(() => createRole({ ctx: operatorContext(db, config), input }), {
+    permissions: 'permission',
   });
-  io.out(
-    `Created role #${role.id} ${role.name}${opts.permission.length ? ` with ${opts.permission.join(', ')}` : ''}.`,
-  );
+  const granted = item.permissions?.map((p) => p.name) ?? [];
+  io.out(`Created role #${item.id} ${item.name}${granted.length ? ` with ${granted.join(', ')}` : ''}.`);
 }

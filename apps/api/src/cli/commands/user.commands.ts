@@ -1,7 +1,6 @@
 import {
   canonicalEmail,
   codePointName,
-  fieldErrorsFromZod,
   PermissionSchema,
   refusedCharacter,
   UserCreateInputSchema,
@@ -16,18 +15,8 @@ import { updateUser } from '../../modules/users/update.handler.js';
 import { versionOf } from '../../modules/users/users.item.js';
 import { findByEmail } from '../../modules/users/users.repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
-import { asOperator, operatorContext } from '../operator.js';
+import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';
-
-/** Validates with a contract schema the API uses; the first problem becomes the operator's one line. */
-function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const [field, messages] = Object.entries(fieldErrorsFromZod(parsed.error))[0] ?? ['input', ['is invalid']];
-    throw new CliError(`--${field}: ${messages[0]}`);
-  }
-  return parsed.data;
-}
 
 async function resolveIds(db: Database, table: 'roles' | 'permissions', names: string[]): Promise<number[]> {
   if (names.length === 0) return [];

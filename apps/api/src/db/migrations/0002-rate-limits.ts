@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
 
 /**
  * Fixed-window counters for abuse limits (login attempts, exports). They live in the database,

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
 
 /**
  * Exact user counts without a COUNT over a million rows on every list request. A one-row table
@@ -12,7 +12,7 @@ const contribution = (row: 'NEW' | 'OLD') => ({
   trashed: `(${row}.deleted_at IS NOT NULL)`,
 });
 
-export function statements(event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
+function statements(event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
   const n = contribution('NEW');
   const o = contribution('OLD');
   const delta = (key: keyof typeof n) =>
@@ -20,14 +20,14 @@ export function statements(event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
   return `UPDATE user_stats SET total = total ${delta('total')}, active = active ${delta('active')}, trashed = trashed ${delta('trashed')} WHERE id = 1`;
 }
 
-export const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
-export const triggerName = (event: string) => `users_stats_${event.toLowerCase()}`;
+const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+const triggerName = (event: string) => `users_stats_${event.toLowerCase()}`;
 
 /**
  * An update that changes neither state leaves the counters (and their row lock) alone, so
  * editing names and e-mails never queues behind the stats row.
  */
-export const STATE_CHANGED = {
+const STATE_CHANGED = {
   mysql: 'NOT (NEW.is_active <=> OLD.is_active AND NEW.deleted_at <=> OLD.deleted_at)',
   sqlite: 'NOT (NEW.is_active IS OLD.is_active AND NEW.deleted_at IS OLD.deleted_at)',
 };

@@ -1,4 +1,4 @@
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
 
 /**
  * Status + creation-date filters (`filters[is_active]` with `filters[created_between]`): without

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
 
 /**
  * Named rows that writers lock (`SELECT … FOR UPDATE`) to take turns on a rule that spans many

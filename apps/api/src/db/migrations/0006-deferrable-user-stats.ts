@@ -1,6 +1,25 @@
 import type { Sequelize } from 'sequelize';
-import { EVENTS, STATE_CHANGED, statements, triggerName } from './0003-user-stats.js';
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
+
+// Frozen copies of what migration 0003 created, as it created them: a migration never imports
+// another, so editing one can never change what another does.
+const EVENTS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+const triggerName = (event: string) => `users_stats_${event.toLowerCase()}`;
+const STATE_CHANGED_MYSQL = 'NOT (NEW.is_active <=> OLD.is_active AND NEW.deleted_at <=> OLD.deleted_at)';
+
+const contribution = (row: 'NEW' | 'OLD') => ({
+  total: `(${row}.deleted_at IS NULL)`,
+  active: `(${row}.deleted_at IS NULL AND ${row}.is_active = 1)`,
+  trashed: `(${row}.deleted_at IS NOT NULL)`,
+});
+
+function statements(event: (typeof EVENTS)[number]): string {
+  const n = contribution('NEW');
+  const o = contribution('OLD');
+  const delta = (key: keyof typeof n) =>
+    event === 'INSERT' ? `+ ${n[key]}` : event === 'DELETE' ? `- ${o[key]}` : `+ ${n[key]} - ${o[key]}`;
+  return `UPDATE user_stats SET total = total ${delta('total')}, active = active ${delta('active')}, trashed = trashed ${delta('trashed')} WHERE id = 1`;
+}
 
 /**
  * The stats triggers stand aside while the connection's `@user_stats_deferred` is set: a batch
@@ -16,12 +35,12 @@ export const deferrableUserStats: Migration = {
   async up({ qi, dialect }) {
     if (dialect !== 'mysql') return;
     await replaceTriggers(qi.sequelize, (event) =>
-      event === 'UPDATE' ? `@user_stats_deferred IS NULL AND ${STATE_CHANGED.mysql}` : '@user_stats_deferred IS NULL',
+      event === 'UPDATE' ? `@user_stats_deferred IS NULL AND ${STATE_CHANGED_MYSQL}` : '@user_stats_deferred IS NULL',
     );
   },
   async down({ qi, dialect }) {
     if (dialect !== 'mysql') return;
-    await replaceTriggers(qi.sequelize, (event) => (event === 'UPDATE' ? STATE_CHANGED.mysql : 'TRUE'));
+    await replaceTriggers(qi.sequelize, (event) => (event === 'UPDATE' ? STATE_CHANGED_MYSQL : 'TRUE'));
   },
 };
 

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
 
 /**
  * The search index behind `q` (a substring of name or e-mail): a trigram index, so a search

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { z } from 'zod';
-import type { Migration } from './migrator.js';
+import type { Migration } from './migration.js';
 
 /** Failed sign-ins read per batch. */
 const BATCH = 2_000;

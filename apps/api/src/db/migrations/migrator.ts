@@ -1,19 +1,7 @@
-import { QueryTypes, type QueryInterface } from 'sequelize';
-import type { Database, Dialect } from '../database.js';
+import { QueryTypes } from 'sequelize';
+import type { Database } from '../database.js';
 import { MIGRATIONS } from './index.js';
-
-export interface MigrationContext {
-  qi: QueryInterface;
-  dialect: Dialect;
-  /** Progress of long data migrations (index builds), for the operator watching the start. */
-  progress?: (message: string) => void;
-}
-
-export interface Migration {
-  name: string;
-  up(ctx: MigrationContext): Promise<void>;
-  down(ctx: MigrationContext): Promise<void>;
-}
+import type { MigrationContext } from './migration.js';
 
 const MIGRATIONS_TABLE = 'schema_migrations';
 

@@ -6,7 +6,7 @@ import {
   type Sequelize,
   DataTypes,
 } from 'sequelize';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 import { columnTypes } from './columns.js';
 
 export type AuditChanges = Record<string, { before: unknown; after: unknown }>;

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 /**
  * Column types that differ per engine, shared by models and migrations.

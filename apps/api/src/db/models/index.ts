@@ -1,16 +1,14 @@
 import type { Sequelize } from 'sequelize';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 import { initAudit } from './audit.model.js';
 import { initRoles } from './role.model.js';
 import { initSessions } from './session.model.js';
 import { initUser } from './user.model.js';
 import { initWebhooks } from './webhook.model.js';
 
-export { AuditLog } from './audit.model.js';
-export { Permission, Role, RolePermission, UserPermission, UserRole } from './role.model.js';
 export { ApiToken, Session } from './session.model.js';
 export { User } from './user.model.js';
-export { Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent } from './webhook.model.js';
+export { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.model.js';
 
 /**
  * The models of one database. Always reach models through `db.models`: the exported classes

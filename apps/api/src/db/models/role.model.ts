@@ -6,10 +6,10 @@ import {
   type Sequelize,
   DataTypes,
 } from 'sequelize';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 import { columnTypes } from './columns.js';
 
-export class Role extends Model<InferAttributes<Role>, InferCreationAttributes<Role>> {
+class Role extends Model<InferAttributes<Role>, InferCreationAttributes<Role>> {
   declare id: CreationOptional<number>;
   declare name: string;
   declare guard_name: CreationOptional<string>;
@@ -17,7 +17,7 @@ export class Role extends Model<InferAttributes<Role>, InferCreationAttributes<R
   declare updated_at: CreationOptional<Date>;
 }
 
-export class Permission extends Model<InferAttributes<Permission>, InferCreationAttributes<Permission>> {
+class Permission extends Model<InferAttributes<Permission>, InferCreationAttributes<Permission>> {
   declare id: CreationOptional<number>;
   declare name: string;
   declare guard_name: CreationOptional<string>;
@@ -25,17 +25,17 @@ export class Permission extends Model<InferAttributes<Permission>, InferCreation
   declare updated_at: CreationOptional<Date>;
 }
 
-export class RolePermission extends Model<InferAttributes<RolePermission>, InferCreationAttributes<RolePermission>> {
+class RolePermission extends Model<InferAttributes<RolePermission>, InferCreationAttributes<RolePermission>> {
   declare role_id: number;
   declare permission_id: number;
 }
 
-export class UserRole extends Model<InferAttributes<UserRole>, InferCreationAttributes<UserRole>> {
+class UserRole extends Model<InferAttributes<UserRole>, InferCreationAttributes<UserRole>> {
   declare user_id: number;
   declare role_id: number;
 }
 
-export class UserPermission extends Model<InferAttributes<UserPermission>, InferCreationAttributes<UserPermission>> {
+class UserPermission extends Model<InferAttributes<UserPermission>, InferCreationAttributes<UserPermission>> {
   declare user_id: number;
   declare permission_id: number;
 }

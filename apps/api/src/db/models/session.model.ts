@@ -6,7 +6,7 @@ import {
   type Sequelize,
   DataTypes,
 } from 'sequelize';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 import { columnTypes } from './columns.js';
 
 /** A browser session. The primary key is the SHA-256 of the cookie value, never the value itself. */

@@ -6,7 +6,7 @@ import {
   Model,
   type Sequelize,
 } from 'sequelize';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 import { columnTypes } from './columns.js';
 
 /** An endpoint that receives signed events, and the dispatcher's view of its health. */
@@ -30,7 +30,7 @@ export class Webhook extends Model<InferAttributes<Webhook>, InferCreationAttrib
 }
 
 /** The outbox: one row per event, written in the transaction of the change it reports. */
-export class WebhookEvent extends Model<InferAttributes<WebhookEvent>, InferCreationAttributes<WebhookEvent>> {
+class WebhookEvent extends Model<InferAttributes<WebhookEvent>, InferCreationAttributes<WebhookEvent>> {
   /** The Standard Webhooks message id (`msg_…`), sent as `webhook-id` on every attempt. */
   declare id: string;
   declare type: string;

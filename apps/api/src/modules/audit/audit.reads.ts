@@ -2,7 +2,8 @@ import { type AuditListQuery, LIST_COUNT_BOUND } from '@app/contracts';
 import { Op, type OrderItem, QueryTypes, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { orderFor, whereFor } from '../../query/list-query-engine.js';
-import { countUpTo, pageIdsOf, selectSql, whereSql } from '../../query/list-reads.js';
+import { boundedTotal, countBounded, type ListTotal } from '../../query/list-page.js';
+import { pageIdsOf, selectSql, whereSql } from '../../query/list-reads.js';
 import { userIdsMatching } from '../users/users.matching.js';
 import { auditMapping, targetedIn } from './audit.mapping.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
@@ -135,17 +136,11 @@ export async function auditPageIds(
 }
 
 /** How many events match, exact up to LIST_COUNT_BOUND and a lower bound past it. */
-export async function auditTotal(db: Database, scope: AuditScope): Promise<{ total: number; exact: boolean }> {
-  const bound = LIST_COUNT_BOUND + 1;
-  let n: number;
-  if (scope.branches.length === 0) {
-    n = await countUpTo(db, db.models.AuditLog, scope.where, bound);
-  } else {
-    const [row] = await db.sequelize.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM (${unionSql(db, scope, undefined, bound)}) AS u`,
-      { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
-    );
-    n = Number(row?.n ?? 0);
-  }
-  return n > LIST_COUNT_BOUND ? { total: LIST_COUNT_BOUND, exact: false } : { total: n, exact: true };
+export async function auditTotal(db: Database, scope: AuditScope): Promise<ListTotal> {
+  if (scope.branches.length === 0) return countBounded(db, db.models.AuditLog, scope.where);
+  const [row] = await db.sequelize.query<{ n: number | string }>(
+    `SELECT COUNT(*) AS n FROM (${unionSql(db, scope, undefined, LIST_COUNT_BOUND + 1)}) AS u`,
+    { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
+  );
+  return boundedTotal(Number(row?.n ?? 0));
 }

@@ -1,7 +1,8 @@
 import type { AuditListQuery, AuditListResult } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
+import type { Database } from '../../db/database.js';
+import { listPage, pageOffset } from '../../query/list-page.js';
 import { plainFilters } from '../../query/list-query-engine.js';
-import type { Context } from '../../trpc/context.js';
 import { auditPageIds, auditScope, auditTotal } from './audit.reads.js';
 import { auditRowsByIds } from './audit.rows.js';
 
@@ -10,27 +11,14 @@ export async function listAudit({
   ctx,
   input,
 }: {
-  ctx: Pick<Context, 'db'> & { actor: Actor };
+  ctx: { db: Database; actor: Actor };
   input: AuditListQuery;
 }): Promise<AuditListResult> {
   const { db } = ctx;
-  const offset = (input.page - 1) * input.perPage;
   const scope = await auditScope(db, input);
   const [ids, counted] = await Promise.all([
-    auditPageIds(db, scope, input, input.perPage, offset),
+    auditPageIds(db, scope, input, input.perPage, pageOffset(input)),
     auditTotal(db, scope),
   ]);
-  // A page past the bound proves at least its own rows: a lower bound never says less.
-  const total = counted.exact ? counted.total : Math.max(counted.total, offset + ids.length);
-  return {
-    rows: await auditRowsByIds(db, ids),
-    meta: {
-      page: input.page,
-      perPage: input.perPage,
-      total,
-      totalExact: counted.exact,
-      pageCount: Math.ceil(total / input.perPage),
-    },
-    filters: plainFilters(input.filters),
-  };
+  return { ...listPage(input, counted, ids, await auditRowsByIds(db, ids)), filters: plainFilters(input.filters) };
 }

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { recordAudit } from '../../audit/audit.js';
+import { recordChange } from '../../journal/journal.js';
 import type { Database } from '../../db/database.js';
 
 /** Events deleted per transaction: short enough that writers of new events never wait long. */
@@ -39,7 +39,7 @@ export async function pruneAudit(
     });
     deleted += ids.length;
   }
-  await recordAudit(db, null, {
+  await recordChange(db, null, {
     ...origin,
     action: 'audit.prune',
     via: origin.source === 'cli' ? { kind: 'cli' } : null,

@@ -1,6 +1,6 @@
 import type { AuditShowResult, IdInput } from '@app/contracts';
 import { notFound } from '../../errors.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 import { auditItem } from './audit.rows.js';
 
 /** GET /audit/{id}: one event with every target and the context its writer recorded. */

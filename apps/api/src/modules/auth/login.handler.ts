@@ -1,12 +1,12 @@
 import type { AuthSession, LoginInput } from '@app/contracts';
-import { recordAudit } from '../../audit/audit.js';
+import { recordChange } from '../../journal/journal.js';
 import { loadActor } from '../../auth/actor.js';
 import { auditedLoginEmail, findLoginAccount, loginAttemptsBucket } from '../../auth/login-identity.js';
 import { verifyPassword } from '../../auth/password.js';
 import { clientBucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 import { toAuthSession } from './auth.session.js';
 
 /** A user agent is kept to this length, as the session keeps it. */
@@ -47,7 +47,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
   const passwordOk = await verifyPassword(input.password, user?.password_hash);
   const actor = user && passwordOk ? await loadActor(db, user.id) : null;
   if (!actor) {
-    await recordAudit(db, null, {
+    await recordChange(db, null, {
       actorId: null,
       action: 'auth.loginFailed',
       targetType: user ? 'user' : undefined,
@@ -67,7 +67,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
   const limits = sessionLimits(config);
   const { token } = await createSession(db, actor.id, limits, { ip: ctx.ip, userAgent: ctx.userAgent });
   ctx.cookies.set(SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(limits.absoluteMs / 1000) });
-  await recordAudit(db, null, {
+  await recordChange(db, null, {
     actorId: actor.id,
     action: 'auth.login',
     targetType: 'user',

@@ -2,7 +2,7 @@ import type { IdInput, RoleShowQuery, RoleShowResult } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 
 /** GET /roles/{id}: the role, its permissions and their count (by subselect) when asked. */
 export async function showRole({

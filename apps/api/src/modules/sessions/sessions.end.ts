@@ -1,9 +1,9 @@
-import { auditOriginOf, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { SESSION_COOKIE, sessionHandle, sessionLimits, usableSessions } from '../../auth/sessions.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
-import type { Context } from '../../trpc/context.js';
-import { accountWithinCeiling } from '../users/users.ceiling.js';
+import type { Context } from '../../context.js';
+import { accountWithinCeiling } from '../../domain/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { currentSessionId } from './sessions.mapping.js';
 
@@ -35,7 +35,7 @@ export async function endSessions(ctx: SessionsContext, ownerId: number, choice:
     if (ids.length === 0) return { count: 0, current: false };
     const count = await db.models.Session.destroy({ where: { id: ids, user_id: owner.id }, transaction: tx });
     if (count > 0) {
-      await recordAudit(db, tx, {
+      await recordChange(db, tx, {
         ...auditOriginOf(ctx),
         action: 'session.revoke',
         targetType: 'user',

@@ -1,7 +1,5 @@
-import type { AnyRouter } from '@trpc/server';
 import { AppError, unavailable } from '../../errors.js';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../rest/openapi.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 import { APP_VERSION } from '../../version.js';
 
 export interface HealthReport {
@@ -10,7 +8,7 @@ export interface HealthReport {
   uptimeSeconds: number;
 }
 
-export interface ReplicaStatus {
+interface ReplicaStatus {
   /** host:port of a DATABASE_READ_URLS entry. */
   name: string;
   /** `down`: list reads that would go to it are answered by the primary meanwhile. */
@@ -48,22 +46,4 @@ export async function ready({ ctx }: { ctx: Context }): Promise<ReadyReport> {
       replicas: replicas.map((r) => ({ name: r.name, status: r.ok ? 'ok' : 'down' })),
     },
   };
-}
-
-// The document describes the app router, which contains this very handler: importing the router
-// here would be circular. app-router.ts hands it over once built; the document is generated on
-// first request and kept, since routes cannot change while the process runs.
-let documented: AnyRouter | undefined;
-let openApiCache: OpenApiDocument | undefined;
-
-/** Called once by app-router.ts with the router `GET /api/openapi.json` describes. */
-export function documentRouter(router: AnyRouter): void {
-  documented = router;
-  openApiCache = undefined;
-}
-
-export async function openApi(): Promise<OpenApiDocument> {
-  if (!documented) throw new Error('No router to document: app-router.ts must call documentRouter().');
-  openApiCache ??= buildOpenApiDocument(documented, { version: APP_VERSION });
-  return openApiCache;
 }

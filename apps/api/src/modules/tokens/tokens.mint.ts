@@ -1,13 +1,13 @@
 import { type ApiTokenCreated, ROOT_ERROR_KEY, TOKENS_PER_USER, type TokenCreateInput } from '@app/contracts';
 import { permissionNames } from '../../auth/actor.js';
 import { mintApiToken } from '../../auth/api-tokens.js';
-import { auditOriginOf, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
-import { accountWithinCeiling } from '../users/users.ceiling.js';
+import { accountWithinCeiling } from '../../domain/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { countTokens, toApiToken } from './tokens.repository.js';
-import { decideScopes } from './tokens.rules.js';
+import { decideScopes } from '../../domain/token-scopes.js';
 
 const refusal = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', message, { errors: { [field]: [message] } });
@@ -44,11 +44,18 @@ export async function mintToken(ctx: WriteContext, ownerId: number, input: Token
     const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
     const { row, token } = await mintApiToken(
       db,
-      { userId: owner.id, name: input.name, expiresAt, scopes: decided.scopes, createdBy: ctx.actor.id },
+      // The command line's operator is nobody's account: its tokens have no maker, as the contract says.
+      {
+        userId: owner.id,
+        name: input.name,
+        expiresAt,
+        scopes: decided.scopes,
+        createdBy: ctx.source === 'cli' ? null : ctx.actor.id,
+      },
       tx,
     );
-    // As the command line's token:create writes it, with the scopes; never the secret.
-    await recordAudit(db, tx, {
+    // With the scopes; never the secret.
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'token.create',
       targetType: 'user',

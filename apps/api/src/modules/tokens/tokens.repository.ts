@@ -1,15 +1,9 @@
-import { type ApiToken as ApiTokenItem, isPermission, PERMISSIONS, type Permission } from '@app/contracts';
+import { type ApiToken as ApiTokenItem, isPermission } from '@app/contracts';
 import { Op, type Transaction } from 'sequelize';
 import { scopesOf } from '../../auth/api-tokens.js';
 import type { Database } from '../../db/database.js';
 import type { ApiToken } from '../../db/models/index.js';
 import { toIso } from '../users/users.read-repository.js';
-
-/** Permission names in the contract's order; names the contract does not know are left out. */
-export const permissionsInOrder = (names: Iterable<string>): Permission[] => {
-  const set = new Set(names);
-  return PERMISSIONS.filter((p) => set.has(p));
-};
 
 /** A stored token as listed: never its hash. `creators` names the users who made tokens, by id. */
 export function toApiToken(row: ApiToken, creators: ReadonlyMap<number, string>, now = new Date()): ApiTokenItem {

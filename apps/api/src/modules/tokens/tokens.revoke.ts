@@ -1,8 +1,8 @@
-import { auditOriginOf, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { scopesOf } from '../../auth/api-tokens.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
-import { accountWithinCeiling } from '../users/users.ceiling.js';
+import { accountWithinCeiling } from '../../domain/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { lockTokenOf } from './tokens.repository.js';
 
@@ -17,7 +17,7 @@ export async function revokeToken(ctx: WriteContext, ownerId: number, tokenId: n
     const token = await lockTokenOf(db, tx, owner.id, tokenId);
     if (!token) throw notFound('The token');
     await token.destroy({ transaction: tx });
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'token.revoke',
       targetType: 'user',

@@ -4,6 +4,7 @@ import {
   IdInputSchema,
   TokenCreateInputSchema,
   TokenIdInputSchema,
+  TokenOptionsSchema,
 } from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
 import { can, protectedProcedure } from '../../trpc/procedures.js';
@@ -11,6 +12,7 @@ import { createTokenFor } from './create-for.handler.js';
 import { createOwnToken } from './create.handler.js';
 import { listTokensFor } from './list-for.handler.js';
 import { listOwnTokens } from './list.handler.js';
+import { ownTokenOptions, tokenOptionsFor } from './options.handler.js';
 import { revokeTokenFor } from './revoke-for.handler.js';
 import { revokeOwnToken } from './revoke.handler.js';
 
@@ -20,6 +22,10 @@ export const tokensRouter = router({
     .meta(rest('GET', '/tokens', { summary: 'Your API tokens (never their secrets)' }))
     .output(ApiTokenListSchema)
     .query(listOwnTokens),
+  options: protectedProcedure
+    .meta(rest('GET', '/tokens/options', { summary: 'The permissions a token of your own may be narrowed to' }))
+    .output(TokenOptionsSchema)
+    .query(ownTokenOptions),
   create: protectedProcedure
     .meta(
       rest('POST', '/tokens', {
@@ -46,6 +52,16 @@ export const tokensRouter = router({
     .input(IdInputSchema)
     .output(ApiTokenListSchema)
     .query(listTokensFor),
+  optionsFor: can('tokens.manage')
+    .meta(
+      rest('GET', '/users/{id}/tokens/options', {
+        summary: 'The permissions a token you make for a user may be narrowed to: those you both hold',
+        problems: ['OUTRANKED'],
+      }),
+    )
+    .input(IdInputSchema)
+    .output(TokenOptionsSchema)
+    .query(tokenOptionsFor),
   createFor: can('tokens.manage')
     .meta(
       rest('POST', '/users/{id}/tokens', {

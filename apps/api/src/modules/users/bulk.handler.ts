@@ -1,15 +1,15 @@
 import type { BulkInput, BulkReport } from '@app/contracts';
 import type { Transaction } from 'sequelize';
-import { recordAudit } from '../../audit/audit.js';
+import { recordChange } from '../../journal/journal.js';
 import type { AuditChanges } from '../../db/models/audit.model.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
-import { type Change, judge, type Target } from './users.rules.js';
+import { type Change, judge, type Target } from '../../domain/users.rules.js';
 import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
-import { permissionsBeyond } from './users.held-permissions.js';
+import { permissionsBeyond } from '../../domain/held-permissions.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
-import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from './users.write-repository.js';
+import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
 
 type Skip = BulkReport['skipped'][number];
 
@@ -152,7 +152,7 @@ export async function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkIn
         // no user.activated/deactivated event is sent for them.
         const unchanged =
           input.operation === 'setActive' ? affected.filter((id) => users.get(id)?.is_active === input.active) : [];
-        await recordAudit(db, tx, {
+        await recordChange(db, tx, {
           ...auditOrigin(ctx),
           action: `users.bulk.${input.operation}`,
           targetType: 'user',

@@ -1,8 +1,9 @@
 import type { UserCreateInput, UserItem } from '@app/contracts';
 import { UniqueConstraintError } from 'sequelize';
-import { diff, recordAudit } from '../../audit/audit.js';
+import { diff, recordChange } from '../../journal/journal.js';
 import { hashPassword } from '../../auth/password.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { usersPolicy } from '../../domain/users.policy.js';
 import { AppError, forbidden } from '../../errors.js';
 import { rolesOf, toUserItem } from './users.item.js';
 import { emailTaken, insertUser } from './users.repository.js';
@@ -22,7 +23,7 @@ export async function createUser(
   { ctx, input }: { ctx: WriteContext; input: UserCreateInput },
   grants: { permissionIds?: number[]; permissionNames?: string[] } = {},
 ): Promise<{ item: UserItem }> {
-  if (input.is_active === false && !ctx.actor.permissions.has('users.setActive')) throw forbidden('users.setActive');
+  if (input.is_active === false && !usersPolicy.createInactive(ctx.actor)) throw forbidden('users.setActive');
   // Hash before the transaction: ~60 ms of CPU must not hold the write lock.
   const passwordHash = await hashPassword(input.password);
   const isActive = input.is_active ?? true;
@@ -39,7 +40,7 @@ export async function createUser(
         grants.permissionIds,
       );
       const roles = await rolesOf(ctx.db, user.id, tx);
-      await recordAudit(ctx.db, tx, {
+      await recordChange(ctx.db, tx, {
         ...auditOrigin(ctx),
         action: 'user.create',
         targetType: 'user',

@@ -1,10 +1,11 @@
 import type { IdInput } from '@app/contracts';
-import { recordAudit } from '../../audit/audit.js';
+import { recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
-import { lockForAdminRemoval } from './users.admin-turn.js';
-import { judge } from './users.rules.js';
-import { auditOrigin, refuse, targetOf, type WriteContext } from './users.write-support.js';
+import { lockForAdminRemoval } from '../../domain/users.admin-turn.js';
+import { judge } from '../../domain/users.rules.js';
+import { refuse, targetOf } from '../../domain/users.targets.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { revokeCredentials, updateMany } from './users.batch-repository.js';
 
 /** DELETE /users/{id}: soft delete after the ceiling, self-delete, rule 3 and rule 4, in that order. */
@@ -18,7 +19,7 @@ export async function deleteUser({ ctx, input }: { ctx: WriteContext; input: IdI
     const now = new Date();
     await updateMany(db, tx, [user.id], { deleted_at: now });
     await revokeCredentials(db, tx, [user.id]);
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOrigin(ctx),
       action: 'user.delete',
       targetType: 'user',

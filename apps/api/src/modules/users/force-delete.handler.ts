@@ -1,10 +1,11 @@
 import type { IdInput } from '@app/contracts';
-import { recordAudit } from '../../audit/audit.js';
+import { recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { lockTrashedUser } from './trashed-user.js';
 import { destroyMany } from './users.batch-repository.js';
-import { judge } from './users.rules.js';
-import { auditOrigin, refuse, targetOf, type WriteContext } from './users.write-support.js';
+import { judge } from '../../domain/users.rules.js';
+import { refuse, targetOf } from '../../domain/users.targets.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
 
 /** DELETE /users/{id}/force: erases a deleted user for good, after the privilege ceiling. */
 export async function forceDeleteUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<void> {
@@ -15,7 +16,7 @@ export async function forceDeleteUser({ ctx, input }: { ctx: WriteContext; input
     const violation = judge(ctx.actor, [{ kind: 'forceDelete', target }], new Set(), config.users).get(user.id);
     if (violation) refuse(violation);
     await destroyMany(db, tx, [user.id]);
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOrigin(ctx),
       action: 'user.force_delete',
       targetType: 'user',

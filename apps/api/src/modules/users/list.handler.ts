@@ -1,28 +1,20 @@
-import { LIST_COUNT_BOUND, type UserListRow, type UsersListQuery, type UsersStats } from '@app/contracts';
+import { LIST_COUNT_BOUND, type UserListRow, type UsersListQuery, type UsersListResult } from '@app/contracts';
+import { type ListTotal, listPage, pageOffset } from '../../query/list-page.js';
 import { plainFilters } from '../../query/list-query-engine.js';
-import { canSeeTrash } from '../../policies/users.policy.js';
+import { canSeeTrash } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../trpc/context.js';
-import { actionsFor } from './users.actions.js';
+import type { Context } from '../../context.js';
+import { actionsFrom, readActionFacts } from '../../domain/users.actions.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
-import { estimateUsersSearch, indexedSearchCondition, pageWithTotal, searchCondition } from './users.search.js';
+import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
   assertTrashAllowed,
   effectivePerPage,
-  type ListTotal,
   listTotal,
   rangeReadHints,
   usersOrder,
   usersWhere,
 } from './users.list-query.js';
-
-export interface UsersListResult {
-  rows: UserListRow[];
-  meta: { page: number; perPage: number; total: number; totalExact: boolean; pageCount: number };
-  stats: UsersStats;
-  availableRoles: Array<{ id: number; name: string }>;
-  filters: Record<string, unknown>;
-}
 
 /**
  * GET /users: one page (each row with what the caller may do to it), its meta, the summary
@@ -37,12 +29,20 @@ export async function listUsers({
 }): Promise<UsersListResult> {
   assertTrashAllowed(ctx.actor, input);
   const { db } = ctx;
-  const perPage = effectivePerPage(input, ctx.config.users);
-  const stats = await readStats(db);
-  const offset = (input.page - 1) * perPage;
-  const search = await estimateUsersSearch(db, input, stats);
-  const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
+  const at = { page: input.page, perPage: effectivePerPage(input, ctx.config.users) };
+  const { perPage } = at;
+  const offset = pageOffset(at);
   const order = usersOrder(input);
+  // The counters, the search index's estimates and, for a page no search or date range shapes
+  // (the last branch below), its ids are independent reads: side by side.
+  const plain = searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
+  const [stats, estimate, plainIds] = await Promise.all([
+    readStats(db),
+    bestEstimate(db, input),
+    plain ? pageIds(db, usersWhere(db, input), order, perPage, offset) : null,
+  ]);
+  const search = { estimate, rows: stats.total + stats.trashed };
+  const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
   let ids: number[];
   let counted: ListTotal;
   if (pageWithTotal(db, search, offset, perPage)) {
@@ -65,21 +65,21 @@ export async function listUsers({
     ids = await pageIds(db, where, order, perPage, offset, hints);
   } else {
     [ids, counted] = await Promise.all([
-      pageIds(db, usersWhere(db, input), order, perPage, offset),
+      plainIds ?? pageIds(db, usersWhere(db, input), order, perPage, offset),
       listTotal(db, input, countWhere, stats),
     ]);
   }
-  // A page past the bound proves at least its own rows: a lower bound never says less.
-  const total = counted.exact ? counted.total : Math.max(counted.total, offset + ids.length);
   const { trashed, ...visible } = stats;
-  const [rows, roles] = await Promise.all([rowsByIds(db, ids), availableRoles(db)]);
-  const actions = await actionsFor(
+  // What the rows' actions depend on is read beside the rows: it needs only their ids.
+  const [rows, roles, facts] = await Promise.all([rowsByIds(db, ids), availableRoles(db), readActionFacts(ctx, ids)]);
+  const actions = actionsFrom(
     ctx,
     rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, deleted: r.deleted_at !== null })),
+    facts,
   );
+  const withActions = rows.map((r) => ({ ...r, actions: actions.get(r.id) as UserListRow['actions'] }));
   return {
-    rows: rows.map((r) => ({ ...r, actions: actions.get(r.id) as UserListRow['actions'] })),
-    meta: { page: input.page, perPage, total, totalExact: counted.exact, pageCount: Math.ceil(total / perPage) },
+    ...listPage(at, counted, ids, withActions),
     stats: canSeeTrash(ctx.actor) ? stats : visible,
     availableRoles: roles,
     filters: plainFilters(input.filters),

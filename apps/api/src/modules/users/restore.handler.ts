@@ -1,12 +1,13 @@
 import type { IdInput, UserItem } from '@app/contracts';
-import { recordAudit } from '../../audit/audit.js';
+import { recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
 import { lockTrashedUser } from './trashed-user.js';
 import { updateMany } from './users.batch-repository.js';
 import { toUserItem } from './users.item.js';
-import { judge } from './users.rules.js';
-import { auditOrigin, refuse, targetOf, type WriteContext } from './users.write-support.js';
+import { judge } from '../../domain/users.rules.js';
+import { refuse, targetOf } from '../../domain/users.targets.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
 
 /** POST /users/{id}/restore: a deleted user back to the list, after the privilege ceiling. */
 export async function restoreUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<{ item: UserItem }> {
@@ -16,7 +17,7 @@ export async function restoreUser({ ctx, input }: { ctx: WriteContext; input: Id
     const target = await targetOf(ctx, tx, user);
     const violation = judge(ctx.actor, [{ kind: 'restore', target }], new Set(), config.users).get(user.id);
     if (violation) refuse(violation);
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOrigin(ctx),
       action: 'user.restore',
       targetType: 'user',

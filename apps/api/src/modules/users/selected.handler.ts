@@ -1,6 +1,6 @@
 import type { UsersSelectedInput } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 import { pageIds, readStats } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
 import { assertTrashAllowed, countUsers, usersOrder, usersWhere } from './users.list-query.js';

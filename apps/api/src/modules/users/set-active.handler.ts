@@ -1,12 +1,13 @@
 import type { IdInput, SetActiveInput, UserItem } from '@app/contracts';
-import { diff, recordAudit } from '../../audit/audit.js';
+import { diff, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { lockForAdminRemoval } from './users.admin-turn.js';
+import { lockForAdminRemoval } from '../../domain/users.admin-turn.js';
 import { toUserItem } from './users.item.js';
-import { judge } from './users.rules.js';
-import { auditOrigin, liveUser, refuse, targetOf, type WriteContext } from './users.write-support.js';
+import { judge } from '../../domain/users.rules.js';
+import { liveUser, refuse, targetOf } from '../../domain/users.targets.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { revokeCredentials } from './users.batch-repository.js';
-import { lockUsers } from './users.write-repository.js';
+import { lockUsers } from '../../domain/users.locks.js';
 
 /** PATCH /users/{id}/active: the ceiling and rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
 export async function setUserActive({
@@ -31,7 +32,7 @@ export async function setUserActive({
     const before = { is_active: Boolean(user.is_active) };
     if (before.is_active !== input.active) {
       if (!input.active) await revokeCredentials(db, tx, [user.id]);
-      await recordAudit(db, tx, {
+      await recordChange(db, tx, {
         ...auditOrigin(ctx),
         action: input.active ? 'user.activate' : 'user.deactivate',
         targetType: 'user',

@@ -1,11 +1,11 @@
 import type { IdInput, UserShowItem, UserShowQuery, UserShowResult } from '@app/contracts';
 import { AppError, notFound } from '../../errors.js';
-import { usersPolicy } from '../../policies/users.policy.js';
+import { userSections, usersPolicy } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
-import { actionsFor } from './users.actions.js';
-import { toTarget } from './users.write-support.js';
+import { actionsFor } from '../../domain/users.actions.js';
+import { toTarget } from '../../domain/users.targets.js';
 
 /** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
 export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {
@@ -47,7 +47,7 @@ export async function showUser({
   if (input.append.includes('permission_names')) item.permission_names = await sortedPermissionNames(ctx.db, user.id);
   const actions = (await actionsFor(ctx, [toTarget(user)])).get(user.id) as UserShowItem['actions'];
   return {
-    item: { ...item, actions },
+    item: { ...item, actions, sections: userSections(ctx.actor, user) },
     meta: {
       loaded_relations: [...input.with],
       loaded_counts: input.withCount.map((relation) => `${relation}_count`),

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { AppError, notFound } from '../../errors.js';
 import type { User } from '../../db/models/index.js';
-import { lockUsers } from './users.write-repository.js';
+import { lockUsers } from '../../domain/users.locks.js';
 import type { WriteContext } from './users.write-support.js';
 
 /**

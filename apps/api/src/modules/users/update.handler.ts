@@ -1,18 +1,20 @@
 import type { IdInput, UserItem, UserUpdateInput } from '@app/contracts';
 import { UniqueConstraintError } from 'sequelize';
-import { diff, recordAudit } from '../../audit/audit.js';
+import { diff, recordChange } from '../../journal/journal.js';
 import { hashPassword } from '../../auth/password.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError, forbidden } from '../../errors.js';
 import { emailTakenError } from './create.handler.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { emailTaken } from './users.repository.js';
-import { lockForAdminRemoval } from './users.admin-turn.js';
+import { lockForAdminRemoval } from '../../domain/users.admin-turn.js';
 import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
 import { checkRoleChange } from './users.roles-change.js';
-import { type Change, judge, outranked } from './users.rules.js';
-import { auditOrigin, liveUser, refuse, targetOf, type WriteContext } from './users.write-support.js';
-import { lockUsers, replaceRoles, roleIdByName, roleIdsOf } from './users.write-repository.js';
+import { type Change, judge, outranked } from '../../domain/users.rules.js';
+import { liveUser, refuse, targetOf } from '../../domain/users.targets.js';
+import { lockUsers, roleIdByName } from '../../domain/users.locks.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { replaceRoles, roleIdsOf } from './users.write-repository.js';
 
 const staleVersion = () =>
   new AppError(
@@ -82,7 +84,7 @@ export async function updateUser({
           ? await revokeOtherCredentials(db, tx, user.id, user.id === ctx.actor.id ? ctx.auth : null)
           : null;
       const roles = await rolesOf(db, user.id, tx);
-      await recordAudit(db, tx, {
+      await recordChange(db, tx, {
         ...auditOrigin(ctx),
         action: 'user.update',
         targetType: 'user',

@@ -1,7 +1,8 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AuthMethod } from '../../auth/actor.js';
-import type { Target } from './users.rules.js';
+import { chunks } from '../../domain/chunks.js';
+import type { Target } from '../../domain/users.rules.js';
 
 /**
  * Statements over many users at once (bulk, and the single routes that share them), written as
@@ -9,15 +10,6 @@ import type { Target } from './users.rules.js';
  * building the WHERE and creating the instances cost the API about 100 ms of CPU per batch, time
  * in which every other request waits for the event loop.
  */
-
-/** Ids go in one IN() per 1 000, so no statement grows past a few kilobytes. */
-const CHUNK = 1_000;
-
-export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 const NO_PERMISSIONS: ReadonlySet<string> = new Set();
 

@@ -2,10 +2,11 @@ import { LIST_COUNT_BOUND, type UsersListQuery, type UsersStats } from '@app/con
 import { type IndexHint, IndexHints, Op, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
+import { boundedTotal, type ListTotal } from '../../query/list-page.js';
 import { orderFor, whereFor } from '../../query/list-query-engine.js';
-import { canSeeTrash } from '../../policies/users.policy.js';
+import { canSeeTrash } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
-import type { UsersConfig } from './users.config.js';
+import type { UsersConfig } from '../../users-config.js';
 import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
 
@@ -99,16 +100,9 @@ export async function countUsers(
   return countedByStats(query, stats ?? (await readStats(db))) ?? countWhere(db, where);
 }
 
-export interface ListTotal {
-  total: number;
-  exact: boolean;
-}
-
 /**
  * The list's total, honest and cheap: exact from the counters when they answer; otherwise the
- * rows are counted only up to LIST_COUNT_BOUND + 1 — past the bound, knowing the exact number
- * would cost a scan of every match on each page turn, so the total is the bound, a lower bound
- * (`exact: false`).
+ * rows are counted only up to the bound (`boundedTotal`).
  */
 export async function listTotal(
   db: Database,
@@ -118,8 +112,7 @@ export async function listTotal(
 ): Promise<ListTotal> {
   const counted = countedByStats(query, stats);
   if (counted !== null) return { total: counted, exact: true };
-  const n = await countWhereUpTo(db, where, LIST_COUNT_BOUND + 1);
-  return n > LIST_COUNT_BOUND ? { total: LIST_COUNT_BOUND, exact: false } : { total: n, exact: true };
+  return boundedTotal(await countWhereUpTo(db, where, LIST_COUNT_BOUND + 1));
 }
 
 /** A page read walks the sort's index; reading and sorting a narrow range costs about this much more per row. */

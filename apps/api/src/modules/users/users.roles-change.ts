@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { loadRoleGrants, rolesBeyondActor } from '../../auth/escalation.js';
+import { loadRoleGrants, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
 import { AppError } from '../../errors.js';
 import type { WriteContext } from './users.write-support.js';
 import { unknownRoleIds } from './users.write-repository.js';
@@ -31,7 +31,7 @@ export async function checkRoleChange(
   const beyond = rolesBeyondActor(ctx.actor, await loadRoleGrants(ctx.db, [...added, ...removed], tx));
   const first = beyond[0];
   if (first) {
-    const message = `You cannot grant or remove the role ${first.name}: it carries permissions you do not hold (${first.missing.join(', ')}).`;
+    const message = roleRefusal(first, first.missing);
     throw new AppError('FORBIDDEN', message, {
       errors: { roles_ids: [message] },
       extra: { permission: first.missing[0] ?? '' },

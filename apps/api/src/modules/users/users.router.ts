@@ -1,6 +1,7 @@
 import {
   IdInputSchema,
   UserEditResultSchema,
+  UserNewResultSchema,
   UserShowResultSchema,
   UsersListResultSchema,
   UsersExportInputSchema,
@@ -15,6 +16,7 @@ import { editUser } from './edit.handler.js';
 import { EXPORT_MEDIA_TYPES } from '../../export/formats.js';
 import { exportUsers } from './export.handler.js';
 import { listUsers } from './list.handler.js';
+import { newUserForm } from './new.handler.js';
 import { selectedUsers } from './selected.handler.js';
 import { showUser } from './show.handler.js';
 import { usersWriteProcedures } from './users.write-procedures.js';
@@ -43,6 +45,10 @@ export const usersRouter = router({
     .use(restDownload)
     .input(UsersExportInputSchema)
     .query(exportUsers),
+  new: can('users.create')
+    .meta(rest('GET', '/users/new', { summary: 'Data for the create form: each role and whether you may grant it' }))
+    .output(UserNewResultSchema)
+    .query(newUserForm),
   show: can('users.view')
     .meta(rest('GET', '/users/{id}', { summary: 'Show a user, optionally with roles, counts and computed fields' }))
     .input(IdInputSchema)

@@ -48,15 +48,26 @@ export async function estimateUsersSearch(
   query: Pick<UsersListQuery, 'q' | 'filters'>,
   stats: Required<UsersStats>,
 ): Promise<UsersSearch> {
-  const terms = [query.q, textOf(query.filters.name), textOf(query.filters.email)].filter(
+  return { estimate: await bestEstimate(db, query), rows: stats.total + stats.trashed };
+}
+
+/** The terms the index can narrow: `q` and the "contains" filters, three characters or more. */
+export const searchTerms = (query: Pick<UsersListQuery, 'q' | 'filters'>): string[] =>
+  [query.q, textOf(query.filters.name), textOf(query.filters.email)].filter(
     (t): t is string => typeof t === 'string' && Array.from(t).length >= 3,
   );
+
+/** The most selective term's estimate (`estimateUsersSearch` without the counters); null when no term. */
+export async function bestEstimate(
+  db: Database,
+  query: Pick<UsersListQuery, 'q' | 'filters'>,
+): Promise<TermEstimate | null> {
   let best: TermEstimate | null = null;
-  for (const term of terms) {
+  for (const term of searchTerms(query)) {
     const e = await estimateTerm(db, USERS_INDEX, term);
     if (e && (!best || candidateRows(e) < candidateRows(best))) best = e;
   }
-  return { estimate: best, rows: stats.total + stats.trashed };
+  return best;
 }
 
 const textOf = (f: UsersListQuery['filters']['name']) => (f?.kind === 'contains' ? f.value : null);

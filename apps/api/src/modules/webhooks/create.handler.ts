@@ -1,5 +1,5 @@
 import { ROOT_ERROR_KEY, WEBHOOKS_MAX, type WebhookCreated, type WebhookInput } from '@app/contracts';
-import { auditOriginOf, diff, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { toWebhookItem } from './webhooks.item.js';
@@ -40,7 +40,7 @@ export async function createWebhook({ ctx, input }: WebhooksCall<WebhookInput>):
       },
       { transaction: tx },
     );
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'webhook.create',
       targetType: 'webhook',

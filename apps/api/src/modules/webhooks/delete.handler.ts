@@ -1,5 +1,5 @@
 import type { IdInput } from '@app/contracts';
-import { auditOriginOf, diff, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { auditedFields } from './create.handler.js';
 import { deleteDeliveriesOf, findWebhook } from './webhooks.repository.js';
@@ -15,7 +15,7 @@ export async function deleteWebhook({ ctx, input }: WebhooksCall<IdInput>): Prom
     const webhook = await findWebhook(db, input.id, tx);
     await deleteDeliveriesOf(db, tx, webhook.id);
     await webhook.destroy({ transaction: tx });
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'webhook.delete',
       targetType: 'webhook',

@@ -1,12 +1,6 @@
-import {
-  type IdInput,
-  LIST_COUNT_BOUND,
-  type WebhookDeliveriesListQuery,
-  type WebhookDeliveryList,
-} from '@app/contracts';
+import type { IdInput, WebhookDeliveriesListQuery, WebhookDeliveryList } from '@app/contracts';
 import { Op } from 'sequelize';
-import { orderFor, whereFor } from '../../query/list-query-engine.js';
-import { countUpTo, pageIdsOf } from '../../query/list-reads.js';
+import { listPage, readListPage } from '../../query/list-page.js';
 import { deliveriesMapping } from './deliveries.mapping.js';
 import { toDeliveryItem } from './webhooks.item.js';
 import { findWebhook } from './webhooks.repository.js';
@@ -23,28 +17,12 @@ export async function listDeliveries({
   const { db } = ctx;
   await findWebhook(db, input.id);
   const model = db.models.WebhookDelivery;
-  const where = { [Op.and]: [{ webhook_id: input.id }, whereFor(db, deliveriesMapping, input)] };
-  const offset = (input.page - 1) * input.perPage;
-  const [ids, counted] = await Promise.all([
-    pageIdsOf(model, where, orderFor(deliveriesMapping, input), input.perPage, offset),
-    countUpTo(db, model, where, LIST_COUNT_BOUND + 1),
-  ]);
-  const exact = counted <= LIST_COUNT_BOUND;
-  // A page past the bound proves at least its own rows: a lower bound never says less.
-  const total = exact ? counted : Math.max(LIST_COUNT_BOUND, offset + ids.length);
-  const rows = ids.length ? await model.findAll({ where: { id: { [Op.in]: ids } } }) : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return {
-    items: ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toDeliveryItem(row)] : [];
-    }),
-    meta: {
-      page: input.page,
-      perPage: input.perPage,
-      total,
-      totalExact: exact,
-      pageCount: Math.ceil(total / input.perPage),
-    },
-  };
+  const { ids, counted } = await readListPage(db, model, deliveriesMapping, input, { webhook_id: input.id });
+  const found = ids.length ? await model.findAll({ where: { id: { [Op.in]: ids } } }) : [];
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const rows = ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toDeliveryItem(row)] : [];
+  });
+  return listPage(input, counted, ids, rows);
 }

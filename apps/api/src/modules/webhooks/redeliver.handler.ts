@@ -1,8 +1,8 @@
 import type { DeliveryIdInputSchema, IdInput, WebhookDelivery } from '@app/contracts';
 import type { z } from 'zod';
-import { auditOriginOf, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { announceNewDeliveries } from '../../webhooks/signal.js';
+import { announceNewDeliveries } from '../../journal/signal.js';
 import { toDeliveryItem } from './webhooks.item.js';
 import { findDelivery, findWebhook } from './webhooks.repository.js';
 import type { WebhooksCall } from './webhooks.handler-types.js';
@@ -22,7 +22,7 @@ export async function redeliver({
     const delivery = await findDelivery(db, input.id, input.deliveryId, tx);
     delivery.set({ status: 'pending', next_attempt_at: new Date(), locked_until: null });
     await delivery.save({ transaction: tx });
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'webhook.redeliver',
       targetType: 'webhook',

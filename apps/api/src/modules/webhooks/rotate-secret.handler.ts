@@ -1,5 +1,5 @@
 import type { IdInput, WebhookCreated } from '@app/contracts';
-import { auditOriginOf, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { findWebhook, webhookItemOf } from './webhooks.repository.js';
 import { secretKeysOf } from '../../webhooks/settings.js';
@@ -18,7 +18,7 @@ export async function rotateWebhookSecret({ ctx, input }: WebhooksCall<IdInput>)
     const webhook = await findWebhook(db, input.id, tx);
     webhook.set({ secret: sealSecret(secret, secretKeysOf(ctx.config)) });
     await webhook.save({ transaction: tx });
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'webhook.rotateSecret',
       targetType: 'webhook',

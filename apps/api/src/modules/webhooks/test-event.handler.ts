@@ -1,9 +1,9 @@
 import { type IdInput, ROOT_ERROR_KEY, TEST_EVENT_TYPE, type WebhookDelivery } from '@app/contracts';
-import { auditOriginOf, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
-import { newEventId } from '../../webhooks/event-id.js';
-import { announceNewDeliveries } from '../../webhooks/signal.js';
+import { newEventId } from '../../journal/event-id.js';
+import { announceNewDeliveries } from '../../journal/signal.js';
 import { toDeliveryItem } from './webhooks.item.js';
 import { findWebhook } from './webhooks.repository.js';
 import type { WebhooksCall } from './webhooks.handler-types.js';
@@ -49,7 +49,7 @@ export async function sendTestEvent({ ctx, input }: WebhooksCall<IdInput>): Prom
       },
       { transaction: tx },
     );
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'webhook.test',
       targetType: 'webhook',

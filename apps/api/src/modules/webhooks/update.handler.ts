@@ -1,5 +1,5 @@
 import type { IdInput, Webhook, WebhookInput } from '@app/contracts';
-import { auditOriginOf, diff, recordAudit } from '../../audit/audit.js';
+import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { auditedFields } from './create.handler.js';
 import { findWebhook, webhookItemOf } from './webhooks.repository.js';
@@ -35,7 +35,7 @@ export async function updateWebhook({ ctx, input }: WebhooksCall<IdInput & Webho
       ...(reactivated ? HEALTHY : {}),
     });
     await webhook.save({ transaction: tx });
-    await recordAudit(db, tx, {
+    await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'webhook.update',
       targetType: 'webhook',

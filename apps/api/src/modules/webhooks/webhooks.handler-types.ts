@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../trpc/context.js';
+import type { Context } from '../../context.js';
 
 /** What every webhooks handler is called with: a signed-in caller holding `webhooks.manage`. */
 export interface WebhooksCall<Input> {

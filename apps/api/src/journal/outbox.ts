@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { AuditEntry } from '../audit/audit.js';
+import type { ChangeEntry } from './entry.js';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
 import { beforeCommit } from '../db/transaction.js';
@@ -9,7 +9,7 @@ import { type EventPlan, planEvents } from './event-plan.js';
 import { announceNewDeliveries } from './signal.js';
 
 /**
- * The transactional outbox. `recordAudit` calls `recordWebhookEvents` inside the transaction of
+ * The transactional outbox. `recordChange` calls `recordWebhookEvents` inside the transaction of
  * every user change, so an event row exists exactly when its change committed: a rollback takes
  * both, a crash after commit leaves both for a dispatcher to find.
  */
@@ -159,7 +159,7 @@ async function insertDeliveries(
  * the transaction's work, so each body shows the users as the change leaves them whatever
  * order the handler wrote in. After commit, this process's dispatcher is told at once.
  */
-export async function recordWebhookEvents(db: Database, tx: Transaction | null, entry: AuditEntry): Promise<void> {
+export async function recordWebhookEvents(db: Database, tx: Transaction | null, entry: ChangeEntry): Promise<void> {
   const plan = planEvents(entry);
   if (!plan) return;
   const endpoints = await activeEndpoints(db, tx);

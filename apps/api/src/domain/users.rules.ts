@@ -1,6 +1,11 @@
 import { PERMISSIONS, type UsersRuleCode } from '@app/contracts';
-import type { Actor } from '../../auth/actor.js';
-import type { UsersConfig } from './users.config.js';
+import type { Actor } from '../auth/actor.js';
+
+/** The rules' switches (SPEC §7), as the users configuration carries them. */
+export interface RulesConfig {
+  activation: { blockSelfDeactivate: boolean; blockDeactivateIfLastAdmin: boolean; adminRoleName: string };
+  deletion: { requireInactive: boolean; blockIfLastAdmin: boolean };
+}
 
 /** What the rules need to know about a user a change targets (read under lock). */
 export interface Target {
@@ -37,7 +42,7 @@ const violation = (target: Target, code: UsersRuleCode, message: string): Violat
 });
 
 /** Permission names in the contract's order (grouped by resource); unknown ones last, by name. */
-function inContractOrder(names: string[]): string[] {
+export function inContractOrder(names: string[]): string[] {
   const rank = (name: string) => {
     const at = (PERMISSIONS as readonly string[]).indexOf(name);
     return at === -1 ? PERMISSIONS.length : at;
@@ -64,7 +69,7 @@ export function outranked(actor: Actor, change: Change): Violation | null {
 }
 
 /** Rule 1: nobody deactivates their own account. */
-export function selfDeactivation(actor: Actor, change: Change, cfg: UsersConfig): Violation | null {
+export function selfDeactivation(actor: Actor, change: Change, cfg: RulesConfig): Violation | null {
   if (!cfg.activation.blockSelfDeactivate) return null;
   return change.kind === 'setActive' && !change.active && change.target.id === actor.id
     ? violation(change.target, 'SELF_DEACTIVATION', 'You cannot deactivate your own account.')
@@ -79,7 +84,7 @@ export function selfDelete(actor: Actor, change: Change): Violation | null {
 }
 
 /** Rule 3: only an inactive user may be deleted. */
-export function notInactive(change: Change, cfg: UsersConfig): Violation | null {
+export function notInactive(change: Change, cfg: RulesConfig): Violation | null {
   if (!cfg.deletion.requireInactive) return null;
   return change.kind === 'delete' && change.target.is_active
     ? violation(
@@ -95,7 +100,7 @@ const takesAdminAway = (change: Change) =>
   change.kind === 'delete' || change.kind === 'removeAdminRole' || (change.kind === 'setActive' && !change.active);
 
 /** Whether the last-administrator rule guarding this kind of change is switched on. */
-const lastAdminRuleOn = (change: Change, cfg: UsersConfig) =>
+const lastAdminRuleOn = (change: Change, cfg: RulesConfig) =>
   change.kind === 'delete' ? cfg.deletion.blockIfLastAdmin : cfg.activation.blockDeactivateIfLastAdmin;
 
 /**
@@ -106,7 +111,7 @@ const lastAdminRuleOn = (change: Change, cfg: UsersConfig) =>
  * the administrators' turn by the caller): whether one would remain depends on nothing else.
  * Returns the violations by target id; changes without one may be applied together.
  */
-export function judge(actor: Actor, changes: readonly Change[], activeAdmins: ReadonlySet<number>, cfg: UsersConfig) {
+export function judge(actor: Actor, changes: readonly Change[], activeAdmins: ReadonlySet<number>, cfg: RulesConfig) {
   const remaining = new Set(activeAdmins);
   const refused = new Map<number, Violation>();
   for (const change of changes) {

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppConfig } from '../config.js';
-import type { Actor, AuthMethod } from '../auth/actor.js';
-import type { Database } from '../db/database.js';
-import type { Lifecycle } from '../lifecycle.js';
+import type { AppConfig } from './config.js';
+import type { Actor, AuthMethod } from './auth/actor.js';
+import type { Database } from './db/database.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export interface CookieJar {
   set(name: string, value: string, opts: { maxAgeSeconds: number }): void;
@@ -10,8 +10,12 @@ export interface CookieJar {
 }
 
 /** Which door the call came through: only the REST door can deliver a file download. */
-export type Transport = 'trpc' | 'rest';
+type Transport = 'trpc' | 'rest';
 
+/**
+ * What a handler is called with, whichever door called it (tRPC, REST, CLI): it lives outside
+ * trpc/ so that handlers import no transport.
+ */
 export interface Context {
   db: Database;
   config: AppConfig;
@@ -29,9 +33,4 @@ export interface Context {
    * or `Origin`, see `isSameOriginFetch`). False for any client that sends neither header.
    */
   sameOrigin: boolean;
-}
-
-/** Pure: tests build contexts directly with the actor they need. */
-export function createContextInner(ctx: Context): Context {
-  return ctx;
 }

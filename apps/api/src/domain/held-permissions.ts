@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { Database } from '../../db/database.js';
-import type { Actor } from '../../auth/actor.js';
-import { chunks } from './users.batch-repository.js';
+import type { Actor } from '../auth/actor.js';
+import type { Database } from '../db/database.js';
+import { chunks } from './chunks.js';
 
 const GRANTS = `SELECT ur.user_id AS user_id, rp.permission_id AS permission_id
     FROM user_roles ur JOIN role_permissions rp ON rp.role_id = ur.role_id

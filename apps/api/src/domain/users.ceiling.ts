@@ -1,20 +1,22 @@
 import type { Transaction } from 'sequelize';
-import type { User } from '../../db/models/index.js';
-import { notFound } from '../../errors.js';
-import { permissionsBeyond } from './users.held-permissions.js';
+import type { Actor } from '../auth/actor.js';
+import type { Database } from '../db/database.js';
+import type { User } from '../db/models/index.js';
+import { notFound } from '../errors.js';
+import { permissionsBeyond } from './held-permissions.js';
+import { lockUsers } from './users.locks.js';
 import { outranked } from './users.rules.js';
-import { liveUser, refuse, toTarget, type WriteContext } from './users.write-support.js';
-import { lockUsers } from './users.write-repository.js';
+import { liveUser, refuse, toTarget } from './users.targets.js';
 
 /**
  * The account behind another user's credentials routes (their API tokens, their sessions): a
  * live user (404 otherwise) who does not outrank the caller (403 OUTRANKED). Seeing or minting a
- * user's credentials is as good as acting as them, so the privilege ceiling of `users.rules.ts`
+ * user's credentials is as good as acting as them, so the privilege ceiling (`outranked`)
  * applies as it does to changing the account. Given a transaction, the user's row is locked
  * first, so the answer holds until commit (roles are replaced only under that lock).
  */
 export async function accountWithinCeiling(
-  ctx: Pick<WriteContext, 'db' | 'actor'>,
+  ctx: { db: Database; actor: Actor },
   tx: Transaction | null,
   userId: number,
 ): Promise<User> {

@@ -1,13 +1,13 @@
-import type { WebhookEventType } from '@app/contracts';
-import type { AuditEntry } from '../audit/audit.js';
+import type { AuditAction, WebhookEventType } from '@app/contracts';
+import type { ChangeEntry } from './entry.js';
 
-export type UserEventType = Exclude<WebhookEventType, 'bulk.completed'>;
+type UserEventType = Exclude<WebhookEventType, 'bulk.completed'>;
 
 /** A changed field as receivers see it (and as the audit API shows it). */
-export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
+type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 
 /** The `data` of a `bulk.completed` event. */
-export interface BulkCompleted {
+interface BulkCompleted {
   operation: string;
   requested: number;
   affected: number;
@@ -25,22 +25,28 @@ export interface EventPlan {
   bulk: BulkCompleted | null;
 }
 
-const SINGLE: Readonly<Record<string, UserEventType>> = {
+/** Single-user actions and the event each makes. Keyed by the contract's actions: a renamed one fails to compile. */
+const SINGLE = {
   'user.create': 'user.created',
   'user.activate': 'user.activated',
   'user.deactivate': 'user.deactivated',
   'user.delete': 'user.deleted',
   'user.restore': 'user.restored',
   'user.force_delete': 'user.force_deleted',
-};
+} as const satisfies Partial<Record<AuditAction, UserEventType>>;
 
-const BULK: Readonly<Record<string, UserEventType>> = {
-  delete: 'user.deleted',
-  restore: 'user.restored',
-  forceDelete: 'user.force_deleted',
-};
+/** Bulk actions: their operation's name in `bulk.completed`, and each user's event (`setActive`: from `changes`). */
+const BULK = {
+  'users.bulk.setActive': { operation: 'setActive', type: null },
+  'users.bulk.delete': { operation: 'delete', type: 'user.deleted' },
+  'users.bulk.restore': { operation: 'restore', type: 'user.restored' },
+  'users.bulk.forceDelete': { operation: 'forceDelete', type: 'user.force_deleted' },
+} as const satisfies Partial<Record<AuditAction, { operation: string; type: UserEventType | null }>>;
 
-function fieldChanges(entry: AuditEntry): FieldChanges {
+const isSingle = (action: AuditAction): action is keyof typeof SINGLE => action in SINGLE;
+const isBulk = (action: AuditAction): action is keyof typeof BULK => action in BULK;
+
+function fieldChanges(entry: ChangeEntry): FieldChanges {
   const out: FieldChanges = {};
   for (const [field, change] of Object.entries(entry.changes ?? {})) {
     out[field] = { from: change.before ?? null, to: change.after ?? null };
@@ -49,7 +55,7 @@ function fieldChanges(entry: AuditEntry): FieldChanges {
 }
 
 /** A status change recorded in `changes`, as the event it is; null when the status did not change. */
-function statusEvent(entry: AuditEntry): UserEventType | null {
+function statusEvent(entry: ChangeEntry): UserEventType | null {
   const change = entry.changes?.is_active;
   if (!change || Boolean(change.before) === Boolean(change.after)) return null;
   return change.after ? 'user.activated' : 'user.deactivated';
@@ -69,14 +75,13 @@ function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted[
 
 /**
  * The webhook events an audited action makes, or null for actions no event reports (sign-ins,
- * exports, tokens, webhooks themselves). Every user change passes through `recordAudit`, so
+ * exports, tokens, webhooks themselves). Every user change passes through `recordChange`, so
  * this is the one place that knows which change is which event.
  */
-export function planEvents(entry: AuditEntry): EventPlan | null {
+export function planEvents(entry: ChangeEntry): EventPlan | null {
   const userIds = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
   if (userIds.length === 0) return null;
-  const single = SINGLE[entry.action];
-  if (single) return { userIds, userTypes: [single], changes: null, bulk: null };
+  if (isSingle(entry.action)) return { userIds, userTypes: [SINGLE[entry.action]], changes: null, bulk: null };
   if (entry.action === 'user.update') {
     const status = statusEvent(entry);
     return {
@@ -86,9 +91,9 @@ export function planEvents(entry: AuditEntry): EventPlan | null {
       bulk: null,
     };
   }
-  const operation = entry.action.startsWith('users.bulk.') ? entry.action.slice('users.bulk.'.length) : null;
-  if (!operation) return null;
-  const type = operation === 'setActive' ? statusEvent(entry) : BULK[operation];
+  if (!isBulk(entry.action)) return null;
+  const { operation, type: bulkType } = BULK[entry.action];
+  const type = bulkType ?? statusEvent(entry);
   const requested = entry.context?.requested;
   const unchanged = idsOf(entry.context?.unchanged);
   return {

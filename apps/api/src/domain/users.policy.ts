@@ -1,4 +1,4 @@
-import { type Permission, canSeeTrash as holdsTrashPermission } from '@app/contracts';
+import { type Permission, canSeeTrash as holdsTrashPermission, type UserSections } from '@app/contracts';
 import type { Actor } from '../auth/actor.js';
 
 /** What a record policy needs to know about a user record. */
@@ -21,6 +21,8 @@ export const usersPolicy = {
   viewAny: (actor: Actor) => has(actor, 'users.view'),
   view: (actor: Actor, user: UserRecord) => has(actor, 'users.view') && (!user.deleted_at || canSeeTrash(actor)),
   create: (actor: Actor) => has(actor, 'users.create'),
+  /** Creating an account inactive sets its status, so it also takes users.setActive. */
+  createInactive: (actor: Actor) => has(actor, 'users.create') && has(actor, 'users.setActive'),
   update: (actor: Actor, user: UserRecord) => has(actor, 'users.update') && !user.deleted_at,
   setActive: (actor: Actor, user: UserRecord) => has(actor, 'users.setActive') && !user.deleted_at,
   delete: (actor: Actor, user: UserRecord) => has(actor, 'users.delete') && !user.deleted_at,
@@ -29,4 +31,13 @@ export const usersPolicy = {
   export: (actor: Actor) => has(actor, 'users.export'),
 } as const;
 
-export type UsersPolicyAction = keyof typeof usersPolicy;
+/**
+ * The sections of a user's page the actor gets: the account's sessions and API tokens only while
+ * it is not in the trash (a trashed user can neither sign in nor use a token), each for those
+ * who manage them; its history and sign-ins for those who read the audit trail.
+ */
+export const userSections = (actor: Actor, user: UserRecord): UserSections => ({
+  sessions: has(actor, 'users.update') && !user.deleted_at,
+  tokens: has(actor, 'tokens.manage') && !user.deleted_at,
+  history: has(actor, 'audit.view'),
+});

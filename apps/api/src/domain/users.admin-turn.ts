@@ -1,14 +1,8 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../../db/database.js';
-import { RetryTransaction } from '../../db/transaction.js';
-import {
-  activeAdminsInPlay,
-  holdsRole,
-  lockAdministratorChanges,
-  lockUsers,
-  roleIdByName,
-} from './users.write-repository.js';
-import { liveUser } from './users.write-support.js';
+import type { Database } from '../db/database.js';
+import { RetryTransaction } from '../db/transaction.js';
+import { activeAdminsInPlay, holdsRole, lockAdministratorChanges, lockUsers, roleIdByName } from './users.locks.js';
+import { liveUser } from './users.targets.js';
 
 /**
  * A change to one user that could take an administrator away (deactivate, delete, roles

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { PERMISSIONS, SEEDED_ROLES } from '@app/contracts';
 import type { Transaction } from 'sequelize';
-import { hashPassword } from '../../auth/password.js';
-import type { Database } from '../database.js';
+import { hashPassword } from '../auth/password.js';
+import type { Database } from '../db/database.js';
 
 export interface BaseSeedOptions {
   adminEmail: string;

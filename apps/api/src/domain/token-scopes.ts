@@ -1,5 +1,10 @@
-import type { Permission } from '@app/contracts';
-import { permissionsInOrder } from './tokens.repository.js';
+import { PERMISSIONS, type Permission } from '@app/contracts';
+
+/** Permission names in the contract's order; names the contract does not know are left out. */
+export const permissionsInOrder = (names: Iterable<string>): Permission[] => {
+  const set = new Set(names);
+  return PERMISSIONS.filter((p) => set.has(p));
+};
 
 export interface ScopeParties {
   /** The scopes asked for; absent or null: none asked. */
@@ -24,7 +29,7 @@ const listed = (names: string[]) => names.join(', ');
 export function decideScopes({ requested, owner, caller }: ScopeParties): ScopeDecision {
   if (!requested) {
     if (!caller.narrowed) return { scopes: null };
-    return { scopes: permissionsInOrder([...caller.permissions].filter((p) => owner.permissions.has(p))) };
+    return { scopes: scopeOptions(owner, caller) };
   }
   const self = owner.id === caller.id;
   const ownerLacks = permissionsInOrder(requested.filter((p) => !owner.permissions.has(p)));
@@ -42,4 +47,15 @@ export function decideScopes({ requested, owner, caller }: ScopeParties): ScopeD
     };
   }
   return { scopes: permissionsInOrder(requested) };
+}
+
+/**
+ * The scopes a new token may be narrowed to, as `decideScopes` would accept them: every
+ * permission both the owner and the caller hold, in the contract's order. Forms offer these.
+ */
+export function scopeOptions(
+  owner: { permissions: ReadonlySet<string> },
+  caller: { permissions: ReadonlySet<string> },
+): Permission[] {
+  return permissionsInOrder([...owner.permissions].filter((p) => caller.permissions.has(p)));
 }

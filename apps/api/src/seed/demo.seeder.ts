@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import { UNUSABLE_PASSWORD } from '../../auth/password.js';
-import type { Database } from '../database.js';
+import { UNUSABLE_PASSWORD } from '../auth/password.js';
+import type { Database } from '../db/database.js';
 import { demoUser } from './demo-data.js';
 
 const CHUNK = 2_000;

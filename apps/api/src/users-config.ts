@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { envBoolean } from '../../config-helpers.js';
+import { envBoolean } from './config-helpers.js';
 
 /**
  * The users module's business-rule configuration (SPEC §7). Every key has a default here and
  * can be overridden by the environment variable named beside it.
  */
-export const USERS_CONFIG_ENV = {
+const USERS_CONFIG_ENV = {
   blockSelfDeactivate: 'USERS_ACTIVATION_BLOCK_SELF_DEACTIVATE',
   blockDeactivateIfLastAdmin: 'USERS_ACTIVATION_BLOCK_DEACTIVATE_IF_LAST_ADMIN',
   adminRoleName: 'USERS_ACTIVATION_ADMIN_ROLE_NAME',

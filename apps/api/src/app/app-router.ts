@@ -1,0 +1,37 @@
+import { auditRouter } from '../modules/audit/audit.router.js';
+import { authRouter } from '../modules/auth/auth.router.js';
+import { rolesRouter } from '../modules/roles/roles.router.js';
+import { sessionsRouter } from '../modules/sessions/sessions.router.js';
+import { createSystemRouter } from '../modules/system/system.router.js';
+import { tokensRouter } from '../modules/tokens/tokens.router.js';
+import { usersRouter } from '../modules/users/users.router.js';
+import { webhooksRouter } from '../modules/webhooks/webhooks.router.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../rest/openapi.js';
+import { router } from '../trpc/init.js';
+import { APP_VERSION } from '../version.js';
+
+/**
+ * The composition root: the one place that knows every module and both doors. Nothing under
+ * src/ imports it except the server; the web imports its type as `@app/api/router`.
+ */
+let openApiDocument: OpenApiDocument | undefined;
+
+// The document describes the router that serves it, so it is built on first request (the router
+// exists by then) and kept: routes cannot change while the process runs.
+const describeApi = (): OpenApiDocument => {
+  openApiDocument ??= buildOpenApiDocument(appRouter, { version: APP_VERSION });
+  return openApiDocument;
+};
+
+export const appRouter = router({
+  system: createSystemRouter(describeApi),
+  auth: authRouter,
+  users: usersRouter,
+  roles: rolesRouter,
+  audit: auditRouter,
+  tokens: tokensRouter,
+  sessions: sessionsRouter,
+  webhooks: webhooksRouter,
+});
+
+export type AppRouter = typeof appRouter;

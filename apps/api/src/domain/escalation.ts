@@ -1,0 +1,75 @@
+import type { RoleOption } from '@app/contracts';
+import { Op, type Transaction } from 'sequelize';
+import type { Database } from '../db/database.js';
+import type { Actor } from '../auth/actor.js';
+import { inContractOrder } from './users.rules.js';
+
+export interface RoleGrant {
+  id: number;
+  name: string;
+  permissions: readonly string[];
+}
+
+/**
+ * No privilege escalation: an actor may grant or remove a role only if it holds every
+ * permission of that role itself. (Removing counts too: otherwise a manager could strip an
+ * administrator of the admin role it could never grant back.)
+ */
+export function mayAssignRole(actor: Actor, role: RoleGrant): boolean {
+  return role.permissions.every((p) => actor.permissions.has(p));
+}
+
+/** The roles among `changed` (added or removed) the actor may not touch, with the permissions it lacks. */
+export function rolesBeyondActor(
+  actor: Actor,
+  changed: readonly RoleGrant[],
+): Array<RoleGrant & { missing: string[] }> {
+  return changed
+    .filter((role) => !mayAssignRole(actor, role))
+    .map((role) => ({ ...role, missing: permissionsBeyondActor(actor, role.permissions) }));
+}
+
+/**
+ * The permissions among `granted` the actor does not hold, in the contract's order: an actor
+ * gives a role (or a user) only permissions it holds itself.
+ */
+export const permissionsBeyondActor = (actor: Actor, granted: readonly string[]): string[] =>
+  inContractOrder(granted.filter((p) => !actor.permissions.has(p)));
+
+/** The sentence a write refuses a role with, naming the permissions the actor lacks. */
+export const roleRefusal = (role: { name: string }, missing: readonly string[]) =>
+  `You cannot grant or remove the role ${role.name}: it carries permissions you do not hold (${missing.join(', ')}).`;
+
+/**
+ * Each role as a form offers it to this actor: assignable, or not with the permissions it lacks
+ * and the sentence the write would refuse with. The forms and the writes ask the same rule.
+ */
+export function roleOptions(actor: Actor, roles: readonly RoleGrant[]): RoleOption[] {
+  const beyond = new Map(rolesBeyondActor(actor, roles).map((role) => [role.id, role.missing]));
+  return roles.map(({ id, name }) => {
+    const missing = beyond.get(id);
+    return missing
+      ? { id, name, assignable: false, missing, reason: roleRefusal({ name }, missing) }
+      : { id, name, assignable: true };
+  });
+}
+
+/** Loads roles with their permission names, for the check above: by id, or every role by name. */
+export async function loadRoleGrants(
+  db: Database,
+  roleIds: readonly number[] | 'all',
+  tx?: Transaction,
+): Promise<RoleGrant[]> {
+  if (roleIds.length === 0) return [];
+  const roles = await db.models.Role.findAll({
+    ...(roleIds === 'all' ? {} : { where: { id: { [Op.in]: [...roleIds] } } }),
+    include: [{ association: 'permissions', attributes: ['name'], through: { attributes: [] } }],
+    order: roleIds === 'all' ? [['name', 'ASC']] : [['id', 'ASC']],
+    transaction: tx,
+  });
+  return roles.map((r) => ({
+    id: r.id,
+    name: r.name,
+    permissions: ((r.get('permissions') as Array<{ name: string }> | undefined) ?? []).map((p) => p.name),
+  }));
+}

@@ -1,0 +1,17 @@
+import type { UserNewResult } from '@app/contracts';
+import type { Actor } from '../../auth/actor.js';
+import type { Database } from '../../db/database.js';
+import { loadRoleGrants, roleOptions } from '../../domain/escalation.js';
+import { usersPolicy } from '../../domain/users.policy.js';
+
+/**
+ * GET /users/new: what the create form needs. Every role says whether the caller may grant it
+ * (anti-escalation) and, when not, the permissions it lacks; `can.setActive` whether it may
+ * create the account inactive. POST /users judges the same rules again.
+ */
+export async function newUserForm({ ctx }: { ctx: { db: Database; actor: Actor } }): Promise<UserNewResult> {
+  return {
+    options: { roles: roleOptions(ctx.actor, await loadRoleGrants(ctx.db, 'all')) },
+    can: { setActive: usersPolicy.createInactive(ctx.actor) },
+  };
+}

@@ -1,0 +1,30 @@
+import { AUDIT_ACTIONS, type AuditAction } from '@app/contracts';
+import { describe, expect, it } from 'vitest';
+import { planEvents } from '../../src/journal/event-plan.js';
+
+/** The contract's actions that change users: each must make its webhook events. */
+const userChanges = AUDIT_ACTIONS.filter((a) => a.startsWith('user.') || a.startsWith('users.bulk.'));
+
+const entry = (action: AuditAction) => ({
+  actorId: 1,
+  action,
+  targetType: 'user',
+  targetIds: [7],
+  changes: { is_active: { before: false, after: true } },
+});
+
+describe('the journal plans webhook events from the contract actions', () => {
+  it.each(userChanges)('%s makes an event for its user', (action) => {
+    const plan = planEvents(entry(action));
+    expect(plan?.userIds).toEqual([7]);
+    expect(plan?.userTypes.length).toBeGreaterThan(0);
+  });
+
+  it('a bulk also makes its bulk.completed summary, named by its operation', () => {
+    expect(planEvents(entry('users.bulk.forceDelete'))?.bulk).toMatchObject({ operation: 'forceDelete', affected: 1 });
+  });
+
+  it.each(['auth.login', 'users.export', 'token.create', 'webhook.update'] as const)('%s makes none', (action) => {
+    expect(planEvents(entry(action))).toBeNull();
+  });
+});

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { NamedRefSchema } from '../common';
+
+/**
+ * A role offered by a user form. `assignable` is the server's anti-escalation rule for this
+ * caller: it may grant or remove a role only when it holds every permission the role carries.
+ * When not, `missing` names the permissions it lacks and `reason` is the sentence the write
+ * would refuse with.
+ */
+export const RoleOptionSchema = NamedRefSchema.extend({
+  assignable: z.boolean(),
+  missing: z.array(z.string()).optional(),
+  reason: z.string().optional(),
+});
+export type RoleOption = z.infer<typeof RoleOptionSchema>;
+
+/**
+ * GET /users/new: what the create form needs from the server — every role with whether the
+ * caller may grant it, and whether it may create an account inactive (users.setActive).
+ */
+export const UserNewResultSchema = z.object({
+  options: z.object({ roles: z.array(RoleOptionSchema) }),
+  can: z.object({ setActive: z.boolean() }),
+});
+export type UserNewResult = z.infer<typeof UserNewResultSchema>;
