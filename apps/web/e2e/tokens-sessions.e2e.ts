@@ -128,7 +128,7 @@ describe.skipIf(browserMissing())('API tokens and sessions', () => {
     await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
     expect(await meStatus(other.context)).toBe(401);
 
-    await first.getByRole('button', { name: s.list.signOutNamed('Chrome on Linux') }).click();
+    await first.getByRole('button', { name: `${s.list.signOut} ${s.list.signOutDevice('Chrome on Linux')}` }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     expect(await meStatus(context)).toBe(401);
     await other.context.close();

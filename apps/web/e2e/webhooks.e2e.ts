@@ -36,7 +36,7 @@ function signatureValid(secret: string, headers: Record<string, string | string[
 
 /** Reloads until the delivery log shows `count` rows of this status (the log refreshes itself only while one is on its way). */
 async function waitForLogRows(page: Page, status: string, count: number) {
-  const table = page.getByRole('table', { name: d.label });
+  const table = page.getByRole('table', { name: d.table.label });
   await expect
     .poll(
       async () => {
@@ -100,7 +100,7 @@ describe.skipIf(browserMissing())('webhooks', () => {
     for (const hook of mine) expect(signatureValid(secret, hook.headers, hook.body)).toBe(true);
 
     await waitForLogRows(page, d.statuses.succeeded, 2);
-    const rows = page.getByRole('table', { name: d.label }).locator('tbody tr');
+    const rows = page.getByRole('table', { name: d.table.label }).locator('tbody tr');
     expect(await rows.filter({ hasText: t.events['user.updated'].label }).filter({ hasText: '200' }).count()).toBe(1);
 
     // A test event on request: signed like the rest, and in the log once it has gone out.
@@ -126,8 +126,8 @@ describe.skipIf(browserMissing())('webhooks', () => {
     });
     const user = await createUserViaApi(page, { name: 'Fay Failure', email: `fay.${stamp()}@example.com` });
     const log = await settledDeliveries(page, item.id, 1);
-    const failed = log.items.find((delivery) => delivery.status === 'failed');
-    if (!failed) throw new Error(`no failed delivery: ${JSON.stringify(log.items)}`);
+    const failed = log.rows.find((delivery) => delivery.status === 'failed');
+    if (!failed) throw new Error(`no failed delivery: ${JSON.stringify(log.rows)}`);
 
     await page.goto(`/webhooks/${item.id}`);
     const status = page.getByRole('group', { name: d.filterStatus });

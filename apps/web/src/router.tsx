@@ -8,7 +8,7 @@ import { NotFoundPage } from './features/errors/not-found-page';
 import { RouteErrorPage } from './features/errors/route-error-page';
 import { UsersListPage } from './features/users/list/users-list-page';
 import { AppLayout } from './layout/app-layout';
-import { RouteLoading } from './layout/full-page-loading';
+import { RouteLoading } from './features/auth/full-page-loading';
 
 /**
  * A page loaded on first visit, so the users list (where most sessions start) does not carry

@@ -45,13 +45,19 @@ export async function signInThroughForm(page: Page, who: Account): Promise<void>
   await page.getByRole('button', { name: en.auth.submit, exact: true }).click();
 }
 
+/** The users' rows: a table, or on a phone (below 640 px) a list of cards with the same name. */
 export const usersTable = (page: Page): Locator =>
-  page.getByRole('table', { name: en.usersList.table.label, exact: true });
+  page
+    .getByRole('table', { name: en.usersList.table.label, exact: true })
+    .or(page.getByRole('list', { name: en.usersList.table.label, exact: true }));
+
+/** A row's link to its user's page, in a table row or on a card. */
+const ROW_LINK = ':is(tbody tr, li) a[href^="/users/"]';
 
 /** The ids of the rows the table shows, read from the links to their pages, in order. */
 export async function shownIds(page: Page): Promise<number[]> {
   return usersTable(page)
-    .locator('tbody tr a[href^="/users/"]')
+    .locator(ROW_LINK)
     .evaluateAll((links) =>
       links.map((link) => Number((link.getAttribute('href') ?? '').split('/')[2])).filter((id) => Number.isFinite(id)),
     );
@@ -61,7 +67,7 @@ export async function shownIds(page: Page): Promise<number[]> {
 export async function waitForRows(page: Page, timeout = 30_000): Promise<void> {
   const table = usersTable(page);
   try {
-    await table.locator('tbody tr a[href^="/users/"]').first().waitFor({ timeout });
+    await table.locator(ROW_LINK).first().waitFor({ timeout });
   } catch (error) {
     const shown = (
       await page

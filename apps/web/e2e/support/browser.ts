@@ -67,22 +67,26 @@ export interface AxeViolation {
   examples: string[];
 }
 
-/** Runs axe-core in the page; returns serious and critical violations. */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Runs axe-core in the page; returns serious and critical violations. `alsoRules` switches on
+ * rules axe ships disabled (experimental ones such as `label-content-name-mismatch`).
+ */
+export async function seriousA11yViolations(page: Page, alsoRules: readonly string[] = []): Promise<AxeViolation[]> {
   // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses an inline <script>.
   await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (extra) => {
     type Node = { target: unknown[]; html: string; failureSummary?: string };
     const axe = (
       window as unknown as {
         axe: {
           run: (
             ctx: Document,
+            options: { rules: Record<string, { enabled: boolean }> },
           ) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Node[] }> }>;
         };
       }
     ).axe;
-    const result = await axe.run(document);
+    const result = await axe.run(document, { rules: Object.fromEntries(extra.map((id) => [id, { enabled: true }])) });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
@@ -95,6 +99,6 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
             `${n.target.join(' ')} — ${n.html.replace(/\s+/g, ' ').slice(0, 160)} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`,
         ),
     }));
-  });
+  }, alsoRules);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -37,7 +37,7 @@ export async function settledDeliveries(page: Page, webhookId: number, count: nu
     .poll(
       async () => {
         last = await apiDeliveries(page, webhookId, 'perPage=100');
-        return last.items.filter((d) => d.status === 'succeeded' || d.status === 'failed').length;
+        return last.rows.filter((d) => d.status === 'succeeded' || d.status === 'failed').length;
       },
       { timeout, interval: 250 },
     )
@@ -99,7 +99,7 @@ export async function ensureWebhookStory(adminPage: Page): Promise<{ id: number;
     await call(adminPage, 'patch', `/api/users/${user.id}/active`, { active: false });
   }
   const log = await settledDeliveries(adminPage, id, 2);
-  const failed = log.items.find((d) => d.status === 'failed' && d.event_type === 'user.deactivated');
-  if (!failed) throw new Error(`the story's deactivation did not fail: ${JSON.stringify(log.items)}`);
+  const failed = log.rows.find((d) => d.status === 'failed' && d.event_type === 'user.deactivated');
+  if (!failed) throw new Error(`the story's deactivation did not fail: ${JSON.stringify(log.rows)}`);
   return { id, deliveryId: failed.id };
 }

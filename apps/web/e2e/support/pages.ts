@@ -110,7 +110,8 @@ export const APP_PAGES: AppPage[] = [
       await h1(p, en.audit.title);
       await p
         .getByRole('table', { name: en.audit.table.label })
-        .locator('tbody tr a[href^="/audit/"]')
+        .or(p.getByRole('list', { name: en.audit.table.label }))
+        .locator(':is(tbody tr, li) a[href^="/audit/"]')
         .first()
         .waitFor();
     },

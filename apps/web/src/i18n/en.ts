@@ -1,9 +1,9 @@
-import { auditMessages } from '../features/audit/audit-messages';
-import { sessionsMessages } from '../features/sessions/sessions-messages';
-import { tokensMessages } from '../features/tokens/tokens-messages';
-import { webhooksMessages } from '../features/webhooks/webhooks-messages';
-import { usersListMessages } from '../features/users/list/users-list-messages';
-import { userPagesMessages } from '../features/users/pages/user-pages-messages';
+import { auditMessages } from './audit-messages';
+import { sessionsMessages } from './sessions-messages';
+import { tokensMessages } from './tokens-messages';
+import { webhooksMessages } from './webhooks-messages';
+import { usersListMessages } from './users-list-messages';
+import { userPagesMessages } from './user-pages-messages';
 
 /**
  * Every user-facing string of the SPA. Components read from here (via `useMessages`), never

@@ -1,4 +1,5 @@
-// Words every list page shares, whatever it lists; a page names only its own noun.
+// Words every list page shares, whatever it lists: a resource names its noun and its own few
+// words once, and `listStrings` writes the rest, in the shape the kit's view reads.
 /** Counts in this catalogue's language (1,234). */
 export const formatCount = (count: number) => count.toLocaleString('en');
 /** A count the server gave as a lower bound reads "10,000+". */
@@ -12,6 +13,10 @@ export const listViewStrings = {
   density: 'Row density',
   compact: 'Compact rows',
   comfortable: 'Comfortable rows',
+  sortBy: 'Sort by',
+  sortDefault: 'Default order',
+  sortAscending: (column: string) => `${column}, ascending`,
+  sortDescending: (column: string) => `${column}, descending`,
 };
 
 /** Pagination; `nothing` is what an empty list says ("No users to show"). */
@@ -37,3 +42,66 @@ export const listFilterStrings = {
   removeChip: (label: string, value: string) => `Remove filter ${label}: ${value}`,
   clearAll: 'Clear all',
 };
+
+/** What a resource says about itself; everything else a list shows is written from it. */
+export interface ListWords {
+  /** The noun, singular and plural ("user", "users"). */
+  one: string;
+  many: string;
+  /** The table's accessible name ("Users"). */
+  label: string;
+  search: { label: string; placeholder: string };
+  /** The empty state of a list with nothing in it at all. */
+  noneTitle: string;
+  noneBody: string;
+  /** The empty state of a search or filter that matches nothing: how to widen it. */
+  noMatchBody: string;
+  /** Where the plural reads oddly ("The audit log could not be loaded"). */
+  errorTitle?: string;
+}
+
+/** A list's strings in the kit's shape: search, filters, chips, table, pagination, empty and error states, export, selection. */
+export function listStrings(w: ListWords) {
+  const counted = (count: number) => `${formatCount(count)} ${count === 1 ? w.one : w.many}`;
+  return {
+    search: { ...w.search, clear: 'Clear search' },
+    filters: { ...listFilterStrings, heading: `Filter ${w.many}`, chip: { search: 'Search' } },
+    table: { label: w.label, loading: `Loading ${w.many}…` },
+    pagination: listPaginationStrings(`No ${w.many} to show`),
+    view: listViewStrings,
+    empty: {
+      noneTitle: w.noneTitle,
+      noneBody: w.noneBody,
+      noMatchTitle: `No ${w.many} match`,
+      noMatchBody: w.noMatchBody,
+      clearFilters: 'Clear filters',
+    },
+    error: { title: w.errorTitle ?? `The ${w.many} could not be loaded`, retry: 'Try again' },
+    export: {
+      button: 'Export',
+      headingAll: (total: number, exact = true) =>
+        `Export ${exact ? counted(total) : `${atLeast(total, false)} ${w.many}`} matching`,
+      headingSelected: (count: number) => `Export ${counted(count)} selected`,
+      csv: 'CSV',
+      xlsx: 'Excel (.xlsx)',
+      json: 'JSON',
+      started: 'Your export is downloading.',
+    },
+    selection: {
+      label: 'Selection',
+      count: (count: number) => `${formatCount(count)} selected`,
+      page: (count: number) => `All ${counted(count)} on this page are selected.`,
+      selectAllMatching: (total: number, exact = true) => `Select all ${atLeast(total, exact)} matching`,
+      allMatching: `Every matching ${w.one} is selected.`,
+      truncated: (count: number, total: number) =>
+        `The first ${formatCount(count)} of ${counted(total)} matching are selected: one action takes at most ${formatCount(count)}.`,
+      selecting: 'Selecting…',
+      clear: 'Clear selection',
+      failed: `The matching ${w.many} could not be selected.`,
+      actionsLabel: `Actions on the selected ${w.many}`,
+    },
+  };
+}
+
+/** Every list's strings, as the kit's view reads them. */
+export type ListStrings = ReturnType<typeof listStrings>;

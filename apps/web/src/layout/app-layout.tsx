@@ -3,6 +3,7 @@ import { Link, type Location, Outlet, ScrollRestoration } from 'react-router';
 import { ThemeSwitch } from '../features/theme/theme-switch';
 import { useMessages } from '../i18n/messages';
 import { MainNav } from './main-nav';
+import { NavMenu } from './nav-menu';
 import { UserMenu } from './user-menu';
 
 export const MAIN_CONTENT_ID = 'main-content';
@@ -28,18 +29,22 @@ export function AppLayout() {
       </a>
       <header className="sticky top-0 z-40 border-b border-border bg-background/85 backdrop-blur-md">
         <div className="mx-auto flex h-14 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-          <Link to="/" className="flex min-w-0 items-center gap-2.5 rounded-md text-sm font-semibold tracking-tight">
-            <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-foreground text-background">
-              <ShieldCheck aria-hidden="true" className="size-4" />
-            </span>
-            <span className="truncate max-[419px]:sr-only">{m.app.name}</span>
-          </Link>
+          <div className="flex min-w-0 items-center gap-1.5">
+            <NavMenu className="-ml-2 sm:hidden" />
+            <Link to="/" className="flex min-w-0 items-center gap-2.5 rounded-md text-sm font-semibold tracking-tight">
+              <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-foreground text-background">
+                <ShieldCheck aria-hidden="true" className="size-4" />
+              </span>
+              <span className="truncate max-[419px]:sr-only">{m.app.name}</span>
+            </Link>
+          </div>
           <div className="flex shrink-0 items-center gap-2 sm:gap-3">
             <ThemeSwitch />
             <UserMenu />
           </div>
         </div>
-        <div className="mx-auto max-w-6xl px-2 sm:px-4">
+        {/* Below `sm` the tabs would not fit (nor say that more lie past the edge): the menu holds them. */}
+        <div className="mx-auto max-w-6xl px-2 max-sm:hidden sm:px-4">
           <MainNav />
         </div>
       </header>

@@ -4,7 +4,7 @@ import { useCan } from '../features/auth/use-session';
 import { useMessages } from '../i18n/messages';
 import { NAV_ITEMS, visibleNavItems } from './nav-items';
 
-/** Tabs under the top bar; they scroll sideways on a narrow screen rather than wrap. */
+/** Tabs under the top bar, from `sm` up (below it, `NavMenu`); they scroll sideways rather than wrap if ever too many. */
 export function MainNav() {
   const m = useMessages();
   const items = visibleNavItems(NAV_ITEMS, useCan());

@@ -10,7 +10,7 @@ import {
 import { ChevronDown, KeyRound, LogOut, MonitorSmartphone, ShieldCheck } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { ACCOUNT_SESSIONS_PATH, ACCOUNT_TOKENS_PATH } from '../features/auth/account-nav';
-import { ACCOUNT_PATH } from '../features/auth/auth-paths';
+import { ACCOUNT_PATH } from '../lib/auth-paths';
 import { useSession } from '../features/auth/use-session';
 import { useSignOut } from '../features/auth/use-sign-out';
 import { useMessages } from '../i18n/messages';

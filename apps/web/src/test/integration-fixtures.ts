@@ -101,7 +101,7 @@ export function delivery(overrides: Partial<WebhookDelivery> = {}): WebhookDeliv
 }
 
 export function deliveryPage(items: WebhookDelivery[], total = items.length, perPage = 25): WebhookDeliveryList {
-  return { items, meta: { page: 1, perPage, total, totalExact: true, pageCount: Math.ceil(total / perPage) } };
+  return { rows: items, meta: { page: 1, perPage, total, totalExact: true, pageCount: Math.ceil(total / perPage) } };
 }
 
 export function deliveryDetail(overrides: Partial<WebhookDeliveryDetail['item']> = {}): WebhookDeliveryDetail {

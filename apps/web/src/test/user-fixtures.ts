@@ -1,4 +1,4 @@
-import type { Permission, UserActions, UserEditResult, UserShowResult } from '@app/contracts';
+import type { Permission, UserActions, UserEditResult, UserSections, UserShowResult } from '@app/contracts';
 import { capabilities } from './trpc-mock';
 
 type Granted = readonly Permission[] | 'all';
@@ -44,6 +44,13 @@ export function actionsFor(
   };
 }
 
+/** The page `sections` the server would send for a user in this state to a caller holding `granted`. */
+export function sectionsFor(user: { deleted_at: string | null }, granted: Granted = 'all'): UserSections {
+  const can = capabilities(granted);
+  const live = user.deleted_at === null;
+  return { sessions: can['users.update'] && live, tokens: can['tokens.manage'] && live, history: can['audit.view'] };
+}
+
 /** A `users.show` answer; override what the test is about. */
 export function userShow(item: Partial<UserShowResult['item']> = {}, granted: Granted = 'all'): UserShowResult {
   const base = {
@@ -60,7 +67,11 @@ export function userShow(item: Partial<UserShowResult['item']> = {}, granted: Gr
     ...item,
   };
   return {
-    item: { ...base, actions: item.actions ?? actionsFor(base, granted) },
+    item: {
+      ...base,
+      actions: item.actions ?? actionsFor(base, granted),
+      sections: item.sections ?? sectionsFor(base, granted),
+    },
     meta: { loaded_relations: ['roles'], loaded_counts: [], loaded_appends: ['permission_names', 'is_admin'] },
   };
 }

@@ -4,11 +4,10 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Messages } from '../../i18n/messages';
+import { AUDIT_LOCKED_COLUMNS } from './audit-list-state';
 import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText } from './audit-format';
 
 const SORTABLE = new Set<string>(auditListQuery.sorts);
-/** The link to the event: hiding it would leave rows nobody can open. */
-export const AUDIT_LOCKED_COLUMNS = new Set<AuditColumnKey>(['occurred_at']);
 /** Targets shown by name in a cell; the rest are counted. */
 const NAMED_TARGETS = 2;
 
@@ -134,6 +133,11 @@ export function auditColumns(options: CellOptions): ColumnDef<AuditRow>[] {
     enableHiding: !AUDIT_LOCKED_COLUMNS.has(key),
     header: ({ column }) => <DataTableColumnHeader column={column} title={labels[key]} />,
     cell: ({ row }) => CELLS[key].render(row.original, options),
-    meta: { className: CELLS[key].className, skeletonClassName: CELLS[key].skeleton },
+    meta: {
+      className: CELLS[key].className,
+      skeletonClassName: CELLS[key].skeleton,
+      label: labels[key],
+      primary: key === 'occurred_at',
+    },
   }));
 }

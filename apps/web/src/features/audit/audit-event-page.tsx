@@ -7,7 +7,7 @@ import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
 import { RecordPage } from '../errors/record-page';
-import { useIdParam } from '../users/pages/use-id-param';
+import { useIdParam } from '../../lib/use-id-param';
 import { actionLabel, actionTone, actorText, targetText, valueText, viaText } from './audit-format';
 import { auditListHref } from './audit-list-state';
 import { ChangeList } from './change-list';

@@ -64,6 +64,26 @@ export function targetText(row: Pick<AuditRow, 'target_names'>, id: number, m: M
   return row.target_names[String(id)] ?? m.audit.erasedUser(id);
 }
 
+type TargetFields = Pick<AuditRow, 'actor_id' | 'target_type' | 'target_ids' | 'target_names'>;
+
+/**
+ * What an event in a user's History acted on, when that is not the user: they were the actor
+ * and the event names another target (an account they edited, a webhook they added). Null when
+ * the user is among the targets, or the event has none: then who acted is the news.
+ */
+export function otherTarget(
+  row: TargetFields,
+  userId: number,
+  m: Messages,
+): { text: string; userId: number | null } | null {
+  const first = row.target_ids[0];
+  if (row.actor_id !== userId || first === undefined) return null;
+  if (row.target_type !== 'user') return { text: m.audit.targetRef(row.target_type ?? '', first), userId: null };
+  if (row.target_ids.includes(userId)) return null;
+  const named = row.target_names[String(first)] !== undefined;
+  return { text: targetText(row, first, m), userId: named ? first : null };
+}
+
 /** One line for the changes column: the field's before → after when one changed, else the fields' names. */
 export function changesSummary(row: Pick<AuditRow, 'changes'>, m: Messages): string {
   const fields = Object.keys(row.changes);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_LIST_CODEC, auditListHref } from './audit-list-state';
+import { auditList, auditListHref } from './audit-list-state';
+
+const AUDIT_LIST_CODEC = auditList.codec;
 
 describe('the audit list in the URL', () => {
   it('reads actions, a day range and a user’s history, and writes them back the same', () => {

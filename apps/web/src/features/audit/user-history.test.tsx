@@ -84,6 +84,61 @@ describe('a user’s History', () => {
     expect(api.callsTo('audit.list')[0]).toEqual({ page: 1, perPage: 10, filters: { user_id: 42 } });
   });
 
+  it('names whom the user acted on when they were the actor, and who acted when they were the target', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      ...NO_SECURITY_ANSWERS,
+      'users.show': ok(userShow()),
+      'audit.list': ok(
+        page([
+          // Ann (42) renamed Bo (7): on Ann's page the line is about Bo, not Ann.
+          event({
+            id: 4,
+            actor_id: 42,
+            actor_name: 'Ann Lee',
+            target_ids: [7],
+            target_names: { '7': 'Bo Two' },
+            changes: { name: { from: 'Bo One', to: 'Bo Two' } },
+          }),
+          event({
+            id: 3,
+            actor_id: 42,
+            actor_name: 'Ann Lee',
+            action: 'users.bulk.delete',
+            target_ids: [8, 9, 10],
+            target_count: 3,
+            target_names: {},
+          }),
+          event({
+            id: 2,
+            actor_id: 42,
+            actor_name: 'Ann Lee',
+            action: 'webhook.create',
+            target_type: 'webhook',
+            target_ids: [5],
+            target_names: {},
+          }),
+          event({ id: 1, actor_id: 42, actor_name: 'Ann Lee', action: 'auth.login', target_ids: [42] }),
+        ]),
+      ),
+    });
+    renderApp('/users/42');
+
+    const history = await screen.findByRole('region', { name: t.history.title });
+    const [rename, bulk, webhook, login] = (await within(history).findAllByRole('listitem')) as HTMLElement[];
+    expect(rename?.textContent).toContain(`${t.history.about} Bo Two`);
+    expect(rename?.textContent).not.toContain(t.history.by('Ann Lee'));
+    expect(
+      within(rename as HTMLElement)
+        .getByRole('link', { name: 'Bo Two' })
+        .getAttribute('href'),
+    ).toBe('/users/7');
+    expect(bulk?.textContent).toContain(`${t.history.about} ${t.erasedUser(8)} ${t.history.more(2)}`);
+    expect(webhook?.textContent).toContain(`${t.history.about} ${t.targetRef('webhook', 5)}`);
+    // Her own sign-in: she is the target, so who acted is said.
+    expect(login?.textContent).toContain(t.history.by('Ann Lee'));
+  });
+
   it('says in one line when the history cannot be loaded, and tries again', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
@@ -101,7 +156,7 @@ describe('a user’s History', () => {
   });
 
   it('is not on the page of a viewer without audit.view', async () => {
-    const api = mockTrpc({ 'auth.me': ok(sessionOf(['users.view'])), 'users.show': ok(userShow()) });
+    const api = mockTrpc({ 'auth.me': ok(sessionOf(['users.view'])), 'users.show': ok(userShow({}, ['users.view'])) });
     renderApp('/users/42');
     await screen.findByRole('heading', { level: 1, name: 'Ann Lee' });
     expect(screen.queryByRole('region', { name: t.history.title })).toBeNull();

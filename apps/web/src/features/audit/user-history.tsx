@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { QueryStates } from '../errors/query-states';
-import { actionLabel, actionTone, actorText, viaText } from './audit-format';
+import { actionLabel, actionTone, actorText, otherTarget, viaText } from './audit-format';
 import { auditListHref } from './audit-list-state';
 import { ChangeList } from './change-list';
 
@@ -15,15 +15,44 @@ const RECENT = 10;
 
 const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
 
-function HistoryEntry({ event }: { event: AuditRow }) {
+/** Whom or what the user acted on ("about Ann Lee and 2 more"); their name is linked while the account exists. */
+function TargetLine({ target, more }: { target: { text: string; userId: number | null }; more: number }) {
+  const t = useMessages().audit.history;
+  return (
+    <span className="text-foreground">
+      {`${t.about} `}
+      {target.userId === null ? (
+        <span className="font-medium">{target.text}</span>
+      ) : (
+        <Link to={`/users/${target.userId}`} className={linkClass}>
+          {target.text}
+        </Link>
+      )}
+      {more > 0 ? ` ${t.more(more)}` : null}
+    </span>
+  );
+}
+
+/**
+ * One event. On the user's own page its subject is implied, so the line names the other party:
+ * who acted when the user was acted on, and whom they acted on when they were the actor (else
+ * "Edited a user · Name A → B" would read as their own name changing).
+ */
+function HistoryEntry({ event, userId }: { event: AuditRow; userId: number }) {
   const m = useMessages();
   const t = m.audit.history;
   const who = actorText(event, m);
+  const target = otherTarget(event, userId, m);
+  const more = event.target_count - 1;
   return (
     <li className="px-5 py-4">
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
         <Badge tone={actionTone(event.action)}>{actionLabel(event.action, m)}</Badge>
-        <span className="text-foreground">{who === m.audit.notSignedIn ? t.byNobody : t.by(who)}</span>
+        {target ? (
+          <TargetLine target={target} more={more} />
+        ) : (
+          <span className="text-foreground">{who === m.audit.notSignedIn ? t.byNobody : t.by(who)}</span>
+        )}
         <span aria-hidden="true" className="text-muted-foreground">
           ·
         </span>
@@ -44,7 +73,7 @@ function HistoryEntry({ event }: { event: AuditRow }) {
             <span className="font-mono">{event.ip}</span>
           </>
         ) : null}
-        {event.target_count > 1 ? ` · ${t.more(event.target_count - 1)}` : null}
+        {!target && more > 0 ? ` · ${t.more(more)}` : null}
       </p>
       {Object.keys(event.changes).length > 0 ? <ChangeList changes={event.changes} className="mt-3" /> : null}
     </li>
@@ -86,7 +115,7 @@ export function UserHistory({ userId, className }: { userId: number; className?:
           ) : (
             <ol className="divide-y divide-border border-t border-border">
               {data.rows.map((event) => (
-                <HistoryEntry key={event.id} event={event} />
+                <HistoryEntry key={event.id} event={event} userId={userId} />
               ))}
             </ol>
           )

@@ -1,7 +1,7 @@
 import { cn } from '@app/ui';
 import { NavLink } from 'react-router';
 import { useMessages } from '../../i18n/messages';
-import { ACCOUNT_PATH } from './auth-paths';
+import { ACCOUNT_PATH } from '../../lib/auth-paths';
 
 export const ACCOUNT_TOKENS_PATH = `${ACCOUNT_PATH}/tokens`;
 export const ACCOUNT_SESSIONS_PATH = `${ACCOUNT_PATH}/sessions`;

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
-import { homePathFor } from './auth-paths';
+import { homePathFor } from '../../lib/auth-paths';
 
 /** E-mail and password → `auth.login`; on success the session is primed and the user sent on. */
 export function LoginForm({ next }: { next: string | null }) {

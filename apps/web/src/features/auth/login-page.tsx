@@ -2,7 +2,7 @@ import { ShieldCheck } from 'lucide-react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { ThemeSwitch } from '../theme/theme-switch';
-import { homePathFor, safeNextPath } from './auth-paths';
+import { homePathFor, safeNextPath } from '../../lib/auth-paths';
 import { LoginForm } from './login-form';
 import { useSession } from './use-session';
 

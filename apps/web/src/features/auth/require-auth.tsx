@@ -2,9 +2,9 @@ import { ErrorState } from '@app/ui';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useMessages } from '../../i18n/messages';
-import { FullPageLoading } from '../../layout/full-page-loading';
+import { FullPageLoading } from './full-page-loading';
 import { apiErrorMessage } from '../../lib/api-error';
-import { loginPathFor } from './auth-paths';
+import { loginPathFor } from '../../lib/auth-paths';
 import { useSession } from './use-session';
 import { useSessionExpiry } from './use-session-expiry';
 

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorCode } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
-import { LOGIN_PATH } from './auth-paths';
+import { LOGIN_PATH } from '../../lib/auth-paths';
 
 /** Ends the session server side, forgets every cached answer, and goes to the login page. */
 export function useSignOut() {

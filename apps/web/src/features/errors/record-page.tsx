@@ -1,6 +1,6 @@
 import { Card, cn, Skeleton } from '@app/ui';
 import type { ReactNode } from 'react';
-import { BackLink } from '../users/pages/back-link';
+import { BackLink } from '../../components/back-link';
 import { RecordErrorState } from './record-error-state';
 
 /** What the page reads of its `useQuery` result. */

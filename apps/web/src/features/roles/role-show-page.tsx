@@ -5,9 +5,9 @@ import { ChevronLeft, KeyRound, Shield } from 'lucide-react';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { RecordErrorState } from '../errors/record-error-state';
-import { useIdParam } from '../users/pages/use-id-param';
+import { useIdParam } from '../../lib/use-id-param';
 import { PermissionList } from './permission-list';
-import { useLeaveBack } from '../users/pages/use-leave-back';
+import { useLeaveBack } from '../../lib/use-leave-back';
 
 /** `/roles/:id` (roles.view): the role, its guard, and what it grants next to what it does not. */
 export function RoleShowPage() {

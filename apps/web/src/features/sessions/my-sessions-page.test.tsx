@@ -61,7 +61,9 @@ describe('my sessions', () => {
     });
     const { router } = renderApp('/account/sessions');
 
-    fireEvent.click(await screen.findByRole('button', { name: t.list.signOutNamed('Safari on iOS') }));
+    fireEvent.click(
+      await screen.findByRole('button', { name: `${t.list.signOut} ${t.list.signOutDevice('Safari on iOS')}` }),
+    );
     await waitFor(() => expect(api.callsTo('auth.revokeSession')).toEqual([{ sessionId: 'phone' }]));
     expect(await screen.findByText(t.ended)).toBeTruthy();
     expect(router.state.location.pathname).toBe('/account/sessions');
@@ -75,7 +77,9 @@ describe('my sessions', () => {
     });
     const { router } = renderApp('/account/sessions');
 
-    fireEvent.click(await screen.findByRole('button', { name: t.list.signOutNamed('Chrome on Linux') }));
+    fireEvent.click(
+      await screen.findByRole('button', { name: `${t.list.signOut} ${t.list.signOutDevice('Chrome on Linux')}` }),
+    );
     api.set('auth.me', { error: UNAUTHENTICATED });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(api.callsTo('auth.revokeSession')).toEqual([{ sessionId: 'current' }]);

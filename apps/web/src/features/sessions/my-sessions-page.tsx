@@ -9,7 +9,7 @@ import { useMessages } from '../../i18n/messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { AccountNav } from '../auth/account-nav';
-import { LOGIN_PATH } from '../auth/auth-paths';
+import { LOGIN_PATH } from '../../lib/auth-paths';
 import { SessionList } from './session-list';
 
 /**
@@ -83,7 +83,7 @@ export function MySessionsPage() {
         <SessionList
           query={sessions}
           empty={<EmptyState icon={<MonitorSmartphone aria-hidden="true" />} title={t.list.empty} />}
-          end={{ label: t.list.signOut, namedLabel: t.list.signOutNamed, onEnd: end }}
+          end={{ label: t.list.signOut, device: t.list.signOutDevice, onEnd: end }}
           endingId={revoke.isPending ? (revoke.variables?.sessionId ?? null) : null}
         />
         {sessions.data && !hasOthers ? (

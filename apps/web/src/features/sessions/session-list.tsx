@@ -12,8 +12,11 @@ export type SessionListQuery = RecordQuery<{ items: SessionInfo[] }>;
 export interface SessionListProps {
   query: SessionListQuery;
   empty: ReactNode;
-  /** The button's words ("Sign out", "End session"); absent, no button is shown. */
-  end?: { label: string; namedLabel: (device: string) => string; onEnd: (session: SessionInfo) => void } | undefined;
+  /**
+   * The button's words ("Sign out", "End session") and what assistive tech hears after them to
+   * tell the rows apart ("of Chrome on Linux"); absent, no button is shown.
+   */
+  end?: { label: string; device: (device: string) => string; onEnd: (session: SessionInfo) => void } | undefined;
   /** The session being ended, whose button spins. */
   endingId?: string | null;
   /** Shown instead of the list when it could not be loaded (a refusal worth explaining, not retrying). */
@@ -93,11 +96,11 @@ function SessionRow({ session, end, ending }: { session: SessionInfo; end: Sessi
           variant="secondary"
           size="sm"
           className="ml-12 self-start sm:ml-0 sm:self-center"
-          aria-label={end.namedLabel(device.name)}
           loading={ending}
           onClick={() => end.onEnd(session)}
         >
-          {end.label}
+          {/* The name starts with the visible words, so speech input ("click Sign out") finds it. */}
+          {end.label} <span className="sr-only">{end.device(device.name)}</span>
         </Button>
       ) : null}
     </li>

@@ -62,7 +62,9 @@ describe('the user page’s Sessions, API tokens and Sign-in history', () => {
     renderApp('/users/42');
 
     const sessions = await region(s.user.title);
-    fireEvent.click(await within(sessions).findByRole('button', { name: s.user.endNamed('Firefox on Windows') }));
+    fireEvent.click(
+      await within(sessions).findByRole('button', { name: `${s.user.end} ${s.user.endDevice('Firefox on Windows')}` }),
+    );
     let dialog = await screen.findByRole('dialog', { name: s.user.endTitle('Firefox on Windows') });
     fireEvent.click(within(dialog).getByRole('button', { name: s.user.end }));
     await waitFor(() => expect(api.callsTo('sessions.revokeFor')).toEqual([{ id: 42, sessionId: 'abc' }]));
@@ -137,6 +139,8 @@ describe('the user page’s Sessions, API tokens and Sign-in history', () => {
       'auth.me': ok(sessionOf(['users.view', 'tokens.manage'])),
       'users.show': ok(userShow({ permission_names: ['users.view', 'users.export'] }, ['users.view', 'tokens.manage'])),
       'tokens.listFor': ok({ items: [apiToken({ id: 5, name: 'Nightly export', created_by: null })] }),
+      // What the server offers for this owner and this caller: both hold these two.
+      'tokens.optionsFor': ok({ scopes: ['users.view', 'users.export'] }),
       'tokens.createFor': ok({ item: apiToken({ id: 6, name: 'Exports' }), token: 'uat_6_secret' }),
       'tokens.revokeFor': ok(null),
     });
@@ -148,7 +152,7 @@ describe('the user page’s Sessions, API tokens and Sign-in history', () => {
     const form = await screen.findByRole('dialog', { name: k.form.titleFor('Ann Lee') });
     fireEvent.change(within(form).getByLabelText(k.form.name), { target: { value: 'Exports' } });
     fireEvent.click(within(form).getByRole('switch', { name: k.form.narrow }));
-    const scopes = within(form).getByRole('group', { name: k.form.scopes });
+    const scopes = await within(form).findByRole('group', { name: k.form.scopes });
     expect(within(scopes).getAllByRole('checkbox')).toHaveLength(2);
     fireEvent.click(within(scopes).getByRole('checkbox', { name: en.permissions.names['users.export']!.label }));
     fireEvent.click(within(form).getByRole('button', { name: k.form.submit }));

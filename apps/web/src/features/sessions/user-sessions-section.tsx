@@ -87,7 +87,7 @@ export function UserSessionsSection({
               canEnd
                 ? {
                     label: t.end,
-                    namedLabel: t.endNamed,
+                    device: t.endDevice,
                     onEnd: (session) =>
                       setAsking({ kind: 'one', session, device: deviceName(session.user_agent).name }),
                   }

@@ -1,4 +1,4 @@
-import { type ApiTokenCreated, PERMISSIONS, type Permission, type TokenCreateInput } from '@app/contracts';
+import type { ApiTokenCreated, Permission, TokenCreateInput } from '@app/contracts';
 import {
   Button,
   CheckboxGroup,
@@ -22,8 +22,11 @@ import { EMPTY_TOKEN_FORM, EXPIRY_CHOICES, expiresAtOf, type TokenFormValues, to
 export interface CreateTokenDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The permissions the owner holds: the only ones a token may be narrowed to. */
-  available: readonly Permission[];
+  /**
+   * The scopes the server offers for this owner and this caller (`tokens.options` / `tokens.optionsFor`):
+   * the only ones a token may be narrowed to, listed as they come. Undefined while they load.
+   */
+  available: readonly Permission[] | undefined;
   /** Whose token it is, when not the viewer's own (titles and help name them). */
   ownerName?: string;
   /** Creates the token; the dialog shows the secret it answers with, this once. */
@@ -85,7 +88,6 @@ function TokenForm({
   const customDate = form.watch('customDate');
   const narrow = form.watch('narrow');
   const until = expiresAtOf({ expiry, customDate });
-  const held = PERMISSIONS.filter((permission) => available.includes(permission));
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
   const submit = form.handleSubmit(async (input) => {
@@ -165,7 +167,11 @@ function TokenForm({
             />
           )}
         />
-        {narrow ? (
+        {narrow && available === undefined ? (
+          <p role="status" className="text-sm text-muted-foreground">
+            {m.common.loading}
+          </p>
+        ) : narrow ? (
           <Controller
             control={form.control}
             name="scopes"
@@ -174,7 +180,7 @@ function TokenForm({
                 legend={t.scopes}
                 description={t.scopesHint}
                 emptyMessage={t.noScopes}
-                options={held.map((permission) => ({
+                options={(available ?? []).map((permission) => ({
                   value: permission,
                   label: m.permissions.names[permission]?.label ?? permission,
                   description: m.permissions.names[permission]?.description,

@@ -63,10 +63,11 @@ describe('my API tokens', () => {
     expect(screen.getByRole('button', { name: t.create })).toBeTruthy();
   });
 
-  it('offers only the caller’s own permissions as scopes, and sends the ones ticked', async () => {
+  it('offers exactly the scopes the server offers, whatever the session holds, and sends the ones ticked', async () => {
     const api = mockTrpc({
-      'auth.me': ok(sessionOf(['users.view', 'audit.view'])),
+      'auth.me': ok(sessionOf('all')),
       'tokens.list': ok({ items: [] }),
+      'tokens.options': ok({ scopes: ['users.view', 'audit.view'] }),
       'tokens.create': (input) => ok({ item: apiToken({ name: (input as { name: string }).name }), token: SECRET }),
     });
     renderApp('/account/tokens');
@@ -75,7 +76,7 @@ describe('my API tokens', () => {
     fireEvent.change(within(dialog).getByLabelText(t.form.name), { target: { value: 'Reporting' } });
     fireEvent.change(within(dialog).getByLabelText(t.form.expiry), { target: { value: 'never' } });
     fireEvent.click(within(dialog).getByRole('switch', { name: t.form.narrow }));
-    const scopes = within(dialog).getByRole('group', { name: t.form.scopes });
+    const scopes = await within(dialog).findByRole('group', { name: t.form.scopes });
     const offered = within(scopes)
       .getAllByRole('checkbox')
       .map((box) => box.getAttribute('id'));
@@ -93,6 +94,7 @@ describe('my API tokens', () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
       'tokens.list': ok({ items: [] }),
+      'tokens.options': ok({ scopes: ['users.view'] }),
       'tokens.create': ok({ item: apiToken({ name: 'Reporting' }), token: SECRET }),
     });
     renderApp('/account/tokens');
@@ -121,7 +123,11 @@ describe('my API tokens', () => {
   });
 
   it('says what is wrong before sending, in the contract’s words', async () => {
-    const api = mockTrpc({ 'auth.me': ok(sessionOf('all')), 'tokens.list': ok({ items: [] }) });
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'tokens.list': ok({ items: [] }),
+      'tokens.options': ok({ scopes: ['users.view'] }),
+    });
     renderApp('/account/tokens');
 
     const dialog = await openCreateDialog();
@@ -141,6 +147,7 @@ describe('my API tokens', () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
       'tokens.list': ok({ items: [] }),
+      'tokens.options': ok({ scopes: ['users.view'] }),
       'tokens.create': fail({
         message: 'The input is not valid.',
         code: 'VALIDATION_FAILED',

@@ -1,4 +1,3 @@
-import { PERMISSIONS } from '@app/contracts';
 import { Button, Card, PageHeader } from '@app/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -6,7 +5,6 @@ import { useState } from 'react';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { AccountNav } from '../auth/account-nav';
-import { useSession } from '../auth/use-session';
 import { CreateTokenDialog } from './create-token-dialog';
 import { TokenList } from './token-list';
 import { TokensEmptyState } from './tokens-empty-state';
@@ -18,15 +16,14 @@ export function MyTokensPage() {
   const t = m.tokens;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { session } = useSession();
   const [creating, setCreating] = useState(false);
   const tokens = useQuery(trpc.tokens.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries(trpc.tokens.list.pathFilter());
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSettled: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSettled: refresh }));
   const { ask, dialog } = useRevokeTokenDialog((token) => revoke.mutateAsync({ tokenId: token.id }));
-  // A token is narrowed to what its owner holds: the viewer's own permissions, nothing more.
-  const held = PERMISSIONS.filter((permission) => session?.can[permission]);
+  // The scopes the server offers: what the viewer holds in this very session, nothing more.
+  const options = useQuery({ ...trpc.tokens.options.queryOptions(), enabled: creating });
   const newButton = (
     <Button onClick={() => setCreating(true)}>
       <Plus aria-hidden="true" />
@@ -45,7 +42,7 @@ export function MyTokensPage() {
       <CreateTokenDialog
         open={creating}
         onOpenChange={setCreating}
-        available={held}
+        available={options.data?.scopes}
         onCreate={(input) => create.mutateAsync(input)}
       />
       {dialog}

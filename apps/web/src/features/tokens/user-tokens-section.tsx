@@ -1,4 +1,3 @@
-import { PERMISSIONS } from '@app/contracts';
 import { Alert, Button, Card, CardDescription, CardHeader, CardTitle, cn } from '@app/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -11,7 +10,7 @@ import { TokenList } from './token-list';
 import { useRevokeTokenDialog } from './use-revoke-token';
 
 export interface UserTokensSectionProps {
-  user: { id: number; name: string; permission_names?: readonly string[] | undefined };
+  user: { id: number; name: string };
   /** The reason the page already gives for the same refusal: not repeated here word for word. */
   explained?: string | null;
   className?: string;
@@ -33,8 +32,12 @@ export function UserTokensSection({ user, explained = null, className }: UserTok
   const revoke = useMutation(trpc.tokens.revokeFor.mutationOptions({ onSettled: refresh }));
   const { ask, dialog } = useRevokeTokenDialog((token) => revoke.mutateAsync({ id: user.id, tokenId: token.id }));
   const refusal = apiErrorCode(tokens.error) === 'OUTRANKED' ? apiErrorMessage(tokens.error, m) : null;
-  // The owner's permissions bound the token; the server checks again at every request.
-  const held = PERMISSIONS.filter((permission) => user.permission_names?.includes(permission));
+  // The scopes the server offers for this owner and this caller: what both hold.
+  const options = useQuery({
+    ...trpc.tokens.optionsFor.queryOptions({ id: user.id }),
+    enabled: creating,
+    retry: false,
+  });
 
   return (
     <Card aria-labelledby="user-tokens-title" className={cn('overflow-hidden', className)}>
@@ -69,7 +72,7 @@ export function UserTokensSection({ user, explained = null, className }: UserTok
       <CreateTokenDialog
         open={creating}
         onOpenChange={setCreating}
-        available={held}
+        available={options.data?.scopes}
         ownerName={user.name}
         onCreate={(input) => create.mutateAsync({ id: user.id, ...input })}
       />

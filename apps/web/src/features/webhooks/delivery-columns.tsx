@@ -37,7 +37,7 @@ export function deliveryColumns(m: Messages, webhookId: number): ColumnDef<Webho
     enableSorting: false,
     header: () => t.columns[key],
     cell: ({ row }) => render(row.original),
-    meta: { className, skeletonClassName: skeleton },
+    meta: { className, skeletonClassName: skeleton, label: t.columns[key], primary: key === 'created_at' },
   });
   return [
     column(

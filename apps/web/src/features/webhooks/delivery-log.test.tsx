@@ -35,7 +35,7 @@ describe('an endpoint’s page and its delivery log', () => {
     renderApp('/webhooks/3');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'https://hooks.example.com/users' })).toBeTruthy();
-    const table = await screen.findByRole('table', { name: d.label });
+    const table = await screen.findByRole('table', { name: d.table.label });
     const rows = await within(table).findAllByRole('row');
     const failed = rows[1] as HTMLElement;
     expect(within(failed).getByText(t.events['user.updated'].label)).toBeTruthy();
@@ -99,7 +99,7 @@ describe('an endpoint’s page and its delivery log', () => {
     const api = endpointPage({ 'webhooks.deliveries': ok(deliveryPage([], 0)) });
     const { router } = renderApp('/webhooks/3?filters[status][]=sending');
 
-    fireEvent.click(await screen.findByRole('button', { name: d.clearFilters }));
+    fireEvent.click(await screen.findByRole('button', { name: d.empty.clearFilters }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(api.callsTo('webhooks.deliveries').length).toBeGreaterThan(1);
   });
@@ -109,13 +109,13 @@ describe('an endpoint’s page and its delivery log', () => {
     const api = endpointPage({ 'webhooks.test': ok({ item: queued }) });
     renderApp('/webhooks/3');
 
-    await screen.findByRole('table', { name: d.label });
+    await screen.findByRole('table', { name: d.table.label });
     api.set('webhooks.deliveries', ok(deliveryPage([queued, ...ROWS], 61)));
     fireEvent.click(screen.getByRole('button', { name: t.show.test }));
 
     expect(await screen.findByText(t.show.testSent)).toBeTruthy();
     expect(api.callsTo('webhooks.test')).toEqual([{ id: 3 }]);
-    const table = screen.getByRole('table', { name: d.label });
+    const table = screen.getByRole('table', { name: d.table.label });
     expect(await within(table).findByText(t.events['webhook.test'].label)).toBeTruthy();
   });
 

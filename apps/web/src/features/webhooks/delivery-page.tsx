@@ -8,7 +8,7 @@ import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { RecordPage } from '../errors/record-page';
-import { useIdParam } from '../users/pages/use-id-param';
+import { useIdParam } from '../../lib/use-id-param';
 import { AttemptList } from './delivery-attempts';
 import { DeliveryStatusBadge } from './delivery-columns';
 import { eventLabel } from './webhook-status';

@@ -5,9 +5,9 @@ import { toast } from 'sonner';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { RecordErrorState } from '../errors/record-error-state';
-import { BackLink } from '../users/pages/back-link';
-import { useIdParam } from '../users/pages/use-id-param';
-import { useLeaveBack } from '../users/pages/use-leave-back';
+import { BackLink } from '../../components/back-link';
+import { useIdParam } from '../../lib/use-id-param';
+import { useLeaveBack } from '../../lib/use-leave-back';
 import { toWebhookFormValues, WebhookForm } from './webhook-form';
 
 /** `/webhooks/:id/edit`: the endpoint form, filled in; saving returns to the endpoint's page. */

@@ -7,12 +7,12 @@ import {
 } from '@app/contracts';
 import { CheckboxGroup, FormError, SwitchField, TextField } from '@app/ui';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { applyServerFieldErrors } from '../../lib/form-errors';
-import { FormSection, UserFormFrame } from '../users/pages/user-form-frame';
+import { FormSection, FormFrame } from '../../components/form-frame';
 
 export interface WebhookFormValues {
   url: string;
@@ -49,6 +49,14 @@ export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: Webhoo
   const t = m.webhooks.form;
   const saved = useRef(false);
   const [formError, setFormError] = useState<string | null>(null);
+  // A refusal no field owns is shown by the buttons; focus goes to it (a field's own error gets the
+  // focus instead when there is one), which also scrolls it clear of the sticky header.
+  const banner = useRef<HTMLDivElement>(null);
+  const focusBanner = useRef(false);
+  useEffect(() => {
+    if (formError && focusBanner.current) banner.current?.focus();
+    focusBanner.current = false;
+  }, [formError]);
   const form = useForm<WebhookFormValues, unknown, WebhookInput>({ resolver, defaultValues: initial });
   const { errors, isDirty, isSubmitting } = form.formState;
 
@@ -60,18 +68,25 @@ export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: Webhoo
     } catch (error) {
       saved.current = false;
       const { applied, unplaced } = applyServerFieldErrors(error, FIELDS, form.setError);
+      focusBanner.current = !applied;
       if (!applied || unplaced.length > 0) setFormError(unplaced.join(' ') || apiErrorMessage(error, m));
     }
   });
 
   return (
-    <UserFormFrame
+    <FormFrame
       onSubmit={(event) => void submit(event)}
       submitLabel={submitLabel}
       pending={isSubmitting}
       onCancel={onCancel}
       shouldBlockLeaving={() => !saved.current && isDirty}
-      notices={formError ? <FormError title={t.failedTitle} message={formError} /> : undefined}
+      notices={
+        formError ? (
+          <div ref={banner} tabIndex={-1} className="rounded-lg outline-none">
+            <FormError title={t.failedTitle} message={formError} />
+          </div>
+        ) : undefined
+      }
     >
       <div className="divide-y divide-border">
         <FormSection title={t.endpointTitle} description={t.endpointDescription}>
@@ -138,6 +153,6 @@ export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: Webhoo
           />
         </FormSection>
       </div>
-    </UserFormFrame>
+    </FormFrame>
   );
 }

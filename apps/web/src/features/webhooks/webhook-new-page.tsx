@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
-import { BackLink } from '../users/pages/back-link';
-import { useLeaveBack } from '../users/pages/use-leave-back';
+import { BackLink } from '../../components/back-link';
+import { useLeaveBack } from '../../lib/use-leave-back';
 import { EMPTY_WEBHOOK_FORM, WebhookForm } from './webhook-form';
 import { WebhookSecretDialog } from './webhook-secret-dialog';
 

@@ -9,7 +9,7 @@ import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { RecordPage, RecordSkeleton } from '../errors/record-page';
-import { useIdParam } from '../users/pages/use-id-param';
+import { useIdParam } from '../../lib/use-id-param';
 import { DeliveryLog } from './delivery-log';
 import { useDeleteWebhookDialog } from './use-delete-webhook';
 import { WebhookSecretDialog } from './webhook-secret-dialog';

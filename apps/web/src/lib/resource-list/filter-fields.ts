@@ -47,15 +47,6 @@ export type FilterField<K extends string = string> =
 
 export type DateRangeValue = { from?: string; to?: string };
 
-/** The value one field holds in a list's filters. */
-export type FilterValueOf<F extends FilterField> = F extends { kind: 'text' | 'select' }
-  ? string
-  : F extends { kind: 'multi' }
-    ? Array<string | number>
-    : F extends { kind: 'fixed' }
-      ? unknown
-      : DateRangeValue;
-
 /** What the form edits: every field's value, empty when not in force (a fixed one: undefined). */
 export type FilterDraft = Record<string, string | Array<string | number> | DateRangeValue | undefined>;
 

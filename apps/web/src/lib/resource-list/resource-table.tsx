@@ -1,9 +1,13 @@
-import { DataTable, ErrorState, Pagination, type PaginationLabels, Skeleton, type TableDensity } from '@app/ui';
+import { DataTable, ErrorState, Pagination, Skeleton, type TableDensity } from '@app/ui';
 import type { Table } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
+import type { ListStrings } from '../../i18n/list-strings';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../api-error';
+import './column-meta';
+import { ResourceCards } from './resource-cards';
 import type { ListController } from './use-list-state';
+import { useWideScreen } from './use-wide-screen';
 
 /** What the table needs of a resource's list query. */
 export interface ListQueryState {
@@ -16,15 +20,6 @@ export interface ListQueryState {
   refetch: () => unknown;
 }
 
-/** A resource's words for its table. */
-export interface ResourceTableStrings {
-  label: string;
-  loading: string;
-  errorTitle: string;
-  retry: string;
-  pagination: PaginationLabels;
-}
-
 export interface ResourceTableProps<Row, S extends string, F extends object> {
   table: Table<Row>;
   query: ListQueryState;
@@ -33,10 +28,13 @@ export interface ResourceTableProps<Row, S extends string, F extends object> {
   perPageOptions: readonly number[];
   /** Shown when the page has no rows (no data yet, nothing matches, an empty trash…). */
   empty: ReactNode;
-  strings: ResourceTableStrings;
+  strings: Pick<ListStrings, 'table' | 'error' | 'pagination' | 'view'>;
 }
 
-/** A resource's table, its pagination and its loading, empty and error states. */
+/**
+ * A resource's rows, its pagination and its loading, empty and error states: a table from `sm`
+ * up, stacked cards below it (a phone), so no column's information or row action is off-screen.
+ */
 export function ResourceTable<Row, S extends string, F extends object>({
   table,
   query,
@@ -47,15 +45,16 @@ export function ResourceTable<Row, S extends string, F extends object>({
   strings: t,
 }: ResourceTableProps<Row, S, F>) {
   const m = useMessages();
+  const wide = useWideScreen();
   const { state } = list;
 
   if (query.isError && !query.data) {
     return (
       <ErrorState
         className="py-14"
-        title={t.errorTitle}
+        title={t.error.title}
         message={apiErrorMessage(query.error, m)}
-        retryLabel={t.retry}
+        retryLabel={t.error.retry}
         onRetry={() => void query.refetch()}
         retrying={query.isFetching}
       />
@@ -63,18 +62,18 @@ export function ResourceTable<Row, S extends string, F extends object>({
   }
 
   const meta = query.data?.meta;
+  const rows = {
+    table,
+    label: t.table.label,
+    loading: query.isPending,
+    loadingLabel: t.table.loading,
+    skeletonRows: Math.min(state.perPage, 10),
+    stale: query.isPlaceholderData,
+    empty,
+  };
   return (
     <>
-      <DataTable
-        table={table}
-        label={t.label}
-        density={density}
-        loading={query.isPending}
-        loadingLabel={t.loading}
-        skeletonRows={Math.min(state.perPage, 10)}
-        stale={query.isPlaceholderData}
-        empty={empty}
-      />
+      {wide ? <DataTable {...rows} density={density} /> : <ResourceCards {...rows} sortStrings={t.view} />}
       {meta?.total === 0 ? null : (
         <div className="border-t border-border px-3 py-3 sm:px-4">
           {meta ? (

@@ -1,58 +1,39 @@
-import { ColumnVisibilityMenu, DensityToggle, type TableDensity, Toolbar, ToolbarSpacer } from '@app/ui';
-import type { ExportMenuStrings } from './export-menu';
+import { ColumnVisibilityMenu, cn, DensityToggle, Toolbar, ToolbarSpacer } from '@app/ui';
+import type { ReactNode } from 'react';
+import type { ListStrings } from '../../i18n/list-strings';
 import { ExportMenu } from './export-menu';
-import { type FilterChipsStrings, ResourceFilterChips } from './filter-chips';
+import { ResourceFilterChips } from './filter-chips';
 import type { FilterField } from './filter-fields';
-import { FiltersPopover, type FiltersPopoverStrings } from './filters-popover';
+import { FiltersPopover } from './filters-popover';
 import { SearchBox } from './search-box';
+import type { TablePreferences } from './use-table-preferences';
 import type { ListController } from './use-list-state';
-
-/** A resource's words for its toolbar's view controls. */
-export interface ViewStrings {
-  columns: string;
-  columnsHeading: string;
-  showAllColumns: string;
-  density: string;
-  compact: string;
-  comfortable: string;
-}
 
 export interface ResourceToolbarProps<S extends string, F extends object, K extends string> {
   list: ListController<S, F>;
-  search: { label: string; clear: string; placeholder: string };
-  /** The filter form's fields, and the chips' (same fields, perhaps another order). */
-  filters: { fields: readonly FilterField[]; chipFields: readonly FilterField[]; strings: FiltersPopoverStrings };
-  chips: FilterChipsStrings;
+  strings: Pick<ListStrings, 'search' | 'filters' | 'export' | 'view'>;
+  /** The filter form's fields, and the chips' (same fields, perhaps another order). Absent: no form, no chips. */
+  filters?: { fields: readonly FilterField[]; chipFields?: readonly FilterField[] };
   /** The export menu, for a caller who may export; absent otherwise. */
-  exporting?: {
-    path: string;
-    strings: ExportMenuStrings;
-    selectedIds?: readonly number[];
-    total: number | undefined;
-    totalExact?: boolean;
-  };
+  exporting?: { path: string; selectedIds?: readonly number[]; total: number | undefined; totalExact?: boolean };
+  /** The hideable columns' names, for the column menu (when the viewer may adjust the view). */
   columns: ReadonlyArray<{ key: K; label: string; locked: boolean }>;
-  prefs: {
-    hidden: readonly K[];
-    visibleColumns: readonly K[];
-    density: TableDensity;
-    setDensity: (density: TableDensity) => void;
-    setColumnVisible: (key: K, visible: boolean) => void;
-    showAllColumns: () => void;
-  };
-  view: ViewStrings;
+  prefs: TablePreferences<K>;
+  /** Filters of the resource's own making, on a row below the search (a row of toggle chips). */
+  children?: ReactNode;
+  className?: string;
 }
 
 /** Search, filters, export and view controls above a resource's table, and the chips of what is in force. */
 export function ResourceToolbar<S extends string, F extends object, K extends string>({
   list,
-  search,
+  strings: t,
   filters,
-  chips,
   exporting,
   columns,
   prefs,
-  view: v,
+  children,
+  className,
 }: ResourceToolbarProps<S, F, K>) {
   const { state } = list;
   const removeChip = (id: string) =>
@@ -64,57 +45,73 @@ export function ResourceToolbar<S extends string, F extends object, K extends st
   };
 
   return (
-    <div className="space-y-3 border-b border-border p-3 sm:px-4">
+    <div className={cn('space-y-3 border-b border-border p-3 sm:px-4', className)}>
       <Toolbar>
-        <SearchBox value={state.q} onCommit={list.setSearch} strings={search} className="w-full sm:w-72" />
-        <FiltersPopover
-          fields={filters.fields}
-          filters={state.filters}
-          onApply={list.setFilters}
-          strings={filters.strings}
-        />
+        <SearchBox value={state.q} onCommit={list.setSearch} strings={t.search} className="w-full sm:w-72" />
+        {filters ? (
+          <FiltersPopover
+            fields={filters.fields}
+            filters={state.filters}
+            onApply={list.setFilters}
+            strings={t.filters}
+          />
+        ) : null}
         <ToolbarSpacer />
-        <div className="ml-auto flex items-center gap-2 sm:ml-0">
-          {exporting ? (
-            <ExportMenu
-              path={exporting.path}
-              strings={exporting.strings}
-              state={state}
-              columns={prefs.visibleColumns}
-              selectedIds={exporting.selectedIds ?? []}
-              total={exporting.total}
-              totalExact={exporting.totalExact ?? true}
-            />
-          ) : null}
-          <ColumnVisibilityMenu
-            label={v.columns}
-            heading={v.columnsHeading}
-            resetLabel={v.showAllColumns}
-            onReset={prefs.showAllColumns}
-            columns={columns.map(({ key, label, locked }) => ({
-              id: key,
-              label,
-              visible: !prefs.hidden.includes(key),
-              locked,
-            }))}
-            onVisibilityChange={setVisible}
-          />
-          <DensityToggle
-            label={v.density}
-            optionLabels={{ compact: v.compact, comfortable: v.comfortable }}
-            value={prefs.density}
-            onValueChange={prefs.setDensity}
-          />
-        </div>
+        {exporting || prefs.adjustable ? (
+          <div className="ml-auto flex items-center gap-2 sm:ml-0">
+            {exporting ? (
+              <ExportMenu
+                path={exporting.path}
+                strings={t.export}
+                state={state}
+                columns={prefs.visibleColumns}
+                selectedIds={exporting.selectedIds ?? []}
+                total={exporting.total}
+                totalExact={exporting.totalExact ?? true}
+              />
+            ) : null}
+            {prefs.adjustable ? (
+              <>
+                <ColumnVisibilityMenu
+                  label={t.view.columns}
+                  heading={t.view.columnsHeading}
+                  resetLabel={t.view.showAllColumns}
+                  onReset={prefs.showAllColumns}
+                  columns={columns.map(({ key, label, locked }) => ({
+                    id: key,
+                    label,
+                    visible: !prefs.hidden.includes(key),
+                    locked,
+                  }))}
+                  onVisibilityChange={setVisible}
+                />
+                <DensityToggle
+                  label={t.view.density}
+                  optionLabels={{ compact: t.view.compact, comfortable: t.view.comfortable }}
+                  value={prefs.density}
+                  onValueChange={prefs.setDensity}
+                />
+              </>
+            ) : null}
+          </div>
+        ) : null}
       </Toolbar>
-      <ResourceFilterChips
-        fields={filters.chipFields}
-        q={state.q}
-        filters={state.filters}
-        onRemove={removeChip}
-        onClearAll={list.clearFilters}
-        strings={chips}
-      />
+      {children}
+      {filters ? (
+        <ResourceFilterChips
+          fields={filters.chipFields ?? filters.fields}
+          q={state.q}
+          filters={state.filters}
+          onRemove={removeChip}
+          onClearAll={list.clearFilters}
+          strings={{
+            label: t.filters.chipsLabel,
+            search: t.filters.chip.search,
+            removeChip: t.filters.removeChip,
+            clearAll: t.filters.clearAll,
+          }}
+        />
+      ) : null}
     </div>
   );
 }

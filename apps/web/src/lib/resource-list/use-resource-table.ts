@@ -1,6 +1,7 @@
 import { type ColumnDef, getCoreRowModel, type SortingState, useReactTable } from '@tanstack/react-table';
 import type { TableDensity } from '@app/ui';
 import type { VisibilityState } from '@tanstack/react-table';
+import { SELECT_COLUMN } from './column-meta';
 import type { ListController } from './use-list-state';
 import type { Selection } from './use-selection';
 
@@ -42,7 +43,12 @@ export function useResourceTable<Row extends { id: number }, S extends string, F
     sortDescFirst: false,
     pageCount,
     enableRowSelection: selection !== undefined,
-    state: { sorting, columnVisibility: prefs.visibility, rowSelection: selection?.rows ?? {} },
+    state: {
+      sorting,
+      // Without a selection the checkbox column is not shown at all.
+      columnVisibility: selection ? prefs.visibility : { ...prefs.visibility, [SELECT_COLUMN]: false },
+      rowSelection: selection?.rows ?? {},
+    },
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
       const first = next[0];

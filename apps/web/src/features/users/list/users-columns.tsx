@@ -4,10 +4,9 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Messages } from '../../../i18n/messages';
+import { LOCKED_COLUMNS } from './users-list-state';
 
 const SORTABLE = new Set<string>(usersListQuery.sorts);
-/** The link to the record: hiding it would leave rows nobody can open. */
-export const LOCKED_COLUMNS = new Set<UserColumnKey>(['name']);
 
 const dayFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
 const fullFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' });
@@ -83,11 +82,10 @@ export interface UsersColumnsOptions {
   m: Messages;
   /** The row menu; absent when the caller may do nothing to a row. */
   renderActions: (row: UserListRow) => ReactNode;
-  selectable: boolean;
 }
 
-/** The table's columns: selection, the contract's column set in its order, row actions. */
-export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptions): ColumnDef<UserListRow>[] {
+/** The table's columns: selection (shown when the view offers it), the contract's column set in its order, row actions. */
+export function usersColumns({ m, renderActions }: UsersColumnsOptions): ColumnDef<UserListRow>[] {
   const labels = m.usersList.columns;
   const data: ColumnDef<UserListRow>[] = USER_COLUMNS.map(({ key }) => ({
     id: key,
@@ -96,7 +94,12 @@ export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptio
     enableHiding: !LOCKED_COLUMNS.has(key),
     header: ({ column }) => <DataTableColumnHeader column={column} title={labels[key]} />,
     cell: ({ row }) => CELLS[key].render(row.original, m),
-    meta: { className: CELLS[key].className, skeletonClassName: CELLS[key].skeleton },
+    meta: {
+      className: CELLS[key].className,
+      skeletonClassName: CELLS[key].skeleton,
+      label: labels[key],
+      primary: key === 'name',
+    },
   }));
 
   const select: ColumnDef<UserListRow> = {
@@ -130,5 +133,5 @@ export function usersColumns({ m, renderActions, selectable }: UsersColumnsOptio
     meta: { className: 'w-12 pr-3 text-right', skeletonClassName: 'ml-auto w-6' },
   };
 
-  return [...(selectable ? [select] : []), ...data, actions];
+  return [select, ...data, actions];
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIST_STATE, parseListState, toListInput, toSearch } from './users-list-state';
+import { toListInput } from '../../../lib/resource-list/list-state';
+import { usersList } from './users-list-state';
+
+const { parse: parseListState, toSearch, defaults: DEFAULT_LIST_STATE } = usersList.codec;
 
 describe('users list URL state', () => {
   it('reads every part of the list query from bracket notation', () => {

@@ -11,9 +11,9 @@ import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { useCan } from '../../auth/use-session';
 import { ConflictBanner, type ConflictState } from './conflict-banner';
-import { useLeaveBack } from './use-leave-back';
+import { useLeaveBack } from '../../../lib/use-leave-back';
 import { UserFormFields } from './user-form-fields';
-import { UserFormFrame } from './user-form-frame';
+import { FormFrame } from '../../../components/form-frame';
 import { userUpdateResolver } from './user-form-resolvers';
 import {
   type ConflictField,
@@ -107,7 +107,7 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
   };
 
   return (
-    <UserFormFrame
+    <FormFrame
       onSubmit={submit}
       submitLabel={m.userForm.save}
       pending={update.isPending}
@@ -138,6 +138,6 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
         draft={draft}
         onUseDraft={restoreDraft}
       />
-    </UserFormFrame>
+    </FormFrame>
   );
 }

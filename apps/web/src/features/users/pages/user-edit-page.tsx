@@ -5,8 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMessages } from '../../../i18n/messages';
 import { useTRPC } from '../../../lib/trpc';
 import { RecordErrorState } from '../../errors/record-error-state';
-import { BackLink } from './back-link';
-import { useIdParam } from './use-id-param';
+import { BackLink } from '../../../components/back-link';
+import { useIdParam } from '../../../lib/use-id-param';
 import { UserEditForm } from './user-edit-form';
 
 /** `/users/:id/edit`: loads the form's data fresh (its version token must be current) and shows the form. */

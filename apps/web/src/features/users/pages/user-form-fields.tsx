@@ -2,7 +2,7 @@ import { CheckboxGroup, PasswordField, Skeleton, SwitchField, TextField } from '
 import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useMessages } from '../../../i18n/messages';
-import { FormSection } from './user-form-frame';
+import { FormSection } from '../../../components/form-frame';
 import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
 
 export interface RoleOption {

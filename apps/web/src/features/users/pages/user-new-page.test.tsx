@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { PERMISSIONS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
@@ -8,38 +9,34 @@ import { userShow } from '../../../test/user-fixtures';
 const f = en.userForm;
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-const LIST = {
-  rows: [],
-  meta: { page: 1, perPage: 1, total: 0, pageCount: 0 },
-  stats: { total: 0, active: 0, inactive: 0 },
-  availableRoles: [
-    { id: 1, name: 'admin' },
-    { id: 2, name: 'manager' },
-  ],
-  filters: {},
+/** GET /users/new as the server decides it for this caller. */
+const NEW_FORM = {
+  options: {
+    roles: [
+      {
+        id: 1,
+        name: 'admin',
+        assignable: false,
+        missing: ['users.delete'],
+        reason: 'You cannot grant or remove the role admin: it carries permissions you do not hold (users.delete).',
+      },
+      { id: 2, name: 'manager', assignable: true },
+    ],
+  },
+  can: { setActive: true },
 };
-
-const role = (id: number, name: string, permissions: string[]) =>
-  ok({
-    item: { id, name, guard_name: 'web', permissions: permissions.map((p, i) => ({ id: i + 1, name: p })) },
-    meta: { loaded_relations: ['permissions'], loaded_counts: [], loaded_appends: [] },
-  });
 
 describe('new user page', () => {
   it('creates the user and opens their page', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf(['users.view', 'users.create', 'users.update', 'users.setActive', 'roles.view'])),
-      'users.list': ok(LIST),
-      'roles.show': (input) =>
-        (input as { id: number }).id === 1
-          ? role(1, 'admin', ['users.view', 'users.delete'])
-          : role(2, 'manager', ['users.view', 'users.update']),
+      'users.new': ok(NEW_FORM),
       'users.create': ok({ item: userShow({ id: 77, name: 'Ben Ng' }).item }),
       'users.show': 'pending',
     });
     const { router } = renderApp('/users/new');
 
-    // The admin role carries users.delete, which this account lacks.
+    // The server marks the admin role as not assignable (it carries users.delete, which this account lacks).
     const admin = await screen.findByRole('checkbox', { name: 'admin' });
     expect((admin as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: 'manager' }));
@@ -61,6 +58,39 @@ describe('new user page', () => {
       },
     ]);
     expect(await screen.findByText(f.created('Ben Ng'))).toBeTruthy();
+  });
+
+  it('offers exactly the roles GET /users/new marks assignable, whatever the session holds', async () => {
+    const api = mockTrpc({
+      // The session holds every permission; the server still decides which roles are offered.
+      'auth.me': ok(sessionOf([...PERMISSIONS])),
+      'users.new': ok({
+        options: {
+          roles: [
+            { id: 1, name: 'admin', assignable: true },
+            { id: 2, name: 'manager', assignable: false, missing: ['users.export'], reason: 'no' },
+            { id: 3, name: 'viewer', assignable: true },
+          ],
+        },
+        can: { setActive: false },
+      }),
+    });
+    renderApp('/users/new');
+
+    await screen.findByRole('checkbox', { name: 'admin' });
+    const enabled = screen
+      .getAllByRole('checkbox')
+      .filter((box) => !(box as HTMLButtonElement).disabled)
+      .map((box) => box.getAttribute('aria-label') ?? box.textContent);
+    expect(enabled).toHaveLength(2);
+    expect((screen.getByRole('checkbox', { name: 'admin' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('checkbox', { name: 'manager' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'viewer' }) as HTMLButtonElement).disabled).toBe(false);
+    // The server says no users.setActive: no active switch, whatever the session says.
+    expect(screen.queryByRole('switch')).toBeNull();
+    // One request for the form's data: no list of users, no role per role.
+    expect(api.callsTo('users.list')).toEqual([]);
+    expect(api.callsTo('roles.show')).toEqual([]);
   });
 
   it('is refused in plain words without users.create', async () => {

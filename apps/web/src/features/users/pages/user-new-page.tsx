@@ -9,24 +9,22 @@ import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
-import { useCan } from '../../auth/use-session';
-import { BackLink } from './back-link';
-import { useLeaveBack } from './use-leave-back';
-import { useRoleOptions } from './use-role-options';
+import { BackLink } from '../../../components/back-link';
+import { useLeaveBack } from '../../../lib/use-leave-back';
+import { useNewUserFormData } from './use-role-options';
 import { UserFormFields } from './user-form-fields';
-import { UserFormFrame } from './user-form-frame';
+import { FormFrame } from '../../../components/form-frame';
 import { userCreateResolver } from './user-form-resolvers';
 import { EMPTY_USER_FORM, USER_FORM_FIELDS, type UserFormValues } from './user-form-values';
 
-/** `/users/new` (users.create): the user form, empty; the active switch only with users.setActive. */
+/** `/users/new` (users.create): the user form, empty; roles and the active switch as `GET /users/new` offers them. */
 export function UserNewPage() {
   const m = useMessages();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const can = useCan();
   const cancel = useLeaveBack('/users');
-  const roleOptions = useRoleOptions();
+  const { roleOptions, showActive } = useNewUserFormData();
   const created = useRef(false);
   const form = useForm<UserFormValues, unknown, UserCreateInput>({
     resolver: userCreateResolver,
@@ -36,7 +34,6 @@ export function UserNewPage() {
   const { isDirty } = form.formState;
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutation(trpc.users.create.mutationOptions());
-  const showActive = can['users.setActive'];
 
   const submit = form.handleSubmit(({ is_active, roles_ids, ...rest }) => {
     setFormError(null);
@@ -65,7 +62,7 @@ export function UserNewPage() {
       <BackLink to="/users" label={m.userPage.backToUsers} />
       <PageHeader className="mt-3" title={m.userForm.newTitle} description={m.userForm.newSubtitle} />
       <div className="mt-8 max-w-4xl">
-        <UserFormFrame
+        <FormFrame
           onSubmit={submit}
           submitLabel={m.userForm.create}
           pending={create.isPending}
@@ -74,7 +71,7 @@ export function UserNewPage() {
           notices={formError ? <FormError title={m.userForm.failedTitle} message={formError} /> : undefined}
         >
           <UserFormFields form={form} mode="create" roleOptions={roleOptions} showActive={showActive} />
-        </UserFormFrame>
+        </FormFrame>
       </div>
     </>
   );

@@ -1,4 +1,4 @@
-import type { UserShowItem } from '@app/contracts';
+import { canSeeTrash, type UserShowItem } from '@app/contracts';
 import { Alert, Avatar, Badge, Card, Skeleton } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useMessages } from '../../../i18n/messages';
@@ -9,7 +9,7 @@ import { UserHistory } from '../../audit/user-history';
 import { SignInHistory } from '../../sessions/sign-in-history';
 import { UserSessionsSection } from '../../sessions/user-sessions-section';
 import { UserTokensSection } from '../../tokens/user-tokens-section';
-import { useIdParam } from './use-id-param';
+import { useIdParam } from '../../../lib/use-id-param';
 import { useUserActionDialog } from './use-user-action-dialog';
 import { UserDangerZone, UserHeaderActions } from './user-actions';
 import { UserStatusBadge } from './user-badges';
@@ -21,8 +21,9 @@ export function UserShowPage() {
   const trpc = useTRPC();
   const can = useCan();
   const id = useIdParam();
-  // A deleted user is shown only to those who can do something about it (restore, purge).
-  const withTrashed = can['users.restore'] || can['users.forceDelete'];
+  // A deleted user is shown only to those who can do something about it: the contract's rule,
+  // the very function the API's record policy asks.
+  const withTrashed = canSeeTrash((permission) => can[permission]);
   const show = useQuery({
     ...trpc.users.show.queryOptions({
       id: id ?? 0,
@@ -48,7 +49,6 @@ export function UserShowPage() {
 function UserProfile({ user }: { user: UserShowItem }) {
   const m = useMessages();
   const { session } = useSession();
-  const can = useCan();
   const { ask, dialog } = useUserActionDialog(user);
   const isSelf = session?.user.id === user.id;
   // The banner's reason, which the Sessions and API tokens sections then need not repeat.
@@ -92,15 +92,15 @@ function UserProfile({ user }: { user: UserShowItem }) {
         <UserDetailsCard user={user} className="lg:col-span-2" />
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard names={user.permission_names ?? []} className="lg:col-span-2" />
-        {can['audit.view'] ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
-        {/* A user in the trash can’t sign in nor use a token: nothing to manage until restored. */}
-        {can['users.update'] && !user.deleted_at ? (
+        {/* Which sections appear is the server's answer (`sections`), as the actions are. */}
+        {user.sections.history ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
+        {user.sections.sessions ? (
           <UserSessionsSection user={user} explained={outranked} className="lg:col-span-2" />
         ) : null}
-        {can['tokens.manage'] && !user.deleted_at ? (
+        {user.sections.tokens ? (
           <UserTokensSection user={user} explained={outranked} className="lg:col-span-2" />
         ) : null}
-        {can['audit.view'] ? <SignInHistory userId={user.id} className="lg:col-span-2" /> : null}
+        {user.sections.history ? <SignInHistory userId={user.id} className="lg:col-span-2" /> : null}
         <UserDangerZone user={user} ask={ask} className="lg:col-span-2" />
       </div>
       {dialog}

@@ -1,5 +1,5 @@
 import { Spinner } from '@app/ui';
-import { useMessages } from '../i18n/messages';
+import { useMessages } from '../../i18n/messages';
 
 /** A quiet centred spinner while the session or a page's code is on its way. */
 export function FullPageLoading({ label }: { label: string }) {

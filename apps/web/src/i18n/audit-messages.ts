@@ -1,13 +1,16 @@
 import type { AuditAction } from '@app/contracts';
-import {
-  atLeast,
-  formatCount,
-  listFilterStrings,
-  listPaginationStrings,
-  listViewStrings,
-} from '../../i18n/list-strings';
+import { atLeast, formatCount, listStrings } from './list-strings';
 
-const eventsCount = (count: number) => `${formatCount(count)} ${count === 1 ? 'event' : 'events'}`;
+const kit = listStrings({
+  one: 'event',
+  many: 'events',
+  label: 'Audit events',
+  search: { label: 'Search the audit log', placeholder: 'Name, e-mail, IP or request id…' },
+  noneTitle: 'Nothing recorded yet',
+  noneBody: 'Every change, export and sign-in is recorded here as it happens.',
+  noMatchBody: 'Try another search, or clear the filters to see every event.',
+  errorTitle: 'The audit log could not be loaded',
+});
 
 /** What each recorded action reads as, in a sentence's place ("Deactivated a user"). */
 const ACTION_LABELS: Record<AuditAction, string> = {
@@ -43,6 +46,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
 
 /** The audit log's strings: its list, its event page and a user's History. */
 export const auditMessages = {
+  ...kit,
   title: 'Audit log',
   subtitle: 'Who changed what, when, from where and through which door.',
   actions: ACTION_LABELS,
@@ -74,18 +78,14 @@ export const auditMessages = {
   notSignedIn: 'Someone not signed in',
   erasedUser: (id: number) => `User #${id} (erased)`,
   userRef: (id: number) => `User #${id}`,
+  /** A target that is not a user ("webhook #4"), as the audit row knows it: its kind and id. */
+  targetRef: (type: string, id: number) => `${type} #${id}`,
   moreTargets: (count: number) => `+${formatCount(count)} more`,
   targetsCount: (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`,
   noChanges: 'No field changed',
   changedFields: (fields: string[]) => fields.join(', '),
-  search: {
-    label: 'Search the audit log',
-    placeholder: 'Name, e-mail, IP or request id…',
-    clear: 'Clear search',
-  },
   filters: {
-    ...listFilterStrings,
-    heading: 'Filter events',
+    ...kit.filters,
     action: 'Actions',
     actionHint: 'Events of any of the chosen actions.',
     occurred: 'When',
@@ -93,7 +93,7 @@ export const auditMessages = {
     occurredTo: 'Until',
     ip: 'IP address is',
     chip: {
-      search: 'Search',
+      ...kit.filters.chip,
       action: 'Action',
       occurred: 'When',
       ip: 'IP',
@@ -113,33 +113,6 @@ export const auditMessages = {
     changes: 'Changes',
     ip: 'IP address',
     via: 'Through',
-  },
-  table: {
-    label: 'Audit events',
-    loading: 'Loading events…',
-  },
-  pagination: listPaginationStrings('No events to show'),
-  view: listViewStrings,
-  export: {
-    button: 'Export',
-    headingAll: (total: number, exact = true) =>
-      `Export ${exact ? eventsCount(total) : `${atLeast(total, false)} events`} matching`,
-    headingSelected: (count: number) => `Export ${eventsCount(count)} selected`,
-    csv: 'CSV',
-    xlsx: 'Excel (.xlsx)',
-    json: 'JSON',
-    started: 'Your export is downloading.',
-  },
-  empty: {
-    noEventsTitle: 'Nothing recorded yet',
-    noEventsBody: 'Every change, export and sign-in is recorded here as it happens.',
-    noMatchTitle: 'No events match',
-    noMatchBody: 'Try another search, or clear the filters to see every event.',
-    clearFilters: 'Clear filters',
-  },
-  error: {
-    title: 'The audit log could not be loaded',
-    retry: 'Try again',
   },
   event: {
     back: 'Back to the audit log',
@@ -173,11 +146,11 @@ export const auditMessages = {
     error: 'The history could not be loaded.',
     retry: 'Try again',
     by: (name: string) => `by ${name}`,
+    /** Before the target's name, on the actor's own page: "about Ann Lee". */
+    about: 'about',
     byNobody: 'by someone not signed in',
     seeAll: (total: number, exact = true) => `See all ${atLeast(total, exact)} in the audit log`,
     openEvent: 'Details',
     more: (count: number) => `and ${formatCount(count)} more`,
   },
 };
-
-export type AuditMessages = typeof auditMessages;

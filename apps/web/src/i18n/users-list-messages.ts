@@ -1,16 +1,21 @@
-import {
-  atLeast,
-  formatCount,
-  listFilterStrings,
-  listPaginationStrings,
-  listViewStrings,
-} from '../../../i18n/list-strings';
+import { formatCount, listStrings } from './list-strings';
+
+const kit = listStrings({
+  one: 'user',
+  many: 'users',
+  label: 'Users',
+  search: { label: 'Search users', placeholder: 'Search name or e-mail…' },
+  noneTitle: 'No users yet',
+  noneBody: 'Accounts you create appear here.',
+  noMatchBody: 'Try another search, or clear the filters to see everyone.',
+});
 
 // The noun agrees with the count (1 user, 2 users).
 const usersCount = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
 
 /** The users list's strings: table, filters, selection, bulk actions, export. */
 export const usersListMessages = {
+  ...kit,
   title: 'Users',
   subtitle: 'Search, filter and manage every account.',
   newUser: 'New user',
@@ -21,14 +26,8 @@ export const usersListMessages = {
     inactive: 'Inactive',
     trashed: 'In trash',
   },
-  search: {
-    label: 'Search users',
-    placeholder: 'Search name or e-mail…',
-    clear: 'Clear search',
-  },
   filters: {
-    ...listFilterStrings,
-    heading: 'Filter users',
+    ...kit.filters,
     name: 'Name contains',
     email: 'E-mail contains',
     roles: 'Roles',
@@ -46,7 +45,7 @@ export const usersListMessages = {
     trashWith: 'Include deleted users',
     trashOnly: 'Only deleted users',
     chip: {
-      search: 'Search',
+      ...kit.filters.chip,
       name: 'Name',
       email: 'E-mail',
       roles: 'Roles',
@@ -71,8 +70,7 @@ export const usersListMessages = {
     actions: 'Actions',
   },
   table: {
-    label: 'Users',
-    loading: 'Loading users…',
+    ...kit.table,
     updating: 'Updating…',
     selectPage: 'Select every user on this page',
     selectRow: (name: string) => `Select ${name}`,
@@ -81,32 +79,12 @@ export const usersListMessages = {
     deleted: 'Deleted',
     deletedOn: (date: string) => `Deleted on ${date}`,
   },
-  pagination: listPaginationStrings('No users to show'),
-  view: listViewStrings,
-  export: {
-    button: 'Export',
-    headingAll: (total: number, exact = true) =>
-      `Export ${exact ? usersCount(total) : `${atLeast(total, false)} users`} matching`,
-    headingSelected: (count: number) => `Export ${usersCount(count)} selected`,
-    csv: 'CSV',
-    xlsx: 'Excel (.xlsx)',
-    json: 'JSON',
-    started: 'Your export is downloading.',
-  },
-  selection: {
-    label: 'Selection',
-    count: (count: number) => `${formatCount(count)} selected`,
-    page: (count: number) => `All ${usersCount(count)} on this page are selected.`,
-    selectAllMatching: (total: number, exact = true) => `Select all ${atLeast(total, exact)} matching`,
-    allMatching: 'Every matching user is selected.',
-    truncated: (count: number, total: number) =>
-      `The first ${formatCount(count)} of ${usersCount(total)} matching are selected: one action takes at most ${formatCount(count)}.`,
-    selecting: 'Selecting…',
-    clear: 'Clear selection',
-    failed: 'The matching users could not be selected.',
+  empty: {
+    ...kit.empty,
+    trashTitle: 'The trash is empty',
+    trashBody: 'Deleted users appear here until they are restored or deleted permanently.',
   },
   bulk: {
-    label: 'Actions on the selected users',
     activate: 'Activate',
     deactivate: 'Deactivate',
     delete: 'Delete',
@@ -190,18 +168,5 @@ export const usersListMessages = {
     },
     undo: 'Undo',
     cancel: 'Cancel',
-  },
-  empty: {
-    noUsersTitle: 'No users yet',
-    noUsersBody: 'Accounts you create appear here.',
-    noMatchTitle: 'No users match',
-    noMatchBody: 'Try another search, or clear the filters to see everyone.',
-    trashTitle: 'The trash is empty',
-    trashBody: 'Deleted users appear here until they are restored or deleted permanently.',
-    clearFilters: 'Clear filters',
-  },
-  error: {
-    title: 'The users could not be loaded',
-    retry: 'Try again',
   },
 };

@@ -1,10 +1,10 @@
 import { Button, Card, ConfirmDialog } from '@app/ui';
 import type { FormEventHandler, ReactNode } from 'react';
 import { useBlocker } from 'react-router';
-import { useMessages } from '../../../i18n/messages';
-import { LOGIN_PATH } from '../../auth/auth-paths';
+import { useMessages } from '../i18n/messages';
+import { LOGIN_PATH } from '../lib/auth-paths';
 
-export interface UserFormFrameProps {
+export interface FormFrameProps {
   onSubmit: FormEventHandler<HTMLFormElement>;
   submitLabel: string;
   pending: boolean;
@@ -20,7 +20,7 @@ export interface UserFormFrameProps {
  * The card around a record form: the sections, then a footer with what went wrong (next to the
  * button just pressed) and the buttons. Leaving with unsaved edits asks before they are lost.
  */
-export function UserFormFrame({
+export function FormFrame({
   onSubmit,
   submitLabel,
   pending,
@@ -28,7 +28,7 @@ export function UserFormFrame({
   shouldBlockLeaving,
   notices,
   children,
-}: UserFormFrameProps) {
+}: FormFrameProps) {
   const m = useMessages();
   // A lost session (→ /login) is not the user's choice to leave: the question would not help.
   const blocker = useBlocker(

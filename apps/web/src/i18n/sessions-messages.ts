@@ -1,5 +1,5 @@
-import { listPaginationStrings } from '../../i18n/list-strings';
-import { relativeTime } from '../../i18n/relative-time';
+import { listPaginationStrings } from './list-strings';
+import { relativeTime } from './relative-time';
 
 /** Sessions (signed-in devices), a user's sign-in history, and the account pages' navigation. */
 export const sessionsMessages = {
@@ -22,7 +22,8 @@ export const sessionsMessages = {
     lastActive: 'Last active',
     ago: (iso: string) => relativeTime(iso, 'en'),
     signOut: 'Sign out',
-    signOutNamed: (device: string) => `Sign out ${device}`,
+    /** Read after "Sign out" by assistive tech, so each row's button names its device. */
+    signOutDevice: (device: string) => `of ${device}`,
     empty: 'No sessions.',
   },
   others: {
@@ -45,7 +46,8 @@ export const sessionsMessages = {
     description: 'Browsers and devices where this user is signed in.',
     empty: 'This user is not signed in anywhere.',
     end: 'End session',
-    endNamed: (device: string) => `End the session on ${device}`,
+    /** Read after "End session" by assistive tech. */
+    endDevice: (device: string) => `on ${device}`,
     endAll: 'End all sessions',
     endTitle: (device: string) => `End the session on ${device}?`,
     endDescription: 'That browser is signed out at once; the user can sign in again.',
@@ -74,5 +76,3 @@ export const sessionsMessages = {
     pagination: listPaginationStrings('No sign-ins to show'),
   },
 };
-
-export type SessionsMessages = typeof sessionsMessages;

@@ -1,7 +1,7 @@
 import type { DeliveredEventType, DeliveryStatus } from '@app/contracts';
-import { formatCount, listPaginationStrings, listViewStrings } from '../../i18n/list-strings';
-import { relativeTime } from '../../i18n/relative-time';
-import { secretCopyStrings } from '../../i18n/secret-strings';
+import { formatCount, listStrings } from './list-strings';
+import { relativeTime } from './relative-time';
+import { secretCopyStrings } from './secret-strings';
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -143,17 +143,21 @@ export const webhooksMessages = {
     testSent: 'A test event is on its way: follow it in the delivery log.',
   },
   deliveries: {
+    ...listStrings({
+      one: 'delivery',
+      many: 'deliveries',
+      label: 'Deliveries',
+      search: { label: 'Find an event by its id', placeholder: 'Event id (webhook-id)…' },
+      noneTitle: 'Nothing delivered yet',
+      noneBody: 'Events this endpoint subscribes to appear here as they are sent.',
+      noMatchBody: 'Try another status or event, or clear the filters.',
+      errorTitle: 'The delivery log could not be loaded',
+    }),
     title: 'Delivery log',
     description: 'Each event sent to this endpoint, newest first, with every attempt.',
-    label: 'Deliveries',
-    loading: 'Loading deliveries…',
-    errorTitle: 'The delivery log could not be loaded',
-    retry: 'Try again',
     statuses: STATUSES,
-    search: { label: 'Find an event by its id', placeholder: 'Event id (webhook-id)…', clear: 'Clear search' },
     filterStatus: 'Status',
     filterEvent: 'Event',
-    clearFilters: 'Clear filters',
     columns: {
       event_type: 'Event',
       event_id: 'Event id',
@@ -166,12 +170,6 @@ export const webhooksMessages = {
     latency: (ms: number) => `${formatCount(ms)} ms`,
     none: '—',
     open: (id: string) => `Open delivery of ${id}`,
-    emptyTitle: 'Nothing delivered yet',
-    emptyDescription: 'Events this endpoint subscribes to appear here as they are sent.',
-    noMatchTitle: 'No deliveries match',
-    noMatchDescription: 'Try another status or event, or clear the filters.',
-    pagination: listPaginationStrings('No deliveries to show'),
-    view: listViewStrings,
   },
   delivery: {
     back: 'Delivery log',
@@ -203,5 +201,3 @@ export const webhooksMessages = {
     redelivered: 'The event is queued to be sent again',
   },
 };
-
-export type WebhooksMessages = typeof webhooksMessages;

@@ -1,5 +1,5 @@
-import { relativeTime } from '../../i18n/relative-time';
-import { secretCopyStrings } from '../../i18n/secret-strings';
+import { relativeTime } from './relative-time';
+import { secretCopyStrings } from './secret-strings';
 
 const day = (iso: string) => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(iso));
 
@@ -91,5 +91,3 @@ export const tokensMessages = {
     outrankedTitle: 'You can’t manage this user’s API tokens',
   },
 };
-
-export type TokensMessages = typeof tokensMessages;

@@ -1,0 +1,95 @@
+import type { ListMeta } from '@app/contracts';
+import { keepPreviousData, type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
+import type { ColumnDef, Table } from '@tanstack/react-table';
+import { useEffect } from 'react';
+import type { ResourceListDeclaration } from './define-resource-list';
+import { type ListState, toListInput } from './list-state';
+import type { ListQueryState } from './resource-table';
+import { type ListController, useListState } from './use-list-state';
+import { useResourceTable } from './use-resource-table';
+import { type Selection, useSelection } from './use-selection';
+import { type TablePreferences, useTablePreferences } from './use-table-preferences';
+
+/** What a resource's `list` procedure is asked for. */
+export type ListInput<S extends string, F extends object> = ReturnType<typeof toListInput<S, F>>;
+
+export interface UseResourceListOptions<Row, Data, E, QK extends QueryKey, S extends string, F extends object> {
+  /** The list query for a state's input, as TanStack Query options (tRPC's `queryOptions`). */
+  query: (input: ListInput<S, F>) => UseQueryOptions<Data, E, Data, QK>;
+  /** The rows of an answer. */
+  rows: (data: Data) => Row[];
+  columns: ColumnDef<Row>[];
+  /**
+   * Rows can be ticked, across pages (bulk actions, an export of a selection); may depend on the
+   * view (the trash offers other actions). When not, a `select` column among `columns` is hidden.
+   */
+  selectable?: boolean | ((state: ListState<S, F>) => boolean);
+  /** Adjusts what the URL says to what the caller may see (see `useListState`). */
+  sanitize?: (state: ListState<S, F>) => ListState<S, F>;
+}
+
+/**
+ * One resource's list page, as one controller: its state in the URL, the query for it (the
+ * previous page stays while the next loads), the TanStack table over the answer, the selection
+ * across pages, the viewer's column and density preferences, and the move to the last page when
+ * the page in the URL no longer exists (the last rows were deleted, a stale link).
+ */
+export function useResourceList<
+  Row extends { id: number },
+  Data extends { meta: ListMeta },
+  E,
+  QK extends QueryKey,
+  S extends string,
+  F extends object,
+  K extends string,
+>(declaration: ResourceListDeclaration<S, F, K>, options: UseResourceListOptions<Row, Data, E, QK, S, F>) {
+  const list = useListState(declaration.codec, options.sanitize);
+  const { state } = list;
+  const prefs = useTablePreferences(declaration.preferences);
+  const selection = useSelection(declaration.codec.scopeKey(state));
+  const query = useQuery({ ...options.query(toListInput(state)), placeholderData: keepPreviousData });
+  const data = query.data;
+  const rows = data ? options.rows(data) : undefined;
+  const pageCount = data?.meta.pageCount ?? 0;
+  const selectable =
+    typeof options.selectable === 'function' ? options.selectable(state) : (options.selectable ?? false);
+  const table = useResourceTable<Row, S, F>({
+    rows,
+    pageCount,
+    columns: options.columns,
+    list,
+    prefs,
+    ...(selectable ? { selection } : {}),
+  });
+
+  useEffect(() => {
+    if (!query.isPlaceholderData && pageCount > 0 && state.page > pageCount) list.setPage(pageCount);
+  }, [query.isPlaceholderData, pageCount, state.page, list.setPage]);
+
+  return {
+    list,
+    state,
+    query,
+    data,
+    meta: data?.meta,
+    rows,
+    table,
+    selection,
+    selectable,
+    prefs,
+    declaration,
+  };
+}
+
+/** What the view needs of a list's controller. */
+export interface ResourceListController<Row, S extends string, F extends object, K extends string> {
+  list: ListController<S, F>;
+  state: ListState<S, F>;
+  query: ListQueryState;
+  meta: ListMeta | undefined;
+  table: Table<Row>;
+  selection: Selection;
+  selectable: boolean;
+  prefs: TablePreferences<K>;
+  declaration: ResourceListDeclaration<S, F, K>;
+}
