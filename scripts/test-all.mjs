@@ -14,7 +14,7 @@ const only = process.argv.slice(2);
 /** Steps that are not test runners: a failure counts as one failed check. */
 const checks = [
   { name: 'typecheck', cmd: ['npx', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'] },
-  { name: 'lint', cmd: ['npx', 'biome', 'check', '.'] },
+  { name: 'lint', cmd: ['npm', 'run', 'lint'] },
 ];
 
 /** vitest suites, by workspace; each writes a JSON report we total. */
@@ -74,9 +74,11 @@ const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit
 for (const check of checks) {
   if (only.length && !only.includes(check.name)) continue;
   console.log(`\n=== ${check.name} ===`);
+  const started = Date.now();
   const res = run(check.cmd, root);
   results.push({
     name: check.name,
+    seconds: (Date.now() - started) / 1000,
     passed: 0,
     failed: res.status === 0 ? 0 : 1,
     skipped: 0,
@@ -88,6 +90,7 @@ for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
   console.log(`\n=== ${suite.name} (${suite.dir}) ===`);
   const report = path.join(tmp, `${suite.name}.json`);
+  const started = Date.now();
   const res = run(
     ['npx', 'vitest', 'run', ...(suite.args ?? []), '--reporter=default', '--reporter=json', `--outputFile=${report}`],
     path.join(root, suite.dir),
@@ -104,15 +107,22 @@ for (const suite of suites) {
   }
   // A runner that died (config error, missing database with CI=true) is a failure even with no report.
   const crashed = res.status !== 0 && failed === 0;
-  results.push({ name: suite.name, passed, failed: failed + (crashed ? 1 : 0), skipped, crashed });
+  const seconds = (Date.now() - started) / 1000;
+  results.push({ name: suite.name, seconds, passed, failed: failed + (crashed ? 1 : 0), skipped, crashed });
 }
 
+/** 75 s → "1 min 15 s": the durations the README's "Working on it" table is kept true from. */
+const duration = (seconds) => {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2)} s`;
+};
 console.log('\nSummary');
 for (const r of results) {
   console.log(
-    `  ${r.name.padEnd(10)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed${r.skipped ? `  ${r.skipped} skipped` : ''}${r.crashed ? '  (runner failed)' : ''}`,
+    `  ${r.name.padEnd(21)} ${duration(r.seconds).padStart(10)} ${String(r.passed).padStart(5)} passed  ${String(r.failed).padStart(3)} failed${r.skipped ? `  ${r.skipped} skipped` : ''}${r.crashed ? '  (runner failed)' : ''}`,
   );
 }
+console.log(`  ${'total'.padEnd(21)} ${duration(results.reduce((a, r) => a + r.seconds, 0)).padStart(10)}`);
 const total = results.reduce(
   (a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }),
   {
