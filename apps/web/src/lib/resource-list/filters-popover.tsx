@@ -130,7 +130,9 @@ export function FiltersPopover<F extends object>({ fields, filters, onApply, str
       <PopoverTrigger asChild>
         <Button variant="secondary" size="sm" aria-label={count > 0 ? t.buttonCount(count) : t.button}>
           <SlidersHorizontal aria-hidden="true" />
-          <span>{t.button}</span>
+          {/* The space is not drawn (a flex item's trailing space), but it parts word and count in
+              the text ("Filters 2", not "Filters2"), so the name "Filters, 2 applied" holds what is shown. */}
+          <span>{`${t.button} `}</span>
           {count > 0 ? (
             <span className="-mr-1 rounded-full bg-primary px-1.5 text-[0.6875rem] leading-4 font-semibold text-primary-foreground tabular-nums">
               {count}

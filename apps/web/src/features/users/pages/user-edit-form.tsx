@@ -9,7 +9,6 @@ import { useMessages } from '../../../i18n/messages';
 import { apiErrorCode, apiErrorMessage } from '../../../lib/api-error';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
-import { useCan } from '../../auth/use-session';
 import { ConflictBanner, type ConflictState } from './conflict-banner';
 import { useLeaveBack } from '../../../lib/use-leave-back';
 import { UserFormFields } from './user-form-fields';
@@ -36,7 +35,6 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const can = useCan();
   const cancel = useLeaveBack(`/users/${id}`);
   const opened = useRef<UserFormValues>(toFormValues(data.item));
   const saved = useRef(false);
@@ -51,8 +49,9 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
   const [draft, setDraft] = useState<DraftValues>({});
   const [reloading, setReloading] = useState(false);
   const update = useMutation(trpc.users.update.mutationOptions());
-  // The switch needs the permission and a record it applies to (the record policy says which).
-  const showActive = can['users.setActive'] && data.can.setActive;
+  // The server decides whether this user's status may change (permission, record, rules) and
+  // ships it as `can.setActive`; the form only shows that decision.
+  const showActive = data.can.setActive;
 
   const submit = form.handleSubmit(({ is_active, ...rest }) => {
     setFormError(null);

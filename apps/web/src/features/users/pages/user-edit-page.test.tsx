@@ -136,9 +136,34 @@ describe('edit user page', () => {
     expect((admin as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('checkbox', { name: 'viewer' }) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.getAllByText(f.roleLocked)).toHaveLength(2);
-    // No users.setActive: no switch.
+    // The server's can.setActive is false: no switch.
     expect(screen.queryByRole('switch', { name: f.active })).toBeNull();
   });
+
+  // The server decides (permission, record, rules) and ships can.setActive; the form only shows it.
+  it.each([
+    { flag: false, setActive: true, shown: false },
+    { flag: true, setActive: true, shown: true },
+    { flag: true, setActive: false, shown: true },
+  ])(
+    'shows the status switch by can.setActive alone (flag $flag, caller holds users.setActive: $setActive)',
+    async ({ flag, setActive, shown }) => {
+      const granted = ['users.view', 'users.update', ...(setActive ? (['users.setActive'] as const) : [])] as const;
+      const api = mockTrpc({
+        'auth.me': ok(sessionOf([...granted])),
+        'users.edit': ok(userEdit({}, { can: { setActive: flag } })),
+        'users.update': 'pending',
+      });
+      renderApp('/users/42/edit');
+
+      await screen.findByDisplayValue('Ann Lee');
+      expect(screen.queryByRole('switch', { name: f.active }) !== null).toBe(shown);
+      // What is not shown is not sent either.
+      save();
+      await waitFor(() => expect(api.callsTo('users.update')).toHaveLength(1));
+      expect('is_active' in (api.callsTo('users.update')[0] as object)).toBe(shown);
+    },
+  );
 
   it('shows a rule the server refused as a form error', async () => {
     const message = 'This would leave no active administrator. Make another user an administrator first.';
