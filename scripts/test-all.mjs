@@ -101,7 +101,13 @@ for (const suite of suites) {
   if (fs.existsSync(report)) {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed = json.numPassedTests ?? 0;
-    failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+    // numFailedTestSuites counts describe blocks as well as files (one failing test inside two
+    // describes read as three failures): count failed tests, plus files that failed with none
+    // (an error while loading, a hook that threw).
+    const brokenFiles = (json.testResults ?? []).filter(
+      (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
+    );
+    failed = (json.numFailedTests ?? 0) + brokenFiles.length;
     skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
     failures.push(...failedTests(json, suite.name));
   }

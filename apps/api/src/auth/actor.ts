@@ -19,39 +19,64 @@ export type AuthMethod =
   | { via: 'token'; tokenId: number; tokenName: string; scopes: readonly string[] | null };
 
 /**
+ * Whose account a request acts for: a known user id, or the user behind a token hash or a
+ * session id. Keying by the credential lets the actor be read in the same round trip as the
+ * credential itself, instead of after it.
+ */
+export type ActorKey = { userId: number } | { tokenHash: string } | { sessionId: string };
+
+/** The key as a SQL expression for a user id (a subquery on a unique key when it is a credential). */
+function userIdOf(key: ActorKey): { sql: string; value: number | string } {
+  if ('userId' in key) return { sql: ':key', value: key.userId };
+  if ('tokenHash' in key)
+    return { sql: '(SELECT user_id FROM api_tokens WHERE token_hash = :key)', value: key.tokenHash };
+  return { sql: '(SELECT user_id FROM sessions WHERE id = :key)', value: key.sessionId };
+}
+
+/**
  * The caller as the database sees them now: active, not deleted, with the union of their roles'
  * permissions and their direct grants. Read on every request, never cached, so a deactivation
  * or a role change made by any instance applies to the very next request everywhere.
  */
-export async function loadActor(db: Database, userId: number): Promise<Actor | null> {
+export async function loadActor(db: Database, key: ActorKey): Promise<Actor | null> {
+  const userId = userIdOf(key);
   // Every request pays these two reads: plain statements, side by side (the permissions of a
   // user who is not there are read for nothing, and no request waits for the other read).
   const [[user], permissions] = await Promise.all([
     db.sequelize.query<{ id: number | string; name: string; email: string }>(
-      'SELECT id, name, email FROM users WHERE id = :userId AND is_active = 1 AND deleted_at IS NULL LIMIT 1',
-      { replacements: { userId }, type: QueryTypes.SELECT },
+      `SELECT id, name, email FROM users WHERE id = ${userId.sql} AND is_active = 1 AND deleted_at IS NULL LIMIT 1`,
+      { replacements: { key: userId.value }, type: QueryTypes.SELECT },
     ),
-    permissionNames(db, userId),
+    readPermissionNames(db, userId.sql, userId.value, null),
   ]);
   if (!user) return null;
   return { id: Number(user.id), name: user.name, email: user.email, permissions };
 }
 
-export async function permissionNames(
+export function permissionNames(
   db: Database,
   userId: number,
   tx: Transaction | null = null,
+): Promise<ReadonlySet<string>> {
+  return readPermissionNames(db, ':key', userId, tx);
+}
+
+async function readPermissionNames(
+  db: Database,
+  userIdSql: string,
+  key: number | string,
+  tx: Transaction | null,
 ): Promise<ReadonlySet<string>> {
   const rows = await db.sequelize.query<{ name: string }>(
     `SELECT p.name FROM permissions p
        JOIN role_permissions rp ON rp.permission_id = p.id
        JOIN user_roles ur ON ur.role_id = rp.role_id
-      WHERE ur.user_id = :userId
+      WHERE ur.user_id = ${userIdSql}
      UNION
      SELECT p.name FROM permissions p
        JOIN user_permissions up ON up.permission_id = p.id
-      WHERE up.user_id = :userId`,
-    { replacements: { userId }, type: QueryTypes.SELECT, transaction: tx },
+      WHERE up.user_id = ${userIdSql}`,
+    { replacements: { key }, type: QueryTypes.SELECT, transaction: tx },
   );
   return new Set(rows.map((r) => r.name));
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { inWriteTurn } from '../db/transaction.js';
 import type { ApiToken } from '../db/models/index.js';
@@ -60,7 +60,7 @@ export async function createApiToken(
  * a string is parsed; anything that is not a list of strings narrows to nothing rather than
  * widening to everything.
  */
-export function scopesOf(row: Pick<ApiToken, 'scopes'>): string[] | null {
+export function scopesOf(row: { scopes: unknown }): string[] | null {
   let value: unknown = row.scopes;
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
@@ -80,27 +80,47 @@ export interface ResolvedToken {
   scopes: string[] | null;
 }
 
+/** `token`'s stored key (its hash), or null when it cannot be one of ours. */
+export function apiTokenHash(token: string): string | null {
+  return token.startsWith(TOKEN_PREFIX) ? hashSecret(token) : null;
+}
+
+/** Dates as either driver returns them: a Date (MariaDB) or its text (SQLite). */
+const asDate = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
+
 /**
- * The owner and scopes behind a bearer token, or null when unknown or expired. Records when and
- * from which IP it was used: at most once a minute from one IP, at once when the IP changes.
+ * The owner and scopes behind a bearer token (by its hash, `apiTokenHash`), or null when unknown
+ * or expired. Records when and from which IP it was used: at most once a minute from one IP, at
+ * once when the IP changes. A plain statement: every request with a token pays for it.
  */
 export async function resolveApiToken(
   db: Database,
-  token: string,
+  tokenHash: string,
   ip: string | null,
   now = new Date(),
 ): Promise<ResolvedToken | null> {
-  if (!token.startsWith(TOKEN_PREFIX)) return null;
-  const row = await db.models.ApiToken.findOne({ where: { token_hash: hashSecret(token) } });
+  const [row] = await db.sequelize.query<{
+    id: number | string;
+    user_id: number | string;
+    name: string;
+    scopes: unknown;
+    expires_at: Date | string | null;
+    last_used_at: Date | string | null;
+    last_used_ip: string | null;
+  }>(
+    'SELECT id, user_id, name, scopes, expires_at, last_used_at, last_used_ip FROM api_tokens WHERE token_hash = :tokenHash LIMIT 1',
+    { replacements: { tokenHash }, type: QueryTypes.SELECT },
+  );
   if (!row) return null;
-  if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return null;
-  const stale = !row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_INTERVAL_MS;
+  const expiresAt = asDate(row.expires_at);
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) return null;
+  const id = Number(row.id);
+  const lastUsedAt = asDate(row.last_used_at);
+  const stale = !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= TOUCH_INTERVAL_MS;
   if (stale || (ip !== null && ip !== row.last_used_ip)) {
-    await inWriteTurn(db, () =>
-      db.models.ApiToken.update({ last_used_at: now, last_used_ip: ip }, { where: { id: row.id } }),
-    );
+    await inWriteTurn(db, () => db.models.ApiToken.update({ last_used_at: now, last_used_ip: ip }, { where: { id } }));
   }
-  return { tokenId: row.id, tokenName: row.name, userId: row.user_id, scopes: scopesOf(row) };
+  return { tokenId: id, tokenName: row.name, userId: Number(row.user_id), scopes: scopesOf(row) };
 }
 
 /** What a token may do now: its owner's current permissions, narrowed to its scopes when it has any. */

@@ -2,8 +2,8 @@ import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Actor, AuthMethod } from './actor.js';
 import { loadActor } from './actor.js';
-import { resolveApiToken, tokenPermissions } from './api-tokens.js';
-import { deleteSession, resolveSession, sessionLimits } from './sessions.js';
+import { apiTokenHash, resolveApiToken, tokenPermissions } from './api-tokens.js';
+import { deleteSession, resolveSession, sessionIdOf, sessionLimits } from './sessions.js';
 
 export interface Credentials {
   authorization?: string | undefined;
@@ -30,15 +30,19 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * at (a bad token never falls back to a cookie); it acts with its owner's permissions as they
  * are now, narrowed to its scopes, so it never holds more than its owner, even just after the
  * owner lost a permission. A session whose user is no longer active is deleted, so reactivating
- * the account does not revive it.
+ * the account does not revive it. The credential and the account behind it are read side by
+ * side (one round trip, not two): the account is keyed by the credential.
  */
 export async function authenticate(db: Database, config: AppConfig, creds: Credentials): Promise<Authenticated> {
   if (creds.authorization !== undefined) {
     const token = bearerToken(creds.authorization);
-    const resolved = token ? await resolveApiToken(db, token, creds.ip || null) : null;
-    if (!resolved) return ANONYMOUS;
-    const owner = await loadActor(db, resolved.userId);
-    if (!owner) return ANONYMOUS;
+    const tokenHash = token ? apiTokenHash(token) : null;
+    if (!tokenHash) return ANONYMOUS;
+    const [resolved, owner] = await Promise.all([
+      resolveApiToken(db, tokenHash, creds.ip || null),
+      loadActor(db, { tokenHash }),
+    ]);
+    if (!resolved || !owner || owner.id !== resolved.userId) return ANONYMOUS;
     const { tokenId, tokenName, scopes } = resolved;
     return {
       actor: { ...owner, permissions: tokenPermissions(owner.permissions, scopes) },
@@ -46,10 +50,13 @@ export async function authenticate(db: Database, config: AppConfig, creds: Crede
     };
   }
   if (!creds.sessionCookie) return ANONYMOUS;
-  const session = await resolveSession(db, creds.sessionCookie, sessionLimits(config));
+  const sessionId = sessionIdOf(creds.sessionCookie);
+  const [session, actor] = await Promise.all([
+    resolveSession(db, sessionId, sessionLimits(config)),
+    loadActor(db, { sessionId }),
+  ]);
   if (!session) return ANONYMOUS;
-  const actor = await loadActor(db, session.userId);
-  if (!actor) {
+  if (!actor || actor.id !== session.userId) {
     await deleteSession(db, session.sessionId);
     return ANONYMOUS;
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Op, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { inWriteTurn } from '../db/transaction.js';
@@ -45,28 +45,41 @@ export async function createSession(
   return { token, expiresAt };
 }
 
+/** The stored key of a cookie value (its hash). */
+export const sessionIdOf = (token: string): string => hashSecret(token);
+
+/** Dates as either driver returns them: a Date (MariaDB) or its text (SQLite). */
+const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
+
 /**
- * The user id behind a cookie value, or null when the session is unknown, past its absolute
- * lifetime or idle too long. Expired sessions are deleted on sight.
+ * The user id behind a session (by its stored id, `sessionIdOf`), or null when the session is
+ * unknown, past its absolute lifetime or idle too long. Expired sessions are deleted on sight.
+ * A plain statement: every request from the SPA pays for it.
  */
 export async function resolveSession(
   db: Database,
-  token: string,
+  id: string,
   limits: SessionLimits,
   now = new Date(),
 ): Promise<{ sessionId: string; userId: number } | null> {
-  const id = hashSecret(token);
-  const session = await db.models.Session.findByPk(id);
+  const [session] = await db.sequelize.query<{
+    user_id: number | string;
+    last_seen_at: Date | string;
+    expires_at: Date | string;
+  }>('SELECT user_id, last_seen_at, expires_at FROM sessions WHERE id = :id', {
+    replacements: { id },
+    type: QueryTypes.SELECT,
+  });
   if (!session) return null;
-  const idleFor = now.getTime() - session.last_seen_at.getTime();
-  if (session.expires_at.getTime() <= now.getTime() || idleFor >= limits.idleMs) {
+  const idleFor = now.getTime() - asDate(session.last_seen_at).getTime();
+  if (asDate(session.expires_at).getTime() <= now.getTime() || idleFor >= limits.idleMs) {
     await inWriteTurn(db, () => db.models.Session.destroy({ where: { id } }));
     return null;
   }
   if (idleFor >= TOUCH_INTERVAL_MS) {
     await inWriteTurn(db, () => db.models.Session.update({ last_seen_at: now }, { where: { id } }));
   }
-  return { sessionId: id, userId: session.user_id };
+  return { sessionId: id, userId: Number(session.user_id) };
 }
 
 export async function deleteSession(db: Database, sessionId: string): Promise<void> {

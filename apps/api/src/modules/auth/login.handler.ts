@@ -45,7 +45,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
 
   const userAgent = ctx.userAgent?.slice(0, USER_AGENT_MAX) || null;
   const passwordOk = await verifyPassword(input.password, user?.password_hash);
-  const actor = user && passwordOk ? await loadActor(db, user.id) : null;
+  const actor = user && passwordOk ? await loadActor(db, { userId: user.id }) : null;
   if (!actor) {
     await recordChange(db, null, {
       actorId: null,
