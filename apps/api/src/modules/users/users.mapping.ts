@@ -24,6 +24,3 @@ export const usersMapping: ResourceMapping<UsersSort, UsersFilterName> = {
   },
   softDelete: { column: 'deleted_at', filter: 'trashed' },
 };
-
-/** The row's role count, by subselect: one index probe per row, never loading the roles. */
-export const rolesCountColumn = literal('(SELECT COUNT(*) FROM user_roles ur WHERE ur.user_id = `User`.`id`)');

@@ -62,6 +62,7 @@ export function pageIdsWithTotal(
  */
 export async function rowsByIds(db: Database, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
+  // roles_count by subselect: one index probe per row, never loading the roles.
   const rows = await db.sequelize.query<RawUserRow>(
     `SELECT id, name, email, (SELECT COUNT(*) FROM user_roles ur WHERE ur.user_id = u.id) AS roles_count,
             is_active, created_at, deleted_at
