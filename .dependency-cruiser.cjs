@@ -9,9 +9,150 @@
 //   ← trpc/ (tRPC kit)  ← rest/ (the REST bridge over the same procedures)
 //   ← app/ (the composition root)  ← server.ts ← main.ts;  cli/ and seed/ are doors/tools beside them.
 const API = '^apps/api/src/';
-const BASE_FILES = `${API}(errors|version|config|config-helpers|users-config|logger|lifecycle|trust-proxy|fastify-refusals|context)\\.ts$`;
-const DOORS = `${API}(trpc|rest|app|cli)/|${API}(server|main|request-context|api-scope|bootstrap)\\.ts$`;
-const BELOW_MODULES = `${API}(db|auth|journal|query|export|webhooks|housekeeping|domain|policies|seed)/`;
+const folders = (...names) => `${API}(${names.join('|')})/`;
+const files = (...names) => `${API}(${names.join('|')})\\.ts$`;
+
+// The rules that forbid a layer to import others. A rule carried by several layers below becomes
+// one rule whose `from` covers them all.
+const BASE_IS_THE_FLOOR = {
+  name: 'api-base-is-the-floor',
+  comment: 'The base files import nothing above them but the db types and auth types they describe.',
+};
+const LOWER_LAYERS = {
+  name: 'api-lower-layers-import-no-module-or-door',
+  comment:
+    'db, auth, the journal, queries, exports, webhooks, housekeeping, the domain and the seeders sit below modules and doors.',
+};
+const DOMAIN_NO_TRANSPORT = {
+  name: 'api-domain-imports-no-transport',
+  comment: 'The rules are decided without knowing the door: no tRPC, REST, HTTP context or handler module.',
+};
+const HANDLERS_NO_TRANSPORT = {
+  name: 'api-handlers-import-no-transport',
+  comment:
+    "Handlers are door-neutral (tRPC, REST and the CLI call them): only a module's *.router.ts / *.procedures.ts wires them to trpc/.",
+};
+const ROUTERS_ONLY_THE_KIT = {
+  name: 'api-routers-import-only-the-trpc-kit',
+  comment: 'A router wires handlers to the tRPC kit; it never reaches the REST bridge, the root or the CLI.',
+};
+const KIT_KNOWS_NO_MODULE = {
+  name: 'api-trpc-kit-knows-no-module-nor-rest',
+  comment:
+    'trpc/ is the kit modules build on; rest/ sits above it. Neither knows a module (the composition root does).',
+};
+const TRPC_BELOW_REST = {
+  name: 'api-trpc-below-rest',
+  comment: 'The REST bridge calls tRPC procedures; tRPC never imports the bridge.',
+};
+
+/**
+ * The API's layers, lowest first: the one place a folder or base file is named, so a new folder
+ * is one edit (to a layer's `path`, or one new entry). `path` is the whole layer when something
+ * imports it; `pathNot` leaves files out of the layer's own rules (a module's routers have theirs).
+ * `mayNotImport` gives, per rule, the layers the layer may not import: 'x+' is layer x and every
+ * layer listed after it. metrics/ is in no layer yet, as before.
+ */
+const API_LAYERS = [
+  {
+    name: 'base',
+    path: files(
+      'errors',
+      'version',
+      'config',
+      'config-helpers',
+      'users-config',
+      'logger',
+      'lifecycle',
+      'trust-proxy',
+      'fastify-refusals',
+      'context',
+    ),
+    mayNotImport: [[BASE_IS_THE_FLOOR, 'services', 'rules', 'seed', 'modules', 'trpc', 'rest', 'app', 'cli']],
+  },
+  { name: 'db', path: folders('db'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
+  { name: 'auth', path: folders('auth'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
+  {
+    name: 'services',
+    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping'),
+    mayNotImport: [[LOWER_LAYERS, 'modules+']],
+  },
+  {
+    name: 'rules',
+    path: folders('domain', 'policies'),
+    mayNotImport: [
+      [LOWER_LAYERS, 'modules+'],
+      [DOMAIN_NO_TRANSPORT, 'modules', 'trpc', 'rest', 'request', 'app', 'server', 'main', 'cli'],
+    ],
+  },
+  { name: 'seed', path: folders('seed'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
+  {
+    name: 'modules',
+    path: folders('modules'),
+    pathNot: '(\\.router|procedures)\\.ts$',
+    mayNotImport: [[HANDLERS_NO_TRANSPORT, 'trpc+']],
+  },
+  {
+    name: 'routers',
+    path: `${API}modules/.+\\.(router|procedures)\\.ts$`,
+    mayNotImport: [[ROUTERS_ONLY_THE_KIT, 'rest+']],
+  },
+  {
+    name: 'trpc',
+    path: folders('trpc'),
+    mayNotImport: [
+      [KIT_KNOWS_NO_MODULE, 'modules', 'app', 'server', 'main', 'cli'],
+      [TRPC_BELOW_REST, 'rest'],
+    ],
+  },
+  {
+    name: 'rest',
+    path: folders('rest'),
+    mayNotImport: [[KIT_KNOWS_NO_MODULE, 'modules', 'app', 'server', 'main', 'cli']],
+  },
+  { name: 'request', path: files('request-context', 'api-scope') },
+  { name: 'bootstrap', path: files('bootstrap') },
+  { name: 'app', path: folders('app') },
+  { name: 'server', path: files('server') },
+  { name: 'main', path: files('main') },
+  { name: 'cli', path: folders('cli') },
+];
+
+const layer = (name) => {
+  const found = API_LAYERS.find((l) => l.name === name);
+  if (!found) throw new Error(`.dependency-cruiser.cjs: no API layer named ${name}`);
+  return found;
+};
+/** 'x' → [x]; 'x+' → x and every layer after it. */
+const layerNames = (ref) =>
+  ref.endsWith('+')
+    ? API_LAYERS.slice(API_LAYERS.indexOf(layer(ref.slice(0, -1)))).map((l) => l.name)
+    : [layer(ref).name];
+const anyOf = (paths) => paths.join('|');
+
+/** One forbidden rule per rule object, its `from` the layers carrying it, its `to` what they may not import. */
+function layerRules() {
+  const byRule = new Map();
+  for (const l of API_LAYERS) {
+    for (const [rule, ...refs] of l.mayNotImport ?? []) {
+      const to = anyOf(refs.flatMap(layerNames).map((name) => layer(name).path));
+      const entry = byRule.get(rule) ?? { from: [], to };
+      if (entry.to !== to) throw new Error(`.dependency-cruiser.cjs: ${rule.name} forbids different layers per layer`);
+      entry.from.push(l);
+      byRule.set(rule, entry);
+    }
+  }
+  return [...byRule].map(([rule, { from, to }]) => {
+    const pathNot = from.flatMap((l) => (l.pathNot ? [l.pathNot] : []));
+    if (pathNot.length > 0 && from.length > 1) throw new Error(`.dependency-cruiser.cjs: ${rule.name} mixes layers`);
+    return {
+      ...rule,
+      severity: 'error',
+      from: { path: anyOf(from.map((l) => l.path)), ...(pathNot.length > 0 ? { pathNot: pathNot[0] } : {}) },
+      to: { path: to },
+    };
+  });
+}
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -37,84 +178,31 @@ module.exports = {
       severity: 'error',
       comment:
         'Only the server entry imports the composition root (app/); the web imports its type as @app/api/router.',
-      from: { path: `^apps/api/src/`, pathNot: `${API}(app/|server\\.ts$)` },
-      to: { path: `${API}app/` },
-    },
-    {
-      name: 'api-base-is-the-floor',
-      severity: 'error',
-      comment: 'The base files import nothing above them but the db types and auth types they describe.',
-      from: { path: BASE_FILES },
-      to: {
-        path: `${API}(modules|domain|policies|trpc|rest|app|cli|journal|webhooks|query|export|housekeeping|seed)/`,
-      },
+      from: { path: `^apps/api/src/`, pathNot: `${layer('app').path}|${layer('server').path}` },
+      to: { path: layer('app').path },
     },
     {
       name: 'api-db-imports-only-db',
       severity: 'error',
       comment: 'db/ is the bottom layer: models, migrations and connections import nothing else of the API.',
-      from: { path: `${API}db/` },
-      to: { path: API, pathNot: `${API}db/` },
+      from: { path: layer('db').path },
+      to: { path: API, pathNot: layer('db').path },
     },
     {
       name: 'api-migrations-are-frozen',
       severity: 'error',
       comment:
-        'A migration imports only the Migration type and the Dialect type: never application code and never another migration, so editing one can never change what another did.',
-      from: { path: `${API}db/migrations/\\d{4}-` },
-      to: { path: API, pathNot: `${API}db/(migrations/migration|dialect)\\.ts$` },
+        'A migration imports only the Migration type, the Dialect type and the frozen column types: never application code and never another migration, so editing one can never change what another did.',
+      from: { path: `${API}db/migrations/(\\d{4}-|frozen-)` },
+      to: { path: API, pathNot: `${API}db/(migrations/(migration|frozen-column-types)|dialect)\\.ts$` },
     },
-    {
-      name: 'api-lower-layers-import-no-module-or-door',
-      severity: 'error',
-      comment:
-        'db, auth, the journal, queries, exports, webhooks, housekeeping, the domain and the seeders sit below modules and doors.',
-      from: { path: BELOW_MODULES },
-      to: { path: `${API}modules/|${DOORS}` },
-    },
-    {
-      name: 'api-domain-imports-no-transport',
-      severity: 'error',
-      comment: 'The rules are decided without knowing the door: no tRPC, REST, HTTP context or handler module.',
-      from: { path: `${API}(domain|policies)/` },
-      to: { path: `${API}(modules|trpc|rest|app|cli)/|${API}(server|main|request-context|api-scope)\\.ts$` },
-    },
-    {
-      name: 'api-handlers-import-no-transport',
-      severity: 'error',
-      comment:
-        "Handlers are door-neutral (tRPC, REST and the CLI call them): only a module's *.router.ts / *.procedures.ts wires them to trpc/.",
-      from: { path: `${API}modules/`, pathNot: '(\\.router|procedures)\\.ts$' },
-      to: { path: DOORS },
-    },
-    {
-      name: 'api-routers-import-only-the-trpc-kit',
-      severity: 'error',
-      comment: 'A router wires handlers to the tRPC kit; it never reaches the REST bridge, the root or the CLI.',
-      from: { path: `${API}modules/.+\\.(router|procedures)\\.ts$` },
-      to: { path: `${API}(rest|app|cli)/|${API}(server|main|request-context|api-scope|bootstrap)\\.ts$` },
-    },
-    {
-      name: 'api-trpc-kit-knows-no-module-nor-rest',
-      severity: 'error',
-      comment:
-        'trpc/ is the kit modules build on; rest/ sits above it. Neither knows a module (the composition root does).',
-      from: { path: `${API}(trpc|rest)/` },
-      to: { path: `${API}(modules|app|cli)/|${API}(server|main)\\.ts$` },
-    },
-    {
-      name: 'api-trpc-below-rest',
-      severity: 'error',
-      comment: 'The REST bridge calls tRPC procedures; tRPC never imports the bridge.',
-      from: { path: `${API}trpc/` },
-      to: { path: `${API}rest/` },
-    },
+    ...layerRules(),
     {
       name: 'api-no-door-imports-the-cli',
       severity: 'error',
       comment: 'The CLI is a door of its own; nothing in the server imports it.',
-      from: { path: API, pathNot: `${API}cli/` },
-      to: { path: `${API}cli/` },
+      from: { path: API, pathNot: layer('cli').path },
+      to: { path: layer('cli').path },
     },
     // ---- web ----
     {

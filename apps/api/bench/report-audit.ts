@@ -1,4 +1,5 @@
-import { AUDIT_TRAIL_SHAPE, EVENTS_PER_STATEMENT } from './audit-seed.js';
+import { AUDIT_TRAIL_SHAPE } from './audit-actions.js';
+import { EVENTS_PER_STATEMENT } from './audit-seed.js';
 import { f0, f1, int, ms, ratio, statusText, targetText, verdict } from './report-format.js';
 import type { HttpOutcome, RunInfo } from './report.js';
 

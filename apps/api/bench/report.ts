@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import { keepSections } from './report-sections.js';
 import path from 'node:path';
-import { type ProfileSummary, profileLine } from './cpu-profile.js';
+import type { ProfileSummary } from './cpu-profile.js';
 import type { DownloadResult } from './export.js';
 import type { AuditSeed } from './audit-seed.js';
 import type { CapturedStatement, FloorResult, PlanRow } from './floor.js';
 import type { LoadResult } from './http-load.js';
 import type { MachineInfo } from './machine.js';
 import { renderAuditSection } from './report-audit.js';
-import { f0, f1, int, ms, ratio, statusText, targetsText, targetText, verdict, verdicts } from './report-format.js';
+import { exportDetails, httpDetails } from './report-details.js';
+import { f0, f1, int } from './report-format.js';
 import { METHOD } from './report-method.js';
+import { resultTables } from './report-results.js';
 import type { ExportScenario, HttpRequestSpec, HttpScenario } from './scenarios.js';
 
 export { targetsText, verdicts } from './report-format.js';
@@ -90,28 +92,6 @@ export interface RunInfo {
   bufferPoolSetMb: number | null;
 }
 
-const statusesText = (s: Record<string, number>) =>
-  Object.entries(s)
-    .map(([code, n]) => `${code}×${n.toLocaleString('en')}`)
-    .join(', ');
-
-function planTable(rows: PlanRow[]): string[] {
-  if (rows.length === 0) return [];
-  const cols = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', 'key_len', 'ref', 'rows', 'Extra'].filter(
-    (c) => rows.some((r) => c in r),
-  );
-  const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v).replace(/\|/g, '\\|'));
-  return [
-    `| ${cols.join(' | ')} |`,
-    `|${cols.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${cols.map((c) => cell(r[c])).join(' | ')} |`),
-  ];
-}
-
-/** A request body as JSON, long arrays shortened to their length. */
-const bodySummary = (body: unknown) =>
-  JSON.stringify(body, (_k, v: unknown) => (Array.isArray(v) && v.length > 4 ? `[…${v.length} ids]` : v));
-
 const NOTES_START = '<!-- bench:notes:start -->';
 const NOTES_END = '<!-- bench:notes:end -->';
 
@@ -179,61 +159,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   L.push('');
   L.push('## Results');
   L.push('');
-  // A run of audit scenarios alone (--only) has no users' table.
-  if (http.length) {
-    L.push(
-      '| Scenario | p50 | p99 | p99 / p50 | req/s | SQL floor p50 | ratio | floor incl. auth | ratio incl. auth | naive LIKE + COUNT(*) p50 | API peak RSS | target | result |',
-    );
-    L.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const o of http) {
-      const l = o.load;
-      const s = statusText(o);
-      L.push(
-        `| ${o.scenario.title} | ${s || ms(l?.p50 ?? Number.NaN)} | ${s ? '' : ms(l?.p99 ?? Number.NaN)} | ${s || !l ? '' : `${(l.p99 / l.p50).toFixed(1)}×`} | ${s ? '' : f1(l?.reqPerSec ?? Number.NaN)} | ${ms(
-          o.floor?.list.p50 ?? Number.NaN,
-        )} | ${ratio(o, 'list')} | ${ms(o.floor?.withAuth.p50 ?? Number.NaN)} | ${ratio(o, 'withAuth')} | ${
-          o.naive ? ms(o.naive.p50) : '—'
-        } | ${o.peakRssMb ? `${f0(o.peakRssMb)} MB` : '—'} | ${targetsText(o)} | ${verdicts(o)} |`,
-      );
-    }
-    L.push('');
-  }
-  if (busy.length) {
-    L.push(
-      '| While writes run | p50 without writes | p50 with writes | ratio | p99 without | p99 with | its SQL p50 without | its SQL p50 with | writes meanwhile | target | result |',
-    );
-    L.push('|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const o of busy) {
-      const [q, l] = [o.quiet?.p50 ?? Number.NaN, o.load?.p50 ?? Number.NaN];
-      const writes = (o.background ?? []).map((w) => `${int(w.load.ok)} × ${w.title}`).join('; ');
-      L.push(
-        statusText(o)
-          ? `| ${o.scenario.title} | ${statusText(o)} | | | | | | | | ${targetText(o.scenario.target)} | — |`
-          : `| ${o.scenario.title} | ${ms(q)} | ${ms(l)} | ${(l / q).toFixed(2)}× | ${ms(o.quiet?.p99 ?? Number.NaN)} | ${ms(
-              o.load?.p99 ?? Number.NaN,
-            )} | ${ms(o.listSql?.quiet.p50 ?? Number.NaN)} | ${ms(o.listSql?.busy.p50 ?? Number.NaN)} | ${writes} | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
-      );
-    }
-    L.push('');
-  }
-  if (exports.length) {
-    L.push(
-      '| Export (one whole download) | time to last byte | first byte | bytes | rows | SQL floor | ratio | API peak RSS | target | result |',
-    );
-    L.push('|---|---|---|---|---|---|---|---|---|---|');
-    for (const o of exports) {
-      const d = o.download;
-      const s = statusText(o);
-      L.push(
-        s || !d
-          ? `| ${o.scenario.title} | ${s || '—'} | | | | | | | ${targetText(o.scenario.target)} | — |`
-          : `| ${o.scenario.title} | ${d.seconds.toFixed(2)} s | ${d.ttfbSeconds.toFixed(2)} s | ${int(d.bytes)} | ${int(d.rows)} | ${
-              o.floor ? `${o.floor.seconds.toFixed(2)} s` : '—'
-            } | ${o.floor ? `${(d.seconds / o.floor.seconds).toFixed(2)}×` : '—'} | ${f0(d.peakRssMb)} MB | ${targetText(o.scenario.target)} | ${verdict(o)} |`,
-      );
-    }
-    L.push('');
-  }
+  L.push(...resultTables(http, busy, exports));
   L.push(...renderAuditSection(run, all));
   if (!run.smoke && run.users !== 1_000_000) {
     L.push(`The targets are set for 1 000 000 users; this run had ${run.users.toLocaleString('en')}.`);
@@ -248,108 +174,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
 
   L.push('## Scenarios in detail');
   L.push('');
-  for (const o of all) {
-    L.push(`### ${o.scenario.title}`);
-    L.push('');
-    L.push(
-      `\`${o.request.method} ${o.request.path}\`${o.request.body === undefined ? '' : ` with \`${bodySummary(o.request.body)}\` (the first request; the next ones vary)`}`,
-    );
-    L.push('');
-    if (o.status !== 'ok') {
-      L.push(statusText(o));
-      L.push('');
-      continue;
-    }
-    const l = o.load;
-    if (l) {
-      L.push(
-        `${int(l.requests)} responses in ${f1(l.seconds)} s (${statusesText(l.statuses)}${l.errors ? `; ${l.errors} errors, ${l.timeouts} timeouts` : ''}); ` +
-          `p50 ${ms(l.p50)}, p90 ${ms(l.p90)}, p99 ${ms(l.p99)}, max ${ms(l.max)}; machine load average ${o.loadAvg?.toFixed(2) ?? '—'} right after.`,
-      );
-      L.push('');
-    }
-    if (o.quiet) {
-      L.push(
-        `Without the writes, just before (alternating in rounds): ${int(o.quiet.requests)} responses, p50 ${ms(o.quiet.p50)}, p99 ${ms(o.quiet.p99)}, ${f1(o.quiet.reqPerSec)} req/s. The numbers above are with them. Meanwhile, each on a connection of its own:`,
-      );
-      L.push('');
-      for (const w of o.background ?? []) {
-        L.push(
-          `- ${w.title}: ${int(w.load.requests)} responses (${statusesText(w.load.statuses)}), p50 ${ms(w.load.p50)}, p99 ${ms(w.load.p99)}.`,
-        );
-      }
-      L.push('');
-    }
-    if (o.floorError) {
-      L.push(`SQL floor not measured: ${o.floorError}`);
-      L.push('');
-    }
-    const fl = o.floor;
-    if (fl) {
-      L.push(
-        `SQL floor: list statements p50 ${ms(fl.list.p50)} (p99 ${ms(fl.list.p99)}, ${fl.list.samples} sequences on ${run.connections} connections at once); ` +
-          `on one connection ${ms(fl.single.p50)}; with the auth lookups ${ms(fl.withAuth.p50)}.`,
-      );
-      L.push('');
-      L.push('| # | statement the API issued | auth? | p50 alone |');
-      L.push('|---|---|---|---|');
-      fl.statements.forEach((s, i) => {
-        const alone = fl.perStatement[i] ?? Number.NaN;
-        const sql = s.sql.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
-        L.push(
-          `| ${i + 1} | \`${sql.length > 600 ? `${sql.slice(0, 600)}…` : sql}\` | ${s.auth ? 'auth' : ''} | ${ms(alone)} |`,
-        );
-      });
-      L.push('');
-      fl.statements.forEach((s, i) => {
-        const plan = fl.plans[i] ?? [];
-        if (s.auth || !plan.length) return;
-        L.push(`EXPLAIN of statement ${i + 1}:`);
-        L.push('');
-        L.push(...planTable(plan));
-        L.push('');
-      });
-    }
-    if (o.naive) {
-      L.push(
-        `The plain LIKE + exact COUNT(*) SQL for the same request (no search index, no bound; \`bench/naive.ts\`): p50 ${ms(o.naive.p50)} alone (${o.naive.samples} runs).`,
-      );
-      L.push('');
-      for (const sql of o.naive.statements) L.push(`    ${sql.replace(/\s+/g, ' ')}`);
-      L.push('');
-    }
-  }
-  for (const o of exports) {
-    L.push(`### ${o.scenario.title}`);
-    L.push('');
-    L.push(`\`GET ${o.path}\``);
-    L.push('');
-    if (o.status !== 'ok' || !o.download) {
-      L.push(statusText(o) || 'not run');
-      L.push('');
-      continue;
-    }
-    const d = o.download;
-    L.push(
-      `Status ${d.status}, \`${d.contentType}\`, \`${d.disposition}\`; ${int(d.bytes)} bytes, ${int(d.rows)} data rows; ` +
-        `first byte after ${d.ttfbSeconds.toFixed(2)} s, last byte after ${d.seconds.toFixed(2)} s ` +
-        `(${int(d.rows / d.seconds)} rows/s); API peak RSS ${f0(d.peakRssMb)} MB (${f0(o.startRssMb ?? Number.NaN)} MB before the download, on a freshly started API).`,
-    );
-    L.push('');
-    L.push(
-      o.floor
-        ? `SQL floor: the ${int(o.floor.statements)} statements of a second download, replayed in sequence on one connection, took ${o.floor.seconds.toFixed(2)} s.`
-        : `SQL floor not measured${o.floorError ? `: ${o.floorError}` : ''}.`,
-    );
-    L.push('');
-    if (o.profile) {
-      L.push(
-        `CPU profile of a third download (\`node --cpu-prof\`, self time by package or source file): ${profileLine(o.profile)}.`,
-      );
-      L.push('');
-    }
-  }
-
+  L.push(...httpDetails(run, all), ...exportDetails(exports));
   L.push('## Method', '', ...METHOD);
   L.push('');
   return `${L.join('\n')}\n`;

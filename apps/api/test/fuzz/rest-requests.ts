@@ -1,18 +1,7 @@
 import fc from 'fast-check';
-import {
-  fromSchema,
-  HOSTILE_STRINGS,
-  hostileNumber,
-  hostileString,
-  hostileValue,
-  type JsonSchema,
-  type ListStyle,
-  percentEncode,
-  queryPairs,
-  RAW_QUERY_FRAGMENTS,
-  type SchemaContext,
-  toJsonText,
-} from './fuzz-values.js';
+import { type ListStyle, percentEncode, queryPairs, RAW_QUERY_FRAGMENTS, toJsonText } from './fuzz-encoding.js';
+import { fromSchema, type SchemaContext } from './fuzz-schema.js';
+import { HOSTILE_STRINGS, hostileNumber, hostileString, hostileValue, type JsonSchema } from './fuzz-values.js';
 import { parsedJson, parsedQuery, refusedTextIn } from './fuzz-text.js';
 import { type Caller, callerArb, type FuzzRequest, ID_RANGE, printable, versionFor } from './fuzz-world.js';
 

@@ -1,15 +1,9 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import fc from 'fast-check';
 import { z } from 'zod';
-import {
-  fromSchema,
-  hostileString,
-  hostileValue,
-  type JsonSchema,
-  percentEncode,
-  type SchemaContext,
-  toJsonText,
-} from './fuzz-values.js';
+import { percentEncode, toJsonText } from './fuzz-encoding.js';
+import { fromSchema, type SchemaContext } from './fuzz-schema.js';
+import { hostileString, hostileValue, type JsonSchema } from './fuzz-values.js';
 import { parsedJson, refusedTextIn } from './fuzz-text.js';
 import { callerArb, type FuzzRequest, printable } from './fuzz-world.js';
 import { rarely } from './rest-requests.js';

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument, OpenApiOperation } from '../../src/rest/openapi.js';
 import { given } from '../support/given.js';
-import { type ApiInput, CaseMaker, documentJudge, urlOf, type Where } from '../support/openapi-agreement.js';
+import { type ApiInput, documentJudge, urlOf } from '../support/openapi-agreement.js';
+import { CaseMaker, type Where } from '../support/openapi-cases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**

@@ -1,18 +1,6 @@
 import { DataTypes } from 'sequelize';
-import type { Dialect } from '../dialect.js';
+import { columnTypes } from './frozen-column-types.js';
 import type { Migration } from './migration.js';
-
-// The engine-specific column types as this migration was written with them: a frozen copy, not
-// the models' (db/models/columns.ts), so changing a model never changes what a migration did.
-function columnTypes(dialect: Dialect) {
-  const mysql = dialect === 'mysql';
-  return {
-    id: mysql ? DataTypes.INTEGER.UNSIGNED : DataTypes.INTEGER,
-    fk: mysql ? DataTypes.INTEGER.UNSIGNED : DataTypes.INTEGER,
-    date: mysql ? DataTypes.DATE(3) : DataTypes.DATE,
-    ciText: (length: number) => (mysql ? DataTypes.STRING(length) : `VARCHAR(${length}) COLLATE NOCASE`),
-  };
-}
 
 /**
  * The initial schema. Every users index exists for one list query of SPEC §5; docs/database.md

@@ -5,9 +5,9 @@ import {
   auditListQuery,
   IdInputSchema,
 } from '@app/contracts';
-import { EXPORT_MEDIA_TYPES } from '../../export/formats.js';
 import { rest, router } from '../../trpc/init.js';
-import { can, fromTheApp, restDownload } from '../../trpc/procedures.js';
+import { exportProcedure } from '../../trpc/export-procedure.js';
+import { can } from '../../trpc/procedures.js';
 import { exportAudit } from './export.handler.js';
 import { listAudit } from './list.handler.js';
 import { showAudit } from './show.handler.js';
@@ -18,18 +18,13 @@ export const auditRouter = router({
     .input(auditListQuery.input)
     .output(AuditListResultSchema)
     .query(listAudit),
-  export: can('audit.view')
-    .meta(
-      rest('GET', '/audit/export', {
-        summary: 'Download the audit events matching a list query as CSV, XLSX or JSON (streamed)',
-        produces: EXPORT_MEDIA_TYPES,
-        problems: ['RATE_LIMITED'],
-      }),
-    )
-    .use(fromTheApp('export'))
-    .use(restDownload)
-    .input(AuditExportInputSchema)
-    .query(exportAudit),
+  export: exportProcedure({
+    permission: 'audit.view',
+    path: '/audit/export',
+    summary: 'Download the audit events matching a list query as CSV, XLSX or JSON (streamed)',
+    input: AuditExportInputSchema,
+    handler: exportAudit,
+  }),
   show: can('audit.view')
     .meta(rest('GET', '/audit/{id}', { summary: 'Show one audit event with every target and its context' }))
     .input(IdInputSchema)

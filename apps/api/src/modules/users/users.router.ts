@@ -11,9 +11,9 @@ import {
   userShowQuery,
 } from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
-import { can, fromTheApp, restDownload } from '../../trpc/procedures.js';
+import { exportProcedure } from '../../trpc/export-procedure.js';
+import { can } from '../../trpc/procedures.js';
 import { editUser } from './edit.handler.js';
-import { EXPORT_MEDIA_TYPES } from '../../export/formats.js';
 import { exportUsers } from './export.handler.js';
 import { listUsers } from './list.handler.js';
 import { newUserForm } from './new.handler.js';
@@ -33,18 +33,13 @@ export const usersRouter = router({
     .input(UsersSelectedInputSchema)
     .output(UsersSelectedResultSchema)
     .query(selectedUsers),
-  export: can('users.export')
-    .meta(
-      rest('GET', '/users/export', {
-        summary: 'Download the users matching a list query as CSV, XLSX or JSON (streamed)',
-        produces: EXPORT_MEDIA_TYPES,
-        problems: ['RATE_LIMITED'],
-      }),
-    )
-    .use(fromTheApp('export'))
-    .use(restDownload)
-    .input(UsersExportInputSchema)
-    .query(exportUsers),
+  export: exportProcedure({
+    permission: 'users.export',
+    path: '/users/export',
+    summary: 'Download the users matching a list query as CSV, XLSX or JSON (streamed)',
+    input: UsersExportInputSchema,
+    handler: exportUsers,
+  }),
   new: can('users.create')
     .meta(rest('GET', '/users/new', { summary: 'Data for the create form: each role and whether you may grant it' }))
     .output(UserNewResultSchema)
