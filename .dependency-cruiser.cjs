@@ -4,7 +4,8 @@
 //
 // API, lowest first:
 //   base files (errors, config, logger, version, …) and db/ (Dialect, models, migrations)
-//   ← auth/, journal/ (audit rows + outbox), query/, export/, webhooks/ (dispatcher), housekeeping/
+//   ← auth/, journal/ (audit rows + outbox), query/, export/, webhooks/ (dispatcher), housekeeping/,
+//     jobs/ (the job store and runner; the kinds of job are handed to it by app/)
 //   ← domain/ and policies/ (the rules)  ← modules/ (handlers; *.router.ts wire them to trpc/)
 //   ← trpc/ (tRPC kit)  ← rest/ (the REST bridge over the same procedures)
 //   ← app/ (the composition root)  ← server.ts ← main.ts;  cli/ and seed/ are doors/tools beside them.
@@ -74,7 +75,7 @@ const API_LAYERS = [
   { name: 'auth', path: folders('auth'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
   {
     name: 'services',
-    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping'),
+    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping', 'jobs'),
     mayNotImport: [[LOWER_LAYERS, 'modules+']],
   },
   {
@@ -177,8 +178,8 @@ module.exports = {
       name: 'api-composition-root-only-from-server',
       severity: 'error',
       comment:
-        'Only the server entry imports the composition root (app/); the web imports its type as @app/api/router.',
-      from: { path: `^apps/api/src/`, pathNot: `${layer('app').path}|${layer('server').path}` },
+        'Only the entries import the composition root (app/): the server its router, main its job kinds; the web imports its type as @app/api/router.',
+      from: { path: `^apps/api/src/`, pathNot: `${layer('app').path}|${layer('server').path}|${layer('main').path}` },
       to: { path: layer('app').path },
     },
     {

@@ -120,6 +120,21 @@ const EnvSchema = z.object({
   }),
   /** Deliveries one dispatcher has in flight at once. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /**
+   * `all`: serve HTTP and run the background work (webhook deliveries, jobs, housekeeping);
+   * `worker`: only the background work, no listener (scale it apart from the API).
+   */
+  PROCESS_ROLE: z.enum(['all', 'worker'], { error: 'must be all or worker' }).default('all'),
+  /** Runs this instance's job runner (any number of instances may run one). */
+  JOBS_RUNNER: envBoolean(true),
+  /** Jobs one runner works on at once. */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** Users per chunk: each chunk commits its changes, audit, events and checkpoint together. */
+  JOBS_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  /** A job whose runner sends no heartbeat for this long is taken over by another runner. */
+  JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  /** Days a finished job and its report are kept. */
+  JOBS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type AppConfig = Omit<z.output<typeof EnvSchema>, never> & { users: UsersConfig };

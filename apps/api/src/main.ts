@@ -7,6 +7,8 @@ import { startHousekeeping } from './housekeeping/housekeeping.js';
 import { sessionLimits } from './auth/sessions.js';
 import { startDispatcher } from './webhooks/dispatcher.js';
 import { webhooksSettings } from './webhooks/settings.js';
+import { jobKinds, jobsSettings } from './app/job-kinds.js';
+import { startJobRunner } from './jobs/runner.js';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
@@ -36,12 +38,26 @@ async function main() {
     logger.warn('SECRETS_KEY is not set: webhook signing secrets are stored unsealed (see docs/webhooks.md)');
   }
   const lifecycle = createLifecycle();
-  const app = await buildApp({ config, db, logger, lifecycle });
-  await app.listen({ host: config.HOST, port: config.PORT });
-  logger.info({ database: db.describe }, `User administration is running at http://${config.HOST}:${config.PORT}`);
+  // A worker serves no HTTP: it only delivers webhooks, runs jobs and keeps house.
+  const app = config.PROCESS_ROLE === 'all' ? await buildApp({ config, db, logger, lifecycle }) : null;
+  if (app) {
+    await app.listen({ host: config.HOST, port: config.PORT });
+    logger.info({ database: db.describe }, `User administration is running at http://${config.HOST}:${config.PORT}`);
+  } else {
+    logger.info({ database: db.describe }, 'User administration worker is running (no HTTP listener)');
+  }
   // Webhook deliveries, beside the requests: any number of instances may run one.
   const dispatcher = config.WEBHOOKS_DISPATCHER
     ? startDispatcher({ db, settings: webhooksSettings(config), log: logger.child({ component: 'webhooks' }) })
+    : null;
+  // Background jobs (bulk over a selection), beside the requests: any number of instances may run one.
+  const jobs = config.JOBS_RUNNER
+    ? startJobRunner({
+        db,
+        settings: jobsSettings(config),
+        kinds: jobKinds(db, config),
+        log: logger.child({ component: 'jobs' }),
+      })
     : null;
   // Expired sessions and rate-limit windows, purged about hourly by every instance.
   const housekeeping = startHousekeeping({
@@ -56,7 +72,7 @@ async function main() {
     stopping = true;
     // SIGTERM comes from an orchestrator: say "not ready" and keep serving until the balancer
     // has noticed. SIGINT is someone at a terminal, who wants it to stop now.
-    const drainSeconds = signal === 'SIGTERM' ? config.SHUTDOWN_DRAIN_SECONDS : 0;
+    const drainSeconds = signal === 'SIGTERM' && app ? config.SHUTDOWN_DRAIN_SECONDS : 0;
     if (drainSeconds > 0) {
       lifecycle.drain();
       logger.info({ signal, drainSeconds }, 'draining: /api/ready answers 503 while requests are still served');
@@ -72,12 +88,14 @@ async function main() {
     // Fastify closes the connections idle when closing starts; a kept-alive connection busy at
     // that moment would stay open after its answer (a balancer keeps it for reuse) and hold the
     // exit until the grace period: close those too as soon as they fall idle.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
+    const sweep = setInterval(() => app?.server.closeIdleConnections(), 200);
     try {
-      await app.close();
+      await app?.close();
       clearInterval(sweep);
       // Attempts in flight end within their timeout and are recorded; unclaimed ones wait in the outbox.
       await dispatcher?.stop();
+      // A job stops after its current chunk and lets its lease go: another instance resumes it.
+      await jobs?.stop();
       await housekeeping.stop();
       await db.close();
       logger.info('stopped');

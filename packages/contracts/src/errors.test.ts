@@ -42,6 +42,7 @@ describe('error codes', () => {
         'METHOD_NOT_ALLOWED',
         'PAYLOAD_TOO_LARGE',
         'UNSUPPORTED_MEDIA_TYPE',
+        'JOB_FINISHED',
       ].sort(),
     );
   });
@@ -61,6 +62,7 @@ describe('error codes', () => {
       RELATION_NOT_ALLOWED: 422,
       LAST_ADMIN: 422,
       VERSION_CONFLICT: 409,
+      JOB_FINISHED: 409,
       RATE_LIMITED: 429,
       UNAVAILABLE: 503,
       INTERNAL: 500,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityMap, PERMISSIONS, PermissionSchema, SEEDED_ROLES } from './permissions';
 
 describe('permissions', () => {
-  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations)', () => {
+  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations, jobs.view by background jobs)', () => {
     expect(PERMISSIONS).toEqual([
       'users.view',
       'users.create',
@@ -16,6 +16,7 @@ describe('permissions', () => {
       'audit.view',
       'tokens.manage',
       'webhooks.manage',
+      'jobs.view',
     ]);
   });
 

@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   'audit.view',
   'tokens.manage',
   'webhooks.manage',
+  'jobs.view',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,5 +1,6 @@
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
+import { jobsRouter } from '../modules/jobs/jobs.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
 import { sessionsRouter } from '../modules/sessions/sessions.router.js';
 import { createSystemRouter } from '../modules/system/system.router.js';
@@ -32,6 +33,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   sessions: sessionsRouter,
   webhooks: webhooksRouter,
+  jobs: jobsRouter,
 });
 
 export type AppRouter = typeof appRouter;

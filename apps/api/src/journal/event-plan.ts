@@ -6,13 +6,45 @@ type UserEventType = Exclude<WebhookEventType, 'bulk.completed'>;
 /** A changed field as receivers see it (and as the audit API shows it). */
 type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 
-/** The `data` of a `bulk.completed` event. */
+/**
+ * The `data` of a `bulk.completed` event. A job's (a selection of any size) names no ids: it
+ * carries its `job_id` and the skips per code instead, and `affected_ids`/`skipped` are null.
+ */
 interface BulkCompleted {
   operation: string;
   requested: number;
   affected: number;
-  affected_ids: number[];
-  skipped: Array<{ id: number; code: string }>;
+  affected_ids: number[] | null;
+  skipped: Array<{ id: number; code: string }> | null;
+  job_id?: number;
+  /** How the job ended: succeeded, or cancelled part-way (what was committed stays). */
+  job_status?: string;
+  skipped_counts?: Record<string, number>;
+}
+
+/** A finished bulk job's summary event: when it changed at least one account (never for a dry run). */
+function jobSummary(entry: ChangeEntry): EventPlan | null {
+  const context = entry.context ?? {};
+  const progress = (context.progress ?? {}) as { processed?: unknown; changed?: unknown };
+  const changed = typeof progress.changed === 'number' ? progress.changed : 0;
+  const jobId = entry.targetIds?.[0];
+  if (context.kind !== 'bulk' || context.dryRun === true || changed === 0 || jobId === undefined) return null;
+  const counts = (context.counts ?? {}) as Record<string, number>;
+  return {
+    userIds: [],
+    userTypes: [],
+    changes: null,
+    bulk: {
+      operation: String(context.operation),
+      requested: typeof progress.processed === 'number' ? progress.processed : changed,
+      affected: changed,
+      affected_ids: null,
+      skipped: null,
+      job_id: jobId,
+      job_status: String(context.status),
+      skipped_counts: counts,
+    },
+  };
 }
 
 /** The events one audited change makes: the same types for each of its users, and a bulk summary. */
@@ -79,6 +111,7 @@ function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted[
  * this is the one place that knows which change is which event.
  */
 export function planEvents(entry: ChangeEntry): EventPlan | null {
+  if (entry.action === 'job.finish') return jobSummary(entry);
   const userIds = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
   if (userIds.length === 0) return null;
   if (isSingle(entry.action)) return { userIds, userTypes: [SINGLE[entry.action]], changes: null, bulk: null };
@@ -96,16 +129,20 @@ export function planEvents(entry: ChangeEntry): EventPlan | null {
   const type = bulkType ?? statusEvent(entry);
   const requested = entry.context?.requested;
   const unchanged = idsOf(entry.context?.unchanged);
+  // A job's chunk: each user's events now, one summary when the job ends (not one per chunk).
+  const inJob = typeof entry.context?.job_id === 'number';
   return {
     userIds: userIds.filter((id) => !unchanged.has(id)),
     userTypes: type ? [type] : [],
     changes: null,
-    bulk: {
-      operation,
-      requested: typeof requested === 'number' ? requested : userIds.length,
-      affected: userIds.length,
-      affected_ids: userIds,
-      skipped: skippedOf(entry.context),
-    },
+    bulk: inJob
+      ? null
+      : {
+          operation,
+          requested: typeof requested === 'number' ? requested : userIds.length,
+          affected: userIds.length,
+          affected_ids: userIds,
+          skipped: skippedOf(entry.context),
+        },
   };
 }

@@ -106,7 +106,11 @@ export function registerRestBridge(
           .split('.')
           .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as CallerFn;
         const result = await fn(input);
-        const status = route.rest.status ?? 200;
+        const accepted = route.rest.accepted;
+        const status =
+          accepted && typeof result === 'object' && result !== null && accepted.key in result
+            ? 202
+            : (route.rest.status ?? 200);
         if (result instanceof FileDownload) {
           hooks.onDownload?.(result.body);
           return sendFile(reply, status, result);

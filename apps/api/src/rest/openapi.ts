@@ -180,7 +180,20 @@ function operationOf(route: RestRoute, convert: SchemaConverter): OpenApiOperati
       ? `Requires the \`${meta.permission}\` permission.`
       : 'Requires a session or a bearer token.';
 
-  const responses: Record<string, OpenApiResponse> = { [String(rest.status ?? 200)]: successResponse(route, output) };
+  const responses: Record<string, OpenApiResponse> = rest.accepted
+    ? {
+        [String(rest.status ?? 200)]: successResponse(
+          route,
+          convert(rest.accepted.otherwise, 'output', `${procedurePath}.output`),
+        ),
+        '202': {
+          description: 'Accepted: the work runs in the background; the answer is its job.',
+          content: {
+            'application/json': { schema: convert(rest.accepted.schema, 'output', `${procedurePath}.accepted`) },
+          },
+        },
+      }
+    : { [String(rest.status ?? 200)]: successResponse(route, output) };
   for (const [status, codes] of problemCodes(route, input, requestBody !== undefined, pathParams)) {
     responses[String(status)] = problemResponse(status, codes, permissionText(meta), Boolean(meta.permissionOf));
   }

@@ -1,5 +1,6 @@
 import type { ErrorCode, Permission } from '@app/contracts';
 import { initTRPC } from '@trpc/server';
+import type { ZodType } from 'zod';
 import type { Context } from '../context.js';
 import { formatTrpcError } from './error-formatter.js';
 
@@ -14,6 +15,12 @@ export interface RestMeta {
   produces?: string[];
   /** Refusals beyond those its guard, path and input imply (login: RATE_LIMITED), for the OpenAPI document. */
   problems?: ErrorCode[];
+  /**
+   * An answer that started background work instead of doing it: when the result has this key
+   * (`job`), it is sent as 202 Accepted; `schema` is that answer's and `otherwise` the usual one
+   * (the procedure's output is the union of the two), for the OpenAPI document.
+   */
+  accepted?: { key: string; schema: ZodType; otherwise: ZodType };
 }
 
 export interface ProcedureMeta {

@@ -59,6 +59,9 @@ describe('migrations', () => {
         'api_tokens',
         'audit_logs',
         'audit_targets',
+        // Background jobs (migration 0012) and their reports.
+        'job_items',
+        'jobs',
         'permissions',
         'rate_limits',
         'role_permissions',

@@ -35,6 +35,7 @@ describe('login', () => {
         'audit.view': false,
         'tokens.manage': false,
         'webhooks.manage': false,
+        'jobs.view': false,
       },
     });
     const cookie = String(res.headers['set-cookie']);

@@ -42,6 +42,12 @@ describe('concurrent writes', () => {
     const ids: number[] = [];
     for (let i = 0; i < 8; i++) ids.push((await g.user({ roles: ['viewer'] })).id);
     const people = await Promise.all(Array.from({ length: 6 }, () => g.user({ roles: ['viewer'] })));
+    // What a sign-in costs on this machine right now, with nobody writing (mostly the password
+    // hash, which another test worker's load slows as much as it slows the sign-ins below).
+    const alone = await g.user({ roles: ['viewer'] });
+    const aloneStarted = Date.now();
+    await request(t.app).post('/api/auth/login', { email: alone.email, password: alone.password });
+    const baseline = Date.now() - aloneStarted;
     // Eight writers that start their next transaction as soon as the last one ends, for as long
     // as the sign-ins take: the lock passes from one to the next without a gap.
     let writing = true;
@@ -60,10 +66,14 @@ describe('concurrent writes', () => {
       writing = false;
       await Promise.all(writers);
     }
-    process.stdout.write(`sign-ins beside 8 busy writers on ${t.db.dialect}: ${slowest.join(', ')} ms\n`);
+    process.stdout.write(
+      `sign-ins beside 8 busy writers on ${t.db.dialect}: ${slowest.join(', ')} ms (alone: ${baseline} ms)\n`,
+    );
     // A sign-in is a rate-limit hit, a session and an audit row: a few writes, each waiting its
-    // turn among the transactions (a few ms each), not polling SQLite's lock for seconds.
-    expect(Math.max(...slowest)).toBeLessThan(1_000);
+    // turn among the transactions (a few ms each), not polling SQLite's lock for seconds. Starving
+    // slows every sign-in, so the median says it; one stalled by a busy machine does not.
+    const median = [...slowest].sort((a, b) => a - b)[Math.floor(slowest.length / 2)] as number;
+    expect(median).toBeLessThan(baseline + 1_000);
   });
 
   it('a write outside a transaction waits for the one holding the lock, not for a busy-handler second', async () => {

@@ -153,7 +153,7 @@ describe('GET /users/{id}/edit', () => {
       allowed: false,
       code: 'OUTRANKED',
       message:
-        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, audit.view, tokens.manage, webhooks.manage): only someone who holds all of them can change this account.',
+        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, audit.view, tokens.manage, webhooks.manage, jobs.view): only someone who holds all of them can change this account.',
     });
   });
 

@@ -84,7 +84,16 @@ export class CaseMaker {
     }
     if (types.has('object') || s.properties) {
       const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-      candidates.push(Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, this.sample(p)])));
+      const full = Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, this.sample(p)]));
+      candidates.push(full);
+      // `oneOf: [{required: [a]}, {required: [b]}]` (ids or a selection): every property but
+      // those only the other branches require.
+      const oneOf = Array.isArray(s.oneOf) ? (s.oneOf as JsonSchema[]) : [];
+      const requiredBy = oneOf.map((b) => new Set(Array.isArray(b.required) ? (b.required as string[]) : []));
+      for (const own of requiredBy) {
+        const others = new Set(requiredBy.flatMap((r) => (r === own ? [] : [...r])).filter((k) => !own.has(k)));
+        candidates.push(Object.fromEntries(Object.entries(full).filter(([k]) => !others.has(k))));
+      }
     }
     if (types.has('null')) candidates.push(null);
     return candidates.find((value) => this.isValid(schema, value)) ?? candidates[0];

@@ -63,6 +63,7 @@ describe('anti-escalation', () => {
           'audit.view',
           'tokens.manage',
           'webhooks.manage',
+          'jobs.view',
         ],
       },
     ]);

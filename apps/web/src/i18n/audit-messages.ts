@@ -42,6 +42,9 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'webhook.disable': 'Webhook switched off after failing',
   'audit.export': 'Exported the audit log',
   'audit.prune': 'Pruned the audit log',
+  'job.submit': 'Started a background job',
+  'job.finish': 'A background job ended',
+  'job.cancel': 'Cancelled a background job',
 };
 
 /** The audit log's strings: its list, its event page and a user's History. */

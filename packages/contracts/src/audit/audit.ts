@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = [
   'webhook.disable',
   'audit.export',
   'audit.prune',
+  'job.submit',
+  'job.finish',
+  'job.cancel',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

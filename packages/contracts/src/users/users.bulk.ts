@@ -5,6 +5,7 @@ import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
 import type { Permission } from '../permissions';
 import { MAX_IDS } from '../lists';
+import { usersListQuery } from './users.query';
 
 export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive'] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];
@@ -54,10 +55,32 @@ const ids = z
     });
   });
 
+/** Users a selection leaves out: up to MAX_IDS ids, none twice (an empty list leaves none out). */
+const exceptIds = z
+  .array(z.number({ error: idMessage }).int(idMessage).positive(idMessage), {
+    error: 'Give the ids to leave out as a list of numbers.',
+  })
+  .max(MAX_IDS, `Leave out at most ${MAX_IDS} ids.`)
+  .refine((list) => new Set(list).size === list.length, 'An id is listed more than once.');
+
+/**
+ * Every user a list query matches (its filters and search; page, sort and perPage play no part),
+ * less `except`. Frozen when the job is submitted: users created afterwards are not swept in.
+ */
+export const BulkSelectionSchema = z.object(
+  {
+    query: usersListQuery.input,
+    except: exceptIds.default([]),
+  },
+  { error: 'The selection must be {query, except?}.' },
+);
+export type BulkSelection = z.output<typeof BulkSelectionSchema>;
+
 export const BulkInputSchema = z
   .object({
     operation: z.enum(BULK_OPERATIONS, { error: `Operation must be one of: ${BULK_OPERATIONS.join(', ')}.` }),
-    ids,
+    ids: ids.optional(),
+    selection: BulkSelectionSchema.optional(),
     active: z.boolean({ error: 'Active must be true or false.' }).optional(),
     dryRun: z.boolean({ error: 'dryRun must be true or false.' }).default(false),
   })
@@ -71,17 +94,32 @@ export const BulkInputSchema = z
           input: undefined,
         });
       }
+      const hasIds = value.ids !== undefined;
+      const hasSelection = value.selection !== undefined;
+      if (hasIds === hasSelection) {
+        ctx.addIssue({
+          code: 'custom',
+          path: hasIds ? ['selection'] : ['ids'],
+          message: hasIds
+            ? 'Give either ids or a selection, not both.'
+            : 'Say which users: a list of ids, or a selection {query, except?}.',
+          input: undefined,
+        });
+      }
     },
     // Checked even when `ids` failed, so every mistake is reported at once.
     { when: (payload) => isPlainObject(payload.value) },
   );
 export type BulkInput = z.output<typeof BulkInputSchema>;
+/** What a client sends (the selection's query as a list query's input). */
+export type BulkRequest = z.input<typeof BulkInputSchema>;
 // For the OpenAPI document (json-schema.ts): what the refinements above enforce.
 constrainInput(ids, { uniqueItems: true });
-constrainInput(
-  BulkInputSchema,
-  ifThen({ properties: { operation: { const: 'setActive' } }, required: ['operation'] }, { required: ['active'] }),
-);
+constrainInput(exceptIds, { uniqueItems: true });
+constrainInput(BulkInputSchema, {
+  ...ifThen({ properties: { operation: { const: 'setActive' } }, required: ['operation'] }, { required: ['active'] }),
+  oneOf: [{ required: ['ids'] }, { required: ['selection'] }],
+});
 
 export const BulkReportSchema = z.object({
   operation: z.enum(BULK_OPERATIONS),

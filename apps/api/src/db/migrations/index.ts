@@ -9,6 +9,7 @@ import { auditTrail } from './0008-audit-trail.js';
 import { auditTargetTime } from './0009-audit-target-time.js';
 import { tokensWebhooks } from './0010-tokens-webhooks.js';
 import { withholdFailedLoginEmails } from './0011-withhold-failed-login-emails.js';
+import { jobs } from './0012-jobs.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditTargetTime,
   tokensWebhooks,
   withholdFailedLoginEmails,
+  jobs,
 ];

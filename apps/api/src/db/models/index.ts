@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Dialect } from '../dialect.js';
 import { initAudit } from './audit.model.js';
+import { initJobs } from './job.model.js';
 import { initRoles } from './role.model.js';
 import { initSessions } from './session.model.js';
 import { initUser } from './user.model.js';
@@ -20,6 +21,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
   const { Session, ApiToken } = initSessions(sequelize, dialect);
   const AuditLog = initAudit(sequelize, dialect);
   const { Webhook, WebhookEvent, WebhookDelivery, WebhookAttempt } = initWebhooks(sequelize, dialect);
+  const Job = initJobs(sequelize, dialect);
 
   // Associations are declared once; counts use subselects in the query engine, not these.
   User.belongsToMany(Role, { through: UserRole, foreignKey: 'user_id', otherKey: 'role_id', as: 'roles' });
@@ -59,6 +61,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
     WebhookEvent,
     WebhookDelivery,
     WebhookAttempt,
+    Job,
   };
 }
 

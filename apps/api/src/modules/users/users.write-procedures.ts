@@ -3,6 +3,7 @@ import {
   BulkInputSchema,
   BulkReportSchema,
   IdInputSchema,
+  JobAnswerSchema,
   SetActiveInputSchema,
   UserCreateInputSchema,
   UserItemSchema,
@@ -76,10 +77,14 @@ export const usersWriteProcedures = {
   // the input is read at all. An unrecognised operation is left to validation's 422.
   bulk: protectedProcedure
     .meta({
-      ...rest('POST', '/users/bulk', { summary: 'Delete, restore, purge or (de)activate many users; dryRun previews' }),
+      ...rest('POST', '/users/bulk', {
+        summary:
+          'Delete, restore, purge or (de)activate many users; dryRun previews. A selection (every user a list query matches) runs as a job: 202.',
+        accepted: { key: 'job', schema: JobAnswerSchema, otherwise: BulkReportSchema },
+      }),
       permissionOf: { field: 'operation', permissions: BULK_PERMISSIONS },
     })
     .input(BulkInputSchema)
-    .output(BulkReportSchema)
+    .output(z.union([BulkReportSchema, JobAnswerSchema]))
     .mutation(runBulk),
 };

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC } from '../../../lib/trpc';
-import { bulkInput, type UserAction } from './user-actions';
+import { bulkInput, bulkReportOf, type UserAction } from './user-actions';
 
 /**
  * A bulk action in two steps: opening it runs the dry run, whose report the dialog shows; only
@@ -41,7 +41,8 @@ export function useBulkAction({ ids, onDone }: { ids: readonly number[]; onDone:
   const confirm = () => {
     if (!action) return;
     run.mutate(bulkInput(action, target, false), {
-      onSuccess: (report) => {
+      onSuccess: (answer) => {
+        const report = bulkReportOf(answer);
         toast.success(t.done[action](report.affected.length), {
           ...(report.skipped.length > 0 ? { description: t.doneSkipped(report.skipped.length) } : {}),
         });
@@ -57,7 +58,7 @@ export function useBulkAction({ ids, onDone }: { ids: readonly number[]; onDone:
   return {
     action,
     count: target.length,
-    report: check.data,
+    report: check.data ? bulkReportOf(check.data) : undefined,
     checking: check.isPending,
     checkError: check.error,
     retryCheck: () => action && dryRun(action, target),

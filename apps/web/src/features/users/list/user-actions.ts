@@ -2,6 +2,9 @@ import { CircleX, type LucideIcon, Power, PowerOff, RotateCcw, Trash2 } from 'lu
 import {
   BULK_PERMISSIONS,
   type BulkInput,
+  type BulkReport,
+  type BulkRequest,
+  type Job,
   type CapabilityMap,
   canSeeTrash as holdsTrashPermission,
   type Permission,
@@ -46,8 +49,17 @@ export const DESTRUCTIVE_ACTIONS: ReadonlySet<UserAction> = new Set(['delete', '
 const FOR_LIVE: readonly UserAction[] = ['activate', 'deactivate', 'delete'];
 const FOR_TRASHED: readonly UserAction[] = ['restore', 'forceDelete'];
 
-export function bulkInput(action: UserAction, ids: number[], dryRun: boolean): BulkInput {
+export function bulkInput(action: UserAction, ids: number[], dryRun: boolean): BulkRequest & { ids: number[] } {
   return { ...OPERATION[action], ids, dryRun };
+}
+
+/**
+ * POST /users/bulk answers a list of ids with its report (a selection with a job instead, which
+ * this list does not send): the report, or an error if the server answered otherwise.
+ */
+export function bulkReportOf(answer: BulkReport | { job: Job }): BulkReport {
+  if ('job' in answer) throw new Error('The server answered a list of ids with a job.');
+  return answer;
 }
 
 /**

@@ -1,0 +1,17 @@
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { JobKindRunner, JobsSettings } from '../jobs/runner.js';
+import { bulkJobKind } from '../modules/users/bulk-job.js';
+
+/** Every kind of job this version runs, by the `kind` stored on the job row. */
+export function jobKinds(db: Database, config: AppConfig): Record<string, JobKindRunner> {
+  return { bulk: bulkJobKind(db, config) };
+}
+
+export const jobsSettings = (config: AppConfig): JobsSettings => ({
+  concurrency: config.JOBS_CONCURRENCY,
+  chunkSize: config.JOBS_CHUNK_SIZE,
+  leaseMs: config.JOBS_LEASE_SECONDS * 1000,
+  pollMs: 1_000,
+  retentionMs: config.JOBS_RETENTION_DAYS * 86_400_000,
+});

@@ -1,0 +1,245 @@
+import {
+  BULK_PERMISSIONS,
+  type BulkInput,
+  type BulkOperation,
+  type BulkSelection,
+  type Job,
+  type UsersListQuery,
+} from '@app/contracts';
+import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { writeTransaction } from '../../db/transaction.js';
+import type { AppConfig } from '../../config.js';
+import { type Actor, type AuthMethod, loadActor } from '../../auth/actor.js';
+import { tokenPermissions } from '../../auth/api-tokens.js';
+import { type BulkJobParams, type JobRow, parseJson, toJob } from '../../jobs/job-rows.js';
+import { insertJob, type JobItem, readJob } from '../../jobs/job-store.js';
+import type { JobKindRunner } from '../../jobs/runner.js';
+import { selectSql } from '../../query/list-reads.js';
+import { recordChange } from '../../journal/journal.js';
+import { type BatchOutcome, runBatch } from './bulk.chunk.js';
+import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
+
+/**
+ * A bulk change over every user a list query matches, as a job: frozen at submission (the
+ * query's filters and search, the ids left out, and the highest user id then), then walked in id
+ * order by the job runner, one chunk per transaction (`runBulkChunk`).
+ */
+
+/** The frozen selection's condition, past `after` (the last id a committed chunk covered). */
+export function selectionWhere(db: Database, params: BulkJobParams, after: number | null): WhereOptions {
+  const query = frozenQuery(params);
+  const bounds: WhereOptions[] = [{ id: { [Op.lte]: params.idBound } }];
+  if (after !== null) bounds.push({ id: { [Op.gt]: after } });
+  if (params.except.length) bounds.push({ id: { [Op.notIn]: params.except } });
+  return usersWhere(db, query, { [Op.and]: bounds });
+}
+
+/** The stored query as the list engine reads it, walked in id order. */
+function frozenQuery(params: BulkJobParams): UsersListQuery {
+  // Stored as validated at submission: its filter values are plain JSON (text, numbers, ISO instants).
+  return {
+    q: params.query.q,
+    filters: params.query.filters,
+    page: 1,
+    perPage: 1,
+    perPageRequested: null,
+    sort: 'id',
+    dir: 'asc',
+    order: [['id', 'asc']],
+  } as unknown as UsersListQuery;
+}
+
+async function highestUserId(db: Database): Promise<number> {
+  const [row] = await db.sequelize.query<{ top: number | string | null }>('SELECT MAX(id) AS top FROM users', {
+    type: QueryTypes.SELECT,
+  });
+  return Number(row?.top ?? 0);
+}
+
+/** Every user the frozen selection matches, counted once at submission (the progress bar's total). */
+async function countSelection(db: Database, params: BulkJobParams): Promise<number> {
+  return db.models.User.count({ where: selectionWhere(db, params, null), paranoid: false });
+}
+
+/** POST /users/bulk with a selection: the job, queued (202). The query is the list's, validated as such. */
+export async function submitBulkJob(
+  ctx: WriteContext,
+  input: BulkInput & { selection: BulkSelection },
+): Promise<{ job: Job }> {
+  const { db } = ctx;
+  const { query, except } = input.selection;
+  assertTrashAllowed(ctx.actor, query);
+  const params: BulkJobParams = {
+    active: input.operation === 'setActive' ? (input.active ?? null) : null,
+    query: { q: query.q, filters: query.filters as Record<string, unknown> },
+    except,
+    idBound: await highestUserId(db),
+    // A token's job acts within the token's scopes, as the token would.
+    scopes: ctx.auth?.via === 'token' ? (ctx.auth.scopes === null ? null : [...ctx.auth.scopes]) : null,
+    tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
+  };
+  const total = await countSelection(db, params);
+  const origin = auditOrigin(ctx);
+  const id = await writeTransaction(db, async (tx) => {
+    const jobId = await insertJob(db, tx, {
+      kind: 'bulk',
+      operation: input.operation,
+      params,
+      dryRun: input.dryRun,
+      total,
+      actorId: origin.actorId,
+      via: origin.via ?? null,
+      ip: origin.ip,
+      requestId: origin.requestId,
+    });
+    await recordChange(db, tx, {
+      ...origin,
+      action: 'job.submit',
+      targetType: 'job',
+      targetIds: [jobId],
+      context: { kind: 'bulk', operation: input.operation, dryRun: input.dryRun, total, ...params },
+    });
+    return jobId;
+  });
+  const row = await readJob(db, id);
+  if (!row) throw new Error(`job ${id} vanished after it was created`);
+  return { job: toJob(row) };
+}
+
+/** The next chunk's ids in id order, read in the chunk's transaction (never from a replica). */
+async function nextChunkIds(
+  db: Database,
+  tx: Transaction,
+  params: BulkJobParams,
+  after: number | null,
+  size: number,
+): Promise<number[]> {
+  const query = frozenQuery(params);
+  const sql = selectSql(db, db.models.User, {
+    attributes: ['id'],
+    where: selectionWhere(db, params, after),
+    order: [['id', 'ASC']],
+    limit: size,
+    ...orderedReadHints(db, query),
+  });
+  const rows = await db.sequelize.query<{ id: number | string }>(sql, { type: QueryTypes.SELECT, transaction: tx });
+  return rows.map((r) => Number(r.id));
+}
+
+/** Report lines for a chunk's skipped users, with the e-mail each had when it was judged. */
+export async function reportItems(db: Database, tx: Transaction, outcome: BatchOutcome): Promise<JobItem[]> {
+  if (outcome.skipped.length === 0) return [];
+  const rows = await db.sequelize.query<{ id: number | string; email: string }>(
+    'SELECT id, email FROM users WHERE id IN (:ids)',
+    { replacements: { ids: outcome.skipped.map((s) => s.id) }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  const emails = new Map(rows.map((r) => [Number(r.id), r.email]));
+  return outcome.skipped.map((s) => ({
+    userId: s.id,
+    email: emails.get(s.id) ?? '',
+    outcome: 'skipped',
+    code: s.code,
+    message: s.message,
+  }));
+}
+
+/** One chunk of a bulk job, in the chunk's transaction: judged and (unless a dry run) applied. */
+export function runBulkChunk(
+  ctx: WriteContext,
+  job: { id: number; operation: BulkInput['operation']; dryRun: boolean; params: BulkJobParams },
+  ids: readonly number[],
+  tx: Transaction,
+): Promise<BatchOutcome> {
+  return runBatch(ctx, { operation: job.operation, active: job.params.active ?? undefined }, ids, tx, {
+    dryRun: job.dryRun,
+    context: { job_id: job.id },
+  });
+}
+
+/**
+ * Who a job acts as, at this chunk: its submitter as the database sees them now (a deactivated
+ * one stops the job), within the token's scopes when it came through a token, still holding the
+ * operation's permission. Recorded in every chunk's audit row as the submitter, via the same door.
+ */
+async function jobContext(
+  db: Database,
+  config: AppConfig,
+  job: JobRow,
+  operation: BulkOperation,
+  params: BulkJobParams,
+): Promise<WriteContext | { fail: string }> {
+  const owner = job.actor_id === null ? null : await loadActor(db, { userId: Number(job.actor_id) });
+  if (!owner) return { fail: 'The user who started the job can no longer act (deactivated or deleted).' };
+  const scopes = params.scopes ?? null;
+  const actor: Actor = { ...owner, permissions: tokenPermissions(owner.permissions, scopes) };
+  const permission = BULK_PERMISSIONS[operation];
+  if (!actor.permissions.has(permission)) {
+    return { fail: `The user who started the job no longer holds the ${permission} permission.` };
+  }
+  const auth: AuthMethod | null =
+    job.via_kind === 'token'
+      ? { via: 'token', tokenId: params.tokenId ?? 0, tokenName: job.via_name ?? '', scopes }
+      : job.via_kind === 'session'
+        ? { via: 'session', sessionId: '' }
+        : null;
+  return { db, config, actor, auth, ip: job.ip ?? '', requestId: job.request_id ?? '' };
+}
+
+/** The `bulk` kind for the job runner: one chunk of the frozen selection per call. */
+export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
+  return {
+    async chunk(job, tx, size) {
+      const params = parseJson<BulkJobParams | null>(job.params, null);
+      const operation = job.operation as BulkOperation | null;
+      if (!params || !operation) return { fail: "The job's stored parameters cannot be read." };
+      const ctx = await jobContext(db, config, job, operation, params);
+      if ('fail' in ctx) return ctx;
+      const after = job.cursor_id === null ? null : Number(job.cursor_id);
+      const ids = await nextChunkIds(db, tx, params, after, size);
+      const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
+      if (ids.length === 0) return { progress: empty, items: [], done: true };
+      const id = Number(job.id);
+      const outcome = await runBulkChunk(ctx, { id, operation, dryRun: Boolean(job.dry_run), params }, ids, tx);
+      const counts: Record<string, number> = {};
+      for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
+      return {
+        progress: {
+          cursor: ids[ids.length - 1] as number,
+          processed: ids.length,
+          changed: outcome.affected.length - outcome.unchanged.length,
+          skipped: outcome.skipped.length,
+          failed: 0,
+          counts,
+        },
+        items: await reportItems(db, tx, outcome),
+        done: ids.length < size,
+      };
+    },
+    async finished(job, status, tx) {
+      const now = (await readJob(db, Number(job.id), tx)) ?? job;
+      const done = toJob(now);
+      await recordChange(db, tx, {
+        actorId: done.actor_id,
+        action: 'job.finish',
+        targetType: 'job',
+        targetIds: [done.id],
+        context: {
+          status,
+          kind: done.kind,
+          operation: done.operation,
+          dryRun: done.dryRun,
+          progress: done.progress,
+          counts: done.counts,
+        },
+        ip: job.ip,
+        requestId: job.request_id,
+        via:
+          job.via_kind === 'token' || job.via_kind === 'session' || job.via_kind === 'cli'
+            ? { kind: job.via_kind, name: job.via_name }
+            : null,
+      });
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import type { BulkOperation, BulkReport } from '@app/contracts';
+import type { Transaction } from 'sequelize';
+import { recordChange } from '../../journal/journal.js';
+import type { AuditChanges } from '../../db/models/audit.model.js';
+import { toIso } from './users.read-repository.js';
+import { type Change, judge, type Target } from '../../domain/users.rules.js';
+import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
+import { permissionsBeyond } from '../../domain/held-permissions.js';
+import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
+import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
+
+/**
+ * One batch of a bulk change inside the caller's transaction: the synchronous POST /users/bulk
+ * runs one over its ids, a bulk job one per chunk of its selection. Each id meets the rules of
+ * its single-record route, judged against the state the whole batch would leave.
+ */
+
+/** What to do to every user of a batch. */
+export interface BulkSpec {
+  operation: BulkOperation;
+  /** For setActive. */
+  active?: boolean | undefined;
+}
+
+export type Skip = BulkReport['skipped'][number];
+
+/** Why `user` cannot take part in `operation` whatever the rules say (state, existence). */
+function stateSkip(operation: BulkOperation, id: number, user: Target | undefined): Skip | null {
+  if (!user) return { id, code: 'NOT_FOUND', message: `There is no user with id ${id}.` };
+  const deleted = user.deleted;
+  if ((operation === 'restore' || operation === 'forceDelete') && !deleted) {
+    return { id, code: 'NOT_DELETED', message: `${user.name} is not deleted.` };
+  }
+  if ((operation === 'delete' || operation === 'setActive') && deleted) {
+    return { id, code: 'NOT_FOUND', message: `${user.name} is deleted: restore the account first.` };
+  }
+  return null;
+}
+
+function toChange(input: BulkSpec, user: Target): Change {
+  switch (input.operation) {
+    case 'setActive':
+      return { kind: 'setActive', target: user, active: input.active as boolean };
+    case 'delete':
+    case 'restore':
+    case 'forceDelete':
+      return { kind: input.operation, target: user };
+  }
+}
+
+/** Each operation's effect on a row's counted state (null: the row is erased). */
+function stateAfter(input: BulkSpec, user: Target): CountedState {
+  const { deleted, is_active } = user;
+  switch (input.operation) {
+    case 'setActive':
+      return { is_active: input.active as boolean, deleted };
+    case 'delete':
+      return { is_active, deleted: true };
+    case 'restore':
+      return { is_active, deleted: false };
+    case 'forceDelete':
+      return null;
+  }
+}
+
+async function apply(ctx: WriteContext, input: BulkSpec, users: Map<number, Target>, ids: number[], tx: Transaction) {
+  const { db } = ctx;
+  const now = new Date();
+  let changes: AuditChanges = {};
+  const delta = statsDelta(
+    ids.map((id) => {
+      const user = users.get(id) as Target;
+      return {
+        before: { is_active: user.is_active, deleted: user.deleted },
+        after: stateAfter(input, user),
+      };
+    }),
+  );
+  await withStatsDeferred(db, tx, delta, async () => {
+    switch (input.operation) {
+      case 'setActive': {
+        const active = input.active as boolean;
+        const changing = ids.filter((id) => users.get(id)?.is_active !== active);
+        await updateMany(db, tx, changing, { is_active: active });
+        if (!active) await revokeCredentials(db, tx, changing);
+        changes = { is_active: { before: !active, after: active } };
+        break;
+      }
+      case 'delete':
+        await updateMany(db, tx, ids, { deleted_at: now });
+        await revokeCredentials(db, tx, ids);
+        changes = { deleted_at: { before: null, after: toIso(now) } };
+        break;
+      case 'restore':
+        await updateMany(db, tx, ids, { deleted_at: null });
+        changes = { deleted_at: { before: 'deleted', after: null } };
+        break;
+      case 'forceDelete':
+        await destroyMany(db, tx, ids);
+        changes = { record: { before: 'deleted', after: 'erased' } };
+        break;
+    }
+  });
+  return changes;
+}
+
+/** How a batch went: the ids changed (or, in a dry run, that would be), and those skipped and why. */
+export interface BatchOutcome {
+  affected: number[];
+  skipped: Skip[];
+  /** Affected ids already in the asked-for state (setActive): applied, but nothing changed. */
+  unchanged: number[];
+}
+
+/**
+ * Judges `ids` under their row locks and, unless `dryRun`, applies the change to those the rules
+ * allow and records it (one audit row naming them, and each user's webhook events). `context`
+ * joins the audit row's (a job's id, for its chunks).
+ */
+export async function runBatch(
+  ctx: WriteContext,
+  spec: BulkSpec,
+  ids: readonly number[],
+  tx: Transaction,
+  options: { dryRun: boolean; context?: Record<string, unknown> },
+): Promise<BatchOutcome> {
+  const { db, config } = ctx;
+  const removesAdmins = spec.operation === 'delete' || (spec.operation === 'setActive' && spec.active === false);
+  if (removesAdmins) await lockAdministratorChanges(db, tx);
+  const users = await lockTargets(db, tx, ids);
+  const held = await permissionsBeyond(db, tx, ctx.actor, [...users.keys()]);
+  for (const [id, permissions] of held) users.set(id, { ...(users.get(id) as Target), permissions });
+  const skipped: Skip[] = [];
+  const candidates: number[] = [];
+  for (const id of ids) {
+    const skip = stateSkip(spec.operation, id, users.get(id));
+    if (skip) skipped.push(skip);
+    else candidates.push(id);
+  }
+  const admins = removesAdmins
+    ? await activeAdminsInPlay(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName), candidates)
+    : new Set<number>();
+  // Rules judge in id order, so the same batch always keeps the same administrator.
+  const ordered = [...candidates].sort((a, b) => a - b);
+  const changes = ordered.map((id) => toChange(spec, users.get(id) as Target));
+  const violations = judge(ctx.actor, changes, admins, config.users);
+  for (const id of candidates) {
+    const v = violations.get(id);
+    if (v) skipped.push({ id, code: v.code, message: v.message });
+  }
+  const affected = candidates.filter((id) => !violations.has(id));
+  // Already in the requested state: applied (the report says so) but not changed, so no
+  // user.activated/deactivated event is sent for them.
+  const unchanged =
+    spec.operation === 'setActive' ? affected.filter((id) => users.get(id)?.is_active === spec.active) : [];
+  if (options.dryRun || affected.length === 0) return { affected, skipped, unchanged };
+  const auditChanges = await apply(ctx, spec, users, affected, tx);
+  await recordChange(db, tx, {
+    ...auditOrigin(ctx),
+    action: `users.bulk.${spec.operation}`,
+    targetType: 'user',
+    targetIds: affected,
+    changes: auditChanges,
+    context: {
+      requested: ids.length,
+      skipped: skipped.map((s) => ({ id: s.id, code: s.code })),
+      ...(unchanged.length ? { unchanged } : {}),
+      ...options.context,
+    },
+  });
+  return { affected, skipped, unchanged };
+}

@@ -1,0 +1,190 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { QueryTypes } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
+import { given } from '../support/given.js';
+import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
+import { clearOutbox, outboxEvents, seedUsers, subscribe } from '../support/webhooks.js';
+
+/**
+ * A job survives the process running it: the API is killed (SIGKILL, no shutdown) in the middle
+ * of a job, and a worker process (no HTTP) takes the job over once the lease runs out and
+ * finishes it from the last committed chunk. Afterwards every user's state, audit rows, webhook
+ * events and the counters agree, as if nothing had happened.
+ */
+
+const API_DIR = path.resolve(import.meta.dirname, '../..');
+
+let target: TestDatabaseTarget;
+let db: Database;
+let token: string;
+const children: ChildProcess[] = [];
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** `node dist/main.js` against the test's database (built by test/build.global-setup.ts). */
+function spawnApi(port: number, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
+    cwd: API_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...target.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DEMO_USERS: '0',
+      WEB_DIST_DIR: '/nonexistent',
+      WEBHOOKS_DISPATCHER: 'false',
+      JOBS_CHUNK_SIZE: '40',
+      JOBS_LEASE_SECONDS: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const output: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  return { child, output, kill };
+}
+
+async function startApi(env: Record<string, string>) {
+  const port = await freePort();
+  const api = spawnApi(port, env);
+  const base = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 45_000;
+  for (;;) {
+    if (api.child.exitCode !== null) throw new Error(`the API exited: ${api.output.join('')}`);
+    try {
+      const res = await fetch(`${base}/api/ready`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > end) throw new Error(`the API did not start: ${api.output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { ...api, base };
+}
+
+async function jobRow(id: number) {
+  const [row] = await db.sequelize.query<{ status: string; processed: number | string; changed: number | string }>(
+    'SELECT status, processed, changed FROM jobs WHERE id = ?',
+    { replacements: [id], type: QueryTypes.SELECT },
+  );
+  return { status: row?.status, processed: Number(row?.processed), changed: Number(row?.changed) };
+}
+
+async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
+beforeAll(async () => {
+  target = await createTestDatabaseTarget();
+  db = await openTestDatabase(target);
+  await seedPermissionsAndRoles(db);
+  const g = given(db);
+  token = await g.token((await g.user({ roles: ['admin'] })).id);
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await db.close();
+  await target.drop();
+});
+
+describe('a job whose process is killed', () => {
+  it('is finished by a worker from its last committed chunk: no user changed twice, none missed', async () => {
+    await clearOutbox(db);
+    await subscribe(db, ['user.deactivated', 'bulk.completed']);
+    const prefix = `crashjob${process.pid}`;
+    const ids = await seedUsers(db, 1_200, prefix);
+    const api = await startApi({});
+    const res = await fetch(`${api.base}/api/users/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'setActive', active: false, selection: { query: { q: prefix } } }),
+    });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { job } = (await res.json()) as { job: { id: number } };
+    // Killed part-way: some chunks committed, the rest not started (or one cut short).
+    await until(
+      'the first chunks',
+      () => jobRow(job.id),
+      (r) => r.processed >= 120,
+    );
+    await api.kill();
+    const cut = await jobRow(job.id);
+    expect(cut.status).toBe('running');
+    expect(cut.processed).toBeLessThan(ids.length);
+
+    const workerPort = await freePort();
+    const worker = spawnApi(workerPort, { PROCESS_ROLE: 'worker' });
+    const done = await until(
+      'the job',
+      () => jobRow(job.id),
+      (r) => r.status === 'succeeded',
+    );
+    expect(done).toEqual({ status: 'succeeded', processed: ids.length, changed: ids.length });
+    // The worker listens on nothing.
+    await expect(fetch(`http://127.0.0.1:${workerPort}/api/ready`)).rejects.toThrow();
+    await worker.kill();
+
+    // Every user inactive; each named by exactly one chunk's audit row; one event each.
+    const [inactive] = await db.sequelize.query<{ n: number | string }>(
+      'SELECT COUNT(*) AS n FROM users WHERE email LIKE ? AND is_active = 0',
+      { replacements: [`${prefix}-%`], type: QueryTypes.SELECT },
+    );
+    expect(Number(inactive?.n)).toBe(ids.length);
+    const audits = await db.sequelize.query<{ target_ids: string | number[]; context: string | object }>(
+      "SELECT target_ids, context FROM audit_logs WHERE action = 'users.bulk.setActive'",
+      { type: QueryTypes.SELECT },
+    );
+    const named = audits
+      .filter((a) => (typeof a.context === 'string' ? JSON.parse(a.context) : a.context).job_id === job.id)
+      .flatMap((a) => (typeof a.target_ids === 'string' ? JSON.parse(a.target_ids) : a.target_ids) as number[]);
+    expect(named.length).toBe(ids.length);
+    expect(new Set(named).size).toBe(ids.length);
+    const events = await outboxEvents(db);
+    const deactivated = events
+      .filter((e) => e.type === 'user.deactivated')
+      .map((e) => (e.payload.data as { user: { id: number } }).user.id);
+    expect(deactivated.length).toBe(ids.length);
+    expect(new Set(deactivated)).toEqual(new Set(ids));
+    expect(events.filter((e) => e.type === 'bulk.completed')).toHaveLength(1);
+    // The counters equal a fresh count.
+    const [stats] = await db.sequelize.query<{ total: number | string; active: number | string }>(
+      'SELECT total, active FROM user_stats WHERE id = 1',
+      { type: QueryTypes.SELECT },
+    );
+    const [fresh] = await db.sequelize.query<{ total: number | string; active: number | string }>(
+      'SELECT COUNT(*) AS total, SUM(CASE WHEN is_active = 1 THEN 1 ELSE 0 END) AS active FROM users WHERE deleted_at IS NULL',
+      { type: QueryTypes.SELECT },
+    );
+    expect({ total: Number(stats?.total), active: Number(stats?.active) }).toEqual({
+      total: Number(fresh?.total),
+      active: Number(fresh?.active),
+    });
+  }, 120_000);
+});

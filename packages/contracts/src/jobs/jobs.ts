@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { AuditViaSchema } from '../audit/audit';
+import type { ColumnDefinition } from '../columns';
+import { IdSchema, IsoDateTimeSchema } from '../common';
+import { listResultSchema } from '../lists';
+import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
+import { oneOrMany } from '../query/filters';
+import { BULK_OPERATIONS, BULK_SKIP_CODES } from '../users/users.bulk';
+
+/**
+ * Background jobs (SPEC §13): work too large for a request — a bulk change over every user a
+ * list query matches — runs as a job row that any API or worker process claims with a lease and
+ * moves in chunks, each committing its changes, audit, events and checkpoint together.
+ */
+export const JOB_KINDS = ['bulk'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_STATUSES = ['queued', 'running', 'cancelling', 'cancelled', 'succeeded', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A job in one of these states is over: it will not move again and cannot be cancelled. */
+export const FINISHED_JOB_STATUSES = ['cancelled', 'succeeded', 'failed'] as const satisfies readonly JobStatus[];
+export const isFinishedJob = (status: JobStatus): boolean =>
+  (FINISHED_JOB_STATUSES as readonly JobStatus[]).includes(status);
+
+export const JobProgressSchema = z.object({
+  /** Users the selection matched when the job was submitted (an estimate for what remains). */
+  total: z.number().int().nonnegative(),
+  processed: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+export type JobProgress = z.infer<typeof JobProgressSchema>;
+
+export const JobSchema = z.object({
+  id: IdSchema,
+  kind: z.enum(JOB_KINDS),
+  operation: z.enum(BULK_OPERATIONS).nullable(),
+  /** For setActive: the state asked for. */
+  active: z.boolean().nullable(),
+  /** A dry run judges every user and changes none: its counts and report say what would happen. */
+  dryRun: z.boolean(),
+  status: z.enum(JOB_STATUSES),
+  progress: JobProgressSchema,
+  /** Skipped users per reason code. */
+  counts: z.record(z.string(), z.number().int().nonnegative()),
+  /** Why a failed job stopped, in a sentence; null otherwise. */
+  error: z.string().nullable(),
+  created_at: IsoDateTimeSchema,
+  started_at: IsoDateTimeSchema.nullable(),
+  finished_at: IsoDateTimeSchema.nullable(),
+  actor_id: IdSchema.nullable(),
+  via: AuditViaSchema,
+});
+export type Job = z.infer<typeof JobSchema>;
+
+export const JobAnswerSchema = z.object({ job: JobSchema });
+export type JobAnswer = z.infer<typeof JobAnswerSchema>;
+
+/** At most this many examples per skip code travel with a job (the report has every one). */
+export const JOB_EXAMPLES_PER_CODE = 20;
+
+export const JobExampleSchema = z.object({ id: IdSchema.nullable(), email: z.string(), message: z.string() });
+
+/** GET /jobs/{id}: the job, and the first skipped users of each code (a dry run's "who and why"). */
+export const JobShowSchema = JobAnswerSchema.extend({
+  examples: z.record(z.string(), z.array(JobExampleSchema).max(JOB_EXAMPLES_PER_CODE)),
+});
+export type JobShow = z.infer<typeof JobShowSchema>;
+
+/** GET /jobs: own jobs (everyone's with `jobs.view`), newest first. */
+export const jobsListQuery = defineListQuery({
+  search: [],
+  filters: {
+    status: oneOrMany(z.enum(JOB_STATUSES, { error: `Status must be one of: ${JOB_STATUSES.join(', ')}.` }), {
+      max: JOB_STATUSES.length,
+    }),
+    kind: oneOrMany(z.enum(JOB_KINDS, { error: `Kind must be one of: ${JOB_KINDS.join(', ')}.` }), {
+      max: JOB_KINDS.length,
+    }),
+  },
+  sorts: ['id', 'created_at'],
+  defaultOrder: ['id', 'desc'],
+  perPage: { default: 25, max: 100, choices: [10, 25, 50, 100] },
+});
+export type JobsListQuery = ListQueryOf<typeof jobsListQuery>;
+
+export const JobIdSchema = z.object({
+  id: z.coerce.number({ error: 'The job id must be a whole number.' }).int().positive(),
+});
+
+export const JOB_REPORT_FORMATS = ['csv', 'json'] as const;
+export const JobReportInputSchema = JobIdSchema.extend({
+  format: z.enum(JOB_REPORT_FORMATS, { error: 'Format must be csv or json.' }).default('csv'),
+});
+export type JobReportInput = z.output<typeof JobReportInputSchema>;
+
+/** One line of a job's report: a user the job skipped or failed on, and why. */
+export const JobReportRowSchema = z.object({
+  id: IdSchema.nullable(),
+  email: z.string(),
+  outcome: z.enum(['skipped', 'failed']),
+  code: z.enum([...BULK_SKIP_CODES, 'INTERNAL']),
+  message: z.string(),
+});
+export type JobReportRow = z.infer<typeof JobReportRowSchema>;
+
+/** The report's columns, in the file's order (CSV header, JSON keys). */
+export const JOB_REPORT_COLUMNS = [
+  { key: 'id', label: 'id', type: 'number' },
+  { key: 'email', label: 'email', type: 'string' },
+  { key: 'outcome', label: 'outcome', type: 'string' },
+  { key: 'code', label: 'code', type: 'string' },
+  { key: 'message', label: 'message', type: 'string' },
+] as const satisfies readonly ColumnDefinition<keyof JobReportRow & string>[];
+
+export const JobsListResultSchema = listResultSchema(JobSchema);
+export type JobsListResult = z.infer<typeof JobsListResultSchema>;
