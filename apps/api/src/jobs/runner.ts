@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/transaction.js';
 import { isDatabaseUnreachable } from '../db/unavailable.js';
 import { PRUNE_EVERY_MS, repeatAbout } from '../housekeeping/repeat.js';
+import { wakeableSleep } from '../housekeeping/wakeable-sleep.js';
 import type { JobRow } from './job-rows.js';
 import {
   type ChunkProgress,
@@ -78,31 +79,7 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
   const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let running = true;
   const inHand = new Map<number, Promise<void>>();
-  let wake: (() => void) | null = null;
-  let woken = false;
-  const wakeUp = () => {
-    woken = true;
-    const resume = wake;
-    wake = null;
-    resume?.();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(() => {
-        wake = null;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        woken = false;
-        resolve();
-      };
-    });
+  const { sleep, wakeUp } = wakeableSleep();
 
   const step = (id: number): Promise<Step> =>
     writeTransaction(db, async (tx) => {

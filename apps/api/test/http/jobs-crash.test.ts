@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
+import { type ApiProcess, startApiProcess } from '../support/api-process.js';
 import { given } from '../support/given.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 import { clearOutbox, outboxEvents, seedUsers, subscribe } from '../support/webhooks.js';
@@ -16,71 +14,20 @@ import { clearOutbox, outboxEvents, seedUsers, subscribe } from '../support/webh
  * events and the counters agree, as if nothing had happened.
  */
 
-const API_DIR = path.resolve(import.meta.dirname, '../..');
-
+const children: ApiProcess[] = [];
 let target: TestDatabaseTarget;
 let db: Database;
 let token: string;
-const children: ChildProcess[] = [];
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** `node dist/main.js` against the test's database (built by test/build.global-setup.ts). */
-function spawnApi(port: number, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...target.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DEMO_USERS: '0',
-      WEB_DIST_DIR: '/nonexistent',
-      WEBHOOKS_DISPATCHER: 'false',
-      JOBS_CHUNK_SIZE: '40',
-      JOBS_LEASE_SECONDS: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const output: string[] = [];
-  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
-  const kill = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
-  return { child, output, kill };
-}
-
-async function startApi(env: Record<string, string>) {
-  const port = await freePort();
-  const api = spawnApi(port, env);
-  const base = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 45_000;
-  for (;;) {
-    if (api.child.exitCode !== null) throw new Error(`the API exited: ${api.output.join('')}`);
-    try {
-      const res = await fetch(`${base}/api/ready`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > end) throw new Error(`the API did not start: ${api.output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { ...api, base };
+/** An instance that delivers no webhooks (the test reads the outbox), with small chunks and a short lease. */
+async function startApi(env: Record<string, string>, options?: { ready?: boolean }) {
+  const api = await startApiProcess(
+    target,
+    { WEBHOOKS_DISPATCHER: 'false', JOBS_CHUNK_SIZE: '40', JOBS_LEASE_SECONDS: '1', ...env },
+    options,
+  );
+  children.push(api);
+  return api;
 }
 
 async function jobRow(id: number) {
@@ -109,7 +56,7 @@ beforeAll(async () => {
   token = await g.token((await g.user({ roles: ['admin'] })).id);
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const api of children) await api.kill();
   await db.close();
   await target.drop();
 });
@@ -139,8 +86,7 @@ describe('a job whose process is killed', () => {
     expect(cut.status).toBe('running');
     expect(cut.processed).toBeLessThan(ids.length);
 
-    const workerPort = await freePort();
-    const worker = spawnApi(workerPort, { PROCESS_ROLE: 'worker' });
+    const worker = await startApi({ PROCESS_ROLE: 'worker' }, { ready: false });
     const done = await until(
       'the job',
       () => jobRow(job.id),
@@ -148,7 +94,7 @@ describe('a job whose process is killed', () => {
     );
     expect(done).toEqual({ status: 'succeeded', processed: ids.length, changed: ids.length });
     // The worker listens on nothing.
-    await expect(fetch(`http://127.0.0.1:${workerPort}/api/ready`)).rejects.toThrow();
+    await expect(fetch(`${worker.base}/api/ready`)).rejects.toThrow();
     await worker.kill();
 
     // Every user inactive; each named by exactly one chunk's audit row; one event each.
