@@ -95,7 +95,7 @@ const API_LAYERS = [
   },
   {
     name: 'routers',
-    path: `${API}modules/.+\\.(router|procedures)\\.ts$`,
+    path: `${API}modules/.+[.-](router|procedures)\\.ts$`,
     mayNotImport: [[ROUTERS_ONLY_THE_KIT, 'rest+']],
   },
   {
