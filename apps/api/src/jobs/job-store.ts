@@ -2,7 +2,7 @@ import type { AuditVia, JobKind, JobStatus } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
-import { writeTransaction } from '../db/transaction.js';
+import { inWriteTurn, writeTransaction } from '../db/transaction.js';
 import { JOB_COLUMNS, type JobRow } from './job-rows.js';
 
 /**
@@ -112,22 +112,27 @@ export async function claimJobs(
 
 /** Extends `owner`'s lease on a job; false when the lease is no longer its own (the job moved on). */
 export async function renewLease(db: Database, id: number, owner: string, leaseMs: number, now = new Date()) {
-  const [, affected] = await db.sequelize.query(
-    `UPDATE jobs SET lease_until = :until WHERE id = :id AND lease_owner = :owner
+  // In its turn among the writers (SQLite's one write lock), like every write outside a transaction.
+  const [, affected] = await inWriteTurn(db, () =>
+    db.sequelize.query(
+      `UPDATE jobs SET lease_until = :until WHERE id = :id AND lease_owner = :owner
         AND status IN ('running', 'cancelling')`,
-    {
-      replacements: { id, owner, until: sqlDate(db, new Date(now.getTime() + leaseMs)) },
-      type: QueryTypes.UPDATE,
-    },
+      {
+        replacements: { id, owner, until: sqlDate(db, new Date(now.getTime() + leaseMs)) },
+        type: QueryTypes.UPDATE,
+      },
+    ),
   );
   return Number(affected) === 1;
 }
 
 /** Gives a lease up early (the runner is stopping): the job can be claimed again at once. */
 export async function releaseLease(db: Database, id: number, owner: string, now = new Date()) {
-  await db.sequelize.query(
-    "UPDATE jobs SET lease_until = :now WHERE id = :id AND lease_owner = :owner AND status IN ('running', 'cancelling')",
-    { replacements: { id, owner, now: sqlDate(db, new Date(now.getTime() - 1)) }, type: QueryTypes.UPDATE },
+  await inWriteTurn(db, () =>
+    db.sequelize.query(
+      "UPDATE jobs SET lease_until = :now WHERE id = :id AND lease_owner = :owner AND status IN ('running', 'cancelling')",
+      { replacements: { id, owner, now: sqlDate(db, new Date(now.getTime() - 1)) }, type: QueryTypes.UPDATE },
+    ),
   );
 }
 

@@ -301,6 +301,9 @@ describe('who may do what', () => {
     const mine = (await manager.get('/api/jobs')).json();
     expect(mine.rows.map((j: { id: number }) => j.id)).toEqual([id]);
     expect(mine.meta).toMatchObject({ total: 1, page: 1 });
+    expect((await manager.get('/api/jobs?q=setact')).json().rows.map((j: { id: number }) => j.id)).toEqual([id]);
+    expect((await manager.get('/api/jobs?q=delete')).json().rows).toEqual([]);
+    expect((await manager.get('/api/jobs?filters[status][]=queued')).json().meta.total).toBe(1);
     const all = (await admin.get('/api/jobs?perPage=100')).json();
     expect(all.rows.map((j: { id: number }) => j.id)).toContain(id);
     expect((await request(t.app).get('/api/jobs')).statusCode).toBe(401);

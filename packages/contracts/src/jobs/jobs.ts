@@ -71,7 +71,7 @@ export type JobShow = z.infer<typeof JobShowSchema>;
 
 /** GET /jobs: own jobs (everyone's with `jobs.view`), newest first. */
 export const jobsListQuery = defineListQuery({
-  search: [],
+  search: ['kind', 'operation', 'status'],
   filters: {
     status: oneOrMany(z.enum(JOB_STATUSES, { error: `Status must be one of: ${JOB_STATUSES.join(', ')}.` }), {
       max: JOB_STATUSES.length,
