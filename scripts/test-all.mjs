@@ -51,6 +51,11 @@ if (mysqlUrl) {
     name: 'bench-webhooks-smoke',
     cmd: ['npm', 'run', 'bench', '--', '--webhooks', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
   });
+  // A bulk job over every active user there, a dry run, a cancel and the reactivation.
+  checks.push({
+    name: 'bench-jobs-smoke',
+    cmd: ['npm', 'run', 'bench', '--', '--jobs', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
+  });
 } else {
   const line = 'SKIPPED: benchmark smoke — TEST_MYSQL_URL is not set.';
   if (process.env.CI === 'true') checks.push({ name: 'bench-smoke', cmd: ['sh', '-c', `echo "${line}" >&2; exit 1`] });

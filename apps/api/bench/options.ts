@@ -51,6 +51,8 @@ const HELP = `Usage: npm run bench -- [options]
                        the scale-out bed, RSS and event-loop lag sampled (--soak --help)
   --webhooks           instead of the scenarios: bulks with a webhook subscribed and the time to
                        deliver their events to a local receiver (--webhooks --help)
+  --jobs               instead of the scenarios: background bulk jobs over every active user, their
+                       rate, a dry run, cancel, and the list while one runs (--jobs --help)
   --profile            instead of the scenarios: one scenario (--scenario NAME, default list-default)
                        under load for --duration S (default 20) against an already-seeded database,
                        the API run with --cpu-prof; prints self and total time by function and owner

@@ -98,6 +98,10 @@ async function main(): Promise<number> {
     const { runProfile } = await import('./profile-run.js');
     return runProfile(process.argv.slice(2));
   }
+  if (process.argv.includes('--jobs')) {
+    const { runJobsBench } = await import('./jobs-run.js');
+    return runJobsBench(process.argv.slice(2));
+  }
   if (process.argv.includes('--webhooks')) {
     const { runWebhooksBench } = await import('./webhooks-run.js');
     return runWebhooksBench(process.argv.slice(2));
