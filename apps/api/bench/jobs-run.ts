@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT_DIR } from '../src/config.js';
@@ -42,6 +43,8 @@ interface Figures {
   users: number;
   chunk: number;
   machine: string;
+  /** The machine's 1-minute load average when the run began. */
+  load: number;
   aloneP50: number;
   duringP50: number;
   duringP99: number;
@@ -131,6 +134,7 @@ export async function runJobsBench(argv: string[]): Promise<number> {
     await db.close();
   }
   const machine = await machineInfo(settings);
+  const load = os.loadavg()[0] ?? 0;
   const conn = await connect(settings);
   // The users inactive now are set inactive again at the end: the run leaves the data as it found it.
   await conn.query('DROP TABLE IF EXISTS bench_jobs_inactive');
@@ -203,6 +207,7 @@ export async function runJobsBench(argv: string[]): Promise<number> {
       users,
       chunk,
       machine: `${machine.cpu}, ${machine.cores} cores, ${machine.mariadb}, buffer pool ${machine.bufferPoolMb} MB`,
+      load,
       aloneP50: alone.p50,
       duringP50: (during as Awaited<ReturnType<typeof browse>> | null)?.p50 ?? Number.NaN,
       duringP99: (during as Awaited<ReturnType<typeof browse>> | null)?.p99 ?? Number.NaN,
@@ -258,7 +263,7 @@ function section(f: Figures): string {
     start,
     '## Background jobs',
     '',
-    `Written by \`npm run bench -- --jobs --reuse\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${f.users.toLocaleString('en')} users, chunks of ${f.chunk.toLocaleString('en')}, one API process (its own runner); ${f.machine}.`,
+    `Written by \`npm run bench -- --jobs --reuse\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${f.users.toLocaleString('en')} users, chunks of ${f.chunk.toLocaleString('en')}, one API process (its own runner); ${f.machine}; load average ${f.load.toFixed(2)} at the start.`,
     '',
     ...table(f),
     '',

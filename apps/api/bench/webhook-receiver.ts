@@ -23,7 +23,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** `keepAlive: false` closes each connection after its answer, as a server without keep-alive does. */
+export async function startReceiver({ keepAlive = true } = {}): Promise<Receiver> {
   let verifier: Webhook | null = null;
   const received = new Map<string, number>();
   const byType = new Map<string, number>();
@@ -31,6 +32,7 @@ export async function startReceiver(): Promise<Receiver> {
   let sinceMark = 0;
   let badSignatures = 0;
   let waiter: { count: number; resolve: (at: number) => void } | null = null;
+  const connection: Record<string, string> = keepAlive ? {} : { connection: 'close' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -57,10 +59,10 @@ export async function startReceiver(): Promise<Receiver> {
             waiter = null;
           }
         }
-        res.writeHead(204).end();
+        res.writeHead(204, connection).end();
       } catch {
         badSignatures++;
-        res.writeHead(400).end();
+        res.writeHead(400, connection).end();
       }
     });
   });

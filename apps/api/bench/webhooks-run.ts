@@ -15,9 +15,10 @@ import {
 } from './seed.js';
 import { type ApiServer, startApi } from './server.js';
 import { median, percentile, sleep } from './stats.js';
+import { type CpuShares, cpuWindow, describeCpu } from './webhook-cpu.js';
 import { type Receiver, startReceiver } from './webhook-receiver.js';
 
-const HELP = `Usage: npm run bench -- --webhooks [--users N] [--bulks R] [--reuse] [--database-url URL] [--report FILE] [--smoke]
+const HELP = `Usage: npm run bench -- --webhooks [--users N] [--bulks R] [--reuse] [--no-keep-alive] [--database-url URL] [--report FILE] [--smoke]
 
   The webhook figures of issue 14, on the compiled API with a real receiver on loopback that
   verifies every signature with the Standard Webhooks reference library:
@@ -26,6 +27,10 @@ const HELP = `Usage: npm run bench -- --webhooks [--users N] [--bulks R] [--reus
   2. after the queue drained, one more bulk: the time until all its 10 000 user events and its
      bulk.completed summary arrived (target: within 60 s);
   3. the same with two API instances whose dispatchers share the queue: every message once.
+  Step 2 also says where the CPU went meanwhile (the API, the receiver, MariaDB), so a rate
+  bounded by the receiver shows as such.
+  --no-keep-alive: the receiver closes every connection after its answer, so each delivery
+  opens a new one (as the dispatcher did before issue 25): the figure to compare against.
   Writes the webhooks section of the report (default docs/PERFORMANCE.md; --smoke: 10 000 users,
   no report, fails unless every message arrived once with a valid signature).
 `;
@@ -44,6 +49,7 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
       users: { type: 'string' },
       bulks: { type: 'string' },
       reuse: { type: 'boolean', default: false },
+      'no-keep-alive': { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       'database-url': { type: 'string' },
       report: { type: 'string' },
@@ -84,7 +90,8 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
   }
 
   const conn = await connect(settings);
-  const receiver = await startReceiver();
+  const keepAlive = !values['no-keep-alive'];
+  const receiver = await startReceiver({ keepAlive });
   // The receiver listens on loopback: the product refuses private addresses unless told otherwise.
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true';
   const servers: ApiServer[] = [];
@@ -139,10 +146,13 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
 
     log('one bulk on a quiet queue: time until its every message arrived');
     receiver.mark();
+    const cpu = cpuWindow(api.pid);
     const single = await bulk();
     const doneAt = await receiver.waitFor(events, 10 * 60_000);
     const oneInstance = deliveryFigures(receiver, single.answeredAt, doneAt, events);
+    const cpuShares = cpu.stop();
     log(`  ${describe(oneInstance)}`);
+    log(`  ${describeCpu(cpuShares)} (the bulk's request included)`);
 
     log('two API instances, both dispatching');
     const second = await startApi(databaseUrl, log);
@@ -169,6 +179,8 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
       hookedP50: median(hooked.bulkMs),
       hookedMax: Math.max(...hooked.bulkMs),
       oneInstance,
+      cpuShares,
+      keepAlive,
       twoInstances,
       messages: receiver.received.size,
       duplicates,
@@ -257,6 +269,8 @@ function section(f: {
   hookedP50: number;
   hookedMax: number;
   oneInstance: DeliveryFigures;
+  cpuShares: CpuShares;
+  keepAlive: boolean;
   twoInstances: DeliveryFigures;
   messages: number;
   duplicates: number;
@@ -273,7 +287,11 @@ function section(f: {
 the compiled API, a receiver on loopback verifying every signature with the Standard Webhooks reference
 library and answering 204. Each bulk is \`POST /users/bulk\` setActive of the same ${f.ids.toLocaleString('en')} ids,
 alternately off and on; with the webhook subscribed, each writes ${f.ids.toLocaleString('en')} user events, a
-\`bulk.completed\` and as many deliveries in its own transaction.
+\`bulk.completed\` and as many deliveries in its own transaction. ${
+    f.keepAlive
+      ? 'The receiver keeps connections alive (as most servers do), so the dispatcher reuses them.'
+      : 'With `--no-keep-alive`: the receiver closes each connection after answering, so every delivery opens one.'
+  }
 
 | Measure | Figure | Target | Result |
 |---|---|---|---|
@@ -283,6 +301,6 @@ alternately off and on; with the webhook subscribed, each writes ${f.ids.toLocal
 | The same, two instances dispatching | ${f.twoInstances.seconds.toFixed(1)} s (${f.twoInstances.perSecond.toFixed(0)}/s) | ≤ 60 s | ${pass(f.twoInstances.seconds <= DELIVERY_TARGET_S)} |
 | Messages received | ${f.messages.toLocaleString('en')}, ${f.duplicates} more than once, ${f.badSignatures} failed verification | every one once | ${pass(!f.duplicates && !f.badSignatures)} |
 
-Deliveries at the end: ${f.statuses}.
+Deliveries at the end: ${f.statuses}. While one instance delivered the bulk: ${describeCpu(f.cpuShares)}.
 ${end}`;
 }

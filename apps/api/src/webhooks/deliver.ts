@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Webhook as Signer } from 'standardwebhooks';
 import { APP_VERSION } from '../version.js';
+import type { AgentPool } from './agent-pool.js';
 import { guardedLookup, literalAddress, nonPublicRange, PrivateAddressRefused } from './ssrf.js';
 
 /** What one HTTP attempt sends. */
@@ -18,6 +19,8 @@ export interface DeliveryRequest {
 export interface DeliveryOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The dispatcher's kept-alive connections; without them the attempt opens its own. */
+  agents?: AgentPool;
 }
 
 /** How an attempt ended. Every failure is one of these, never an exception. */
@@ -74,9 +77,23 @@ function describeError(err: unknown, url: URL): string {
 }
 
 /**
+ * A kept-alive socket the endpoint closed while it sat in the pool, found out only as the
+ * request is written: reset (or hung up, which Node also reports as ECONNRESET) before any byte
+ * of an answer. The endpoint did not answer this request; a fresh connection usually will.
+ */
+const staleSocket = (req: http.ClientRequest, err: unknown, responded: boolean) => {
+  const code = (err as NodeJS.ErrnoException).code;
+  return req.reusedSocket && !responded && (code === 'ECONNRESET' || code === 'EPIPE');
+};
+
+/**
  * POSTs one signed event and reports how it went. Redirects are not followed (a 3xx is a failed
  * attempt naming its Location); the whole attempt has one deadline; at most 64 KB of the answer
  * is read. Never throws, never hangs past the deadline.
+ *
+ * With `options.agents` the connection is a kept-alive one of the endpoint's origin
+ * (agent-pool.ts); a reused socket found closed is replaced once, by a fresh connection, within
+ * the same deadline. Without it, the attempt opens a connection of its own and closes it.
  */
 export function deliver(request: DeliveryRequest, options: DeliveryOptions): Promise<AttemptResult> {
   const started = performance.now();
@@ -97,7 +114,7 @@ export function deliver(request: DeliveryRequest, options: DeliveryOptions): Pro
 
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
-    let deadline: NodeJS.Timeout | undefined;
+    let current: http.ClientRequest | null = null;
     const finish = (result: Omit<AttemptResult, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
@@ -106,57 +123,66 @@ export function deliver(request: DeliveryRequest, options: DeliveryOptions): Pro
     };
     const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null) =>
       finish({ ok: false, statusCode, excerpt, error });
-
-    const client = url.protocol === 'https:' ? https : http;
-    let req: http.ClientRequest;
-    try {
-      req = client.request(url, {
-        method: 'POST',
-        headers: signedHeaders(request),
-        // A fresh connection per attempt: a kept-alive one could be closed by the endpoint just
-        // as it is reused, failing an attempt that would have succeeded.
-        agent: false,
-        lookup: guardedLookup(options.allowPrivate),
-      });
-    } catch (err) {
-      fail(describeError(err, url));
-      return;
-    }
-    deadline = setTimeout(() => {
+    const deadline = setTimeout(() => {
       fail(`timed out after ${options.timeoutMs / 1000} s`);
-      req.destroy();
+      current?.destroy();
     }, options.timeoutMs);
+    const headers = signedHeaders(request);
 
-    req.on('error', (err) => fail(describeError(err, url)));
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const conclude = () => {
-        const excerpt = size > 0 ? Buffer.concat(chunks).subarray(0, EXCERPT_LIMIT).toString('utf8') : null;
-        if (status >= 200 && status < 300) finish({ ok: true, statusCode: status, excerpt, error: null });
-        else if (status >= 300 && status < 400) {
-          const location = res.headers.location;
-          fail(
-            `redirect not followed: ${status}${location ? ` to ${location}` : ' without a Location'}`,
-            status,
-            excerpt,
-          );
-        } else fail(`HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`, status, excerpt);
-        // Stop reading: what is left of a long answer is dropped with the connection.
-        res.destroy();
-      };
-      res.on('data', (chunk: Buffer) => {
+    /** One request on `agent`'s connection, or on a connection of its own when `agent` is false. */
+    const exchange = (agent: http.Agent | false) => {
+      const client = url.protocol === 'https:' ? https : http;
+      let req: http.ClientRequest;
+      try {
+        // The guard is the connection's lookup either way: a pool's agent carries the same one.
+        req = client.request(url, { method: 'POST', headers, agent, lookup: guardedLookup(options.allowPrivate) });
+      } catch (err) {
+        fail(describeError(err, url));
+        return;
+      }
+      current = req;
+      let responded = false;
+      req.on('error', (err) => {
         if (settled) return;
-        if (size < EXCERPT_LIMIT) chunks.push(chunk);
-        size += chunk.length;
-        if (size >= RESPONSE_READ_LIMIT) conclude();
+        if (agent && staleSocket(req, err, responded)) exchange(false);
+        else fail(describeError(err, url));
       });
-      res.on('end', conclude);
-      // An answer cut off midway still carries its status: that is what the endpoint said.
-      res.on('close', conclude);
-      res.on('error', () => undefined);
-    });
-    req.end(request.body);
+      req.on('response', (res) => {
+        responded = true;
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const conclude = () => {
+          const excerpt = size > 0 ? Buffer.concat(chunks).subarray(0, EXCERPT_LIMIT).toString('utf8') : null;
+          if (status >= 200 && status < 300) finish({ ok: true, statusCode: status, excerpt, error: null });
+          else if (status >= 300 && status < 400) {
+            const location = res.headers.location;
+            fail(
+              `redirect not followed: ${status}${location ? ` to ${location}` : ' without a Location'}`,
+              status,
+              excerpt,
+            );
+          } else fail(`HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`, status, excerpt);
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          if (size < EXCERPT_LIMIT) chunks.push(chunk);
+          size += chunk.length;
+          if (size >= RESPONSE_READ_LIMIT) {
+            conclude();
+            // Stop reading: what is left of a long answer is dropped with the connection.
+            res.destroy();
+          }
+        });
+        // Read to its end, the connection goes back to the pool for the next delivery.
+        res.on('end', conclude);
+        // An answer cut off midway still carries its status: that is what the endpoint said.
+        res.on('close', conclude);
+        res.on('error', () => undefined);
+      });
+      req.end(request.body);
+    };
+
+    exchange(options.agents?.agentFor(url, options.allowPrivate) ?? false);
   });
 }

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
+import { type ApiProcess, startApiProcess } from '../support/api-process.js';
 import { given } from '../support/given.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.js';
@@ -14,66 +12,17 @@ import { clearOutbox, deliveriesOf, subscribe } from '../support/webhooks.js';
  * killed (SIGKILL, no shutdown) after the commit, and another process delivers it.
  */
 
-const API_DIR = path.resolve(import.meta.dirname, '../..');
-
 let target: TestDatabaseTarget;
 let db: Database;
 let token: string;
 let receiver: TestReceiver;
-const children: ChildProcess[] = [];
+const children: ApiProcess[] = [];
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** The API as production runs it (`node dist/main.js`, built by test/build.global-setup.ts), on its own port, against the test's database. */
+/** The compiled API against the test's database, delivering to the loopback receiver. */
 async function startApi(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...target.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DEMO_USERS: '0',
-      WEB_DIST_DIR: '/nonexistent',
-      WEBHOOKS_ALLOW_PRIVATE: 'true',
-      WEBHOOKS_TIMEOUT_SECONDS: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const output: string[] = [];
-  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
-  const base = `http://127.0.0.1:${port}`;
-  const end = Date.now() + 45_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited: ${output.join('')}`);
-    try {
-      const res = await fetch(`${base}/api/ready`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > end) throw new Error(`the API did not start: ${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const kill = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
-  return { base, kill };
+  const api = await startApiProcess(target, { WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_TIMEOUT_SECONDS: '1', ...env });
+  children.push(api);
+  return api;
 }
 
 async function createUser(base: string, email: string) {
@@ -100,7 +49,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const api of children) await api.kill();
   await receiver.close();
   await db.close();
   await target.drop();
