@@ -9,6 +9,7 @@ const DESTINATIONS = [
   { name: en.nav.users, path: '/users' },
   { name: en.nav.audit, path: '/audit' },
   { name: en.webhooks.nav, path: '/webhooks' },
+  { name: en.jobs.nav, path: '/jobs' },
   { name: en.nav.status, path: '/status' },
 ] as const;
 

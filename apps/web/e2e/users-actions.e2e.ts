@@ -8,7 +8,6 @@ import {
   expectShownIds,
   findUser,
   idsOf,
-  say,
   signedInPage,
   usersTable,
   waitForRows,
@@ -19,6 +18,7 @@ import { browserMissing, launch } from './support/browser';
 // Each test works on its own demo users (by surname), so they can run in any order:
 // Schmidt → bulk deactivate; Dubois → edit; Wirth → delete; Chen → role page; export is read-only.
 const t = en.usersList;
+const j = en.jobs;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -72,7 +72,7 @@ function parseCsv(text: string): string[][] {
 }
 
 describe.skipIf(browserMissing())('acting on users', () => {
-  it('selects all matching users across pages and deactivates them after the dry-run report', async () => {
+  it('selects all matching users across pages and deactivates them as a job after its dry run', async () => {
     const { context, page } = await signedInPage(browser);
     const before = await allRows(page, 'q=schmidt');
     expect(before.length).toBeGreaterThan(10); // more than one page, so "select all matching" is needed
@@ -85,25 +85,23 @@ describe.skipIf(browserMissing())('acting on users', () => {
     const bar = page.getByRole('region', { name: t.selection.label, exact: true });
     await bar.getByText(t.selection.count(10), { exact: true }).waitFor();
     await bar.getByRole('button', { name: t.selection.selectAllMatching(before.length), exact: true }).click();
-    await bar.getByText(say(t.selection.allMatching, before.length), { exact: true }).waitFor();
-    await bar.getByText(t.selection.count(before.length), { exact: true }).waitFor();
+    await bar.getByText(t.selection.allMatching(before.length), { exact: true }).waitFor();
 
     await bar.getByRole('button', { name: t.bulk.deactivate, exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: t.bulk.title.deactivate(before.length) });
+    const dialog = page.getByRole('dialog', { name: j.matching.titleAll(t.bulk.deactivate, before.length, true) });
     await dialog.waitFor();
-    // The dry run's report comes first; nothing has changed yet.
-    await dialog.getByText(t.bulk.affected.deactivate(before.length), { exact: true }).waitFor();
+    // The dry run's counts come first; nothing has changed yet.
+    await dialog.getByText(j.outcome.wouldChange(activeBefore), { exact: true }).waitFor({ timeout: 30_000 });
     expect(await dialog.textContent()).toContain(t.bulk.noneSkipped);
     expect((await allRows(page, 'q=schmidt')).filter((row) => row.is_active)).toHaveLength(activeBefore);
 
-    await dialog.getByRole('button', { name: t.bulk.confirm.deactivate(before.length), exact: true }).click();
-    await waitForToast(page, t.bulk.done.deactivate(before.length));
-    await dialog.waitFor({ state: 'hidden' });
-    // The selection is cleared and the list shows them inactive, without a reload.
-    await bar.waitFor({ state: 'hidden' });
-    const statuses = usersTable(page).locator('tbody tr').getByText(t.table.active, { exact: true });
-    await expect.poll(() => statuses.count()).toBe(0);
-    expect(await usersTable(page).locator('tbody tr').getByText(t.table.inactive, { exact: true }).count()).toBe(10);
+    await dialog
+      .getByRole('button', { name: j.matching.confirmAll(t.bulk.deactivate, activeBefore), exact: true })
+      .click();
+    // The job's page follows it to the end, and says so.
+    await page.waitForURL(/\/jobs\/\d+$/);
+    await waitForToast(page, j.finishedToast.succeeded(j.operations.deactivate), 30_000);
+    await page.getByText(j.statuses.succeeded, { exact: true }).first().waitFor();
     expect((await allRows(page, 'q=schmidt')).every((row) => !row.is_active)).toBe(true);
     await context.close();
   });

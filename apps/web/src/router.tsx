@@ -128,6 +128,8 @@ export const routes: RouteObject[] = [
           'webhooks.manage',
         ),
       },
+      { path: 'jobs', lazy: lazyPage(() => import('./features/jobs/jobs-list-page').then((m) => m.JobsListPage)) },
+      { path: 'jobs/:id', lazy: lazyPage(() => import('./features/jobs/job-page').then((m) => m.JobPage)) },
       {
         path: 'roles/:id',
         lazy: lazyPage(() => import('./features/roles/role-show-page').then((m) => m.RoleShowPage), 'roles.view'),

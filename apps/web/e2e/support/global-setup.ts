@@ -14,6 +14,8 @@ declare module 'vitest' {
     distDir: string;
     /** A webhook receiver alive for the whole run, for the screenshot pages' webhook story. */
     storyReceiverUrl: string;
+    /** The server's SQLite file: a test that needs more users than the seed writes them there. */
+    sqlitePath: string;
   }
 }
 
@@ -50,6 +52,7 @@ export default async function setup(project: TestProject) {
     project.provide('baseUrl', '');
     project.provide('distDir', '');
     project.provide('storyReceiverUrl', '');
+    project.provide('sqlitePath', '');
     return;
   }
   // Always test the current code: build the SPA the API will serve. Into a directory of this
@@ -85,6 +88,8 @@ export default async function setup(project: TestProject) {
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     WEBHOOKS_MAX_ATTEMPTS: '2',
     WEBHOOKS_RETRY_BASE_SECONDS: '1',
+    // Background jobs move in small chunks, so a browser test sees one move and can cancel it.
+    JOBS_CHUNK_SIZE: '10',
   };
   let output = '';
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
@@ -112,6 +117,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('distDir', distDir);
   project.provide('storyReceiverUrl', storyReceiver.url);
+  project.provide('sqlitePath', path.join(dataDir, 'app.sqlite'));
 
   return async () => {
     await storyReceiver.close();

@@ -15,6 +15,7 @@ import { ensureAuditStory, HISTORY_RENAMED } from './audit';
 import { newPage, screenshot, type ViewOptions } from './browser';
 import { ADMIN } from './env';
 import { ensureTokenStory, ensureWebhookStory, TOKEN_STORY, WEBHOOK_STORY } from './integrations';
+import { ensureJobStory } from './jobs';
 
 /** An account with no role at all: it may sign in and see only what it may do (nothing). */
 export const NO_ACCESS = {
@@ -43,6 +44,8 @@ export interface PageIds {
   audit: { userId: number; editEventId: number };
   /** An endpoint with a delivered and a failed delivery, and the failed one. */
   webhook: { id: number; deliveryId: number };
+  /** A finished dry run of a bulk job (over every active user). */
+  job: { id: number };
 }
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -192,6 +195,26 @@ export const APP_PAGES: AppPage[] = [
     },
   },
   {
+    name: 'jobs-list',
+    title: 'the jobs list',
+    who: 'admin',
+    path: () => '/jobs',
+    ready: async (p, { job }) => {
+      await h1(p, en.jobs.title);
+      await p.locator(`a[href="/jobs/${job.id}"]`).first().waitFor();
+    },
+  },
+  {
+    name: 'job',
+    title: 'a background job',
+    who: 'admin',
+    path: ({ job }) => `/jobs/${job.id}`,
+    ready: async (p, { job }) => {
+      await h1(p, en.jobs.jobName(job.id, en.jobs.operations.deactivate));
+      await p.getByText(en.jobs.skipCode('SELF_DEACTIVATION'), { exact: true }).waitFor();
+    },
+  },
+  {
     name: 'account-no-access',
     title: 'the page for an account that may see nothing',
     who: 'noAccess',
@@ -266,7 +289,8 @@ export class PageVisitor {
       const audit = await ensureAuditStory(page);
       await ensureTokenStory(page);
       const webhook = await ensureWebhookStory(page);
-      return { user: { id: user.id, name: user.name }, role, audit, webhook };
+      const job = await ensureJobStory(page);
+      return { user: { id: user.id, name: user.name }, role, audit, webhook, job };
     })();
     return this.idsPromise;
   }

@@ -1,4 +1,5 @@
 import { auditMessages } from './audit-messages';
+import { jobsMessages } from './jobs-messages';
 import { sessionsMessages } from './sessions-messages';
 import { tokensMessages } from './tokens-messages';
 import { webhooksMessages } from './webhooks-messages';
@@ -158,6 +159,7 @@ export const en = {
   tokens: tokensMessages,
   sessions: sessionsMessages,
   webhooks: webhooksMessages,
+  jobs: jobsMessages,
   routeError: {
     title: 'This page failed to load',
     description: 'An unexpected error stopped this page from rendering. Reload to try again.',

@@ -92,9 +92,8 @@ export function listStrings(w: ListWords) {
       count: (count: number) => `${formatCount(count)} selected`,
       page: (count: number) => `All ${counted(count)} on this page are selected.`,
       selectAllMatching: (total: number, exact = true) => `Select all ${atLeast(total, exact)} matching`,
-      allMatching: `Every matching ${w.one} is selected.`,
-      truncated: (count: number, total: number) =>
-        `The first ${formatCount(count)} of ${counted(total)} matching are selected: one action takes at most ${formatCount(count)}.`,
+      allMatching: (total: number, exact = true) => `All ${atLeast(total, exact)} matching`,
+      except: (count: number) => `${formatCount(count)} left out`,
       selecting: 'Selecting…',
       clear: 'Clear selection',
       failed: `The matching ${w.many} could not be selected.`,

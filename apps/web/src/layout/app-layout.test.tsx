@@ -38,7 +38,7 @@ describe('layout', () => {
       within(menu)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual([en.nav.users, en.nav.status]);
+    ).toEqual([en.nav.users, en.jobs.nav, en.nav.status]);
     expect(within(menu).getByRole('link', { name: en.nav.status }).getAttribute('aria-current')).toBe('page');
     fireEvent.click(within(menu).getByRole('link', { name: en.nav.status }));
     expect(await screen.findByRole('button', { name: en.nav.openMenu, expanded: false })).toBeTruthy();

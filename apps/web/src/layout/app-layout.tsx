@@ -1,5 +1,6 @@
 import { ShieldCheck } from 'lucide-react';
 import { Link, type Location, Outlet, ScrollRestoration } from 'react-router';
+import { JobsIndicator } from '../features/jobs/jobs-indicator';
 import { ThemeSwitch } from '../features/theme/theme-switch';
 import { useMessages } from '../i18n/messages';
 import { MainNav } from './main-nav';
@@ -39,6 +40,7 @@ export function AppLayout() {
             </Link>
           </div>
           <div className="flex shrink-0 items-center gap-2 sm:gap-3">
+            <JobsIndicator />
             <ThemeSwitch />
             <UserMenu />
           </div>

@@ -14,11 +14,6 @@ export function trpcResult(data: JsonBodyType) {
   return HttpResponse.json([{ result: { data } }]);
 }
 
-export function trpcError({ message, code, httpStatus }: { message: string; code: string; httpStatus: number }) {
-  // -32603 is JSON-RPC's internal error; the client reads the contract code from `data`.
-  return HttpResponse.json([{ error: { message, code: -32603, data: { code, httpStatus } } }], { status: httpStatus });
-}
-
 export const trpc = {
   query: (procedure: string, resolve: () => Response | Promise<Response>, options?: { once?: boolean }) =>
     http.get(trpcPath(procedure), resolve, options),

@@ -16,6 +16,8 @@ export interface TrpcErrorBody {
 export type TrpcResolver = (input: unknown) => TrpcReply | Promise<TrpcReply>;
 
 export const ok = (data: unknown): TrpcReply => ({ data });
+
+const NO_JOBS = { rows: [], meta: { page: 1, perPage: 10, total: 0, totalExact: true, pageCount: 0 } };
 export const fail = (error: TrpcErrorBody): TrpcReply => ({ error });
 
 export const UNAUTHENTICATED: TrpcErrorBody = {
@@ -35,7 +37,8 @@ export interface TrpcCall {
  * `set` changes an answer mid-test; `calls` records what was asked, with inputs.
  */
 export function mockTrpc(table: Record<string, TrpcResolver | TrpcReply>) {
-  const resolvers = new Map(Object.entries(table));
+  // The header asks for the caller's running jobs on every page: none, unless a test says so.
+  const resolvers = new Map<string, TrpcResolver | TrpcReply>(Object.entries({ 'jobs.list': ok(NO_JOBS), ...table }));
   const calls: TrpcCall[] = [];
 
   const answer = async (path: string, input: unknown) => {

@@ -1,63 +1,15 @@
 import { DELIVERED_EVENT_TYPES, DELIVERY_STATUSES, type WebhookDeliveryList } from '@app/contracts';
-import { CardDescription, CardHeader, CardTitle, cn } from '@app/ui';
-import { Check, Send } from 'lucide-react';
+import { CardDescription, CardHeader, CardTitle } from '@app/ui';
+import { Send } from 'lucide-react';
 import { useMemo } from 'react';
 import { useMessages } from '../../i18n/messages';
 import { ResourceListView } from '../../lib/resource-list/resource-list-view';
+import { ToggleChips } from '../../lib/resource-list/toggle-chips';
 import { useResourceList } from '../../lib/resource-list/use-resource-list';
 import { useTRPC } from '../../lib/trpc';
 import { deliveryColumns } from './delivery-columns';
 import { deliveryList } from './delivery-list-state';
 import { eventLabel } from './webhook-status';
-
-/** A row of toggle chips for one filter: each pressed value is in force (any of them matches). */
-function ToggleChips<V extends string>({
-  label,
-  options,
-  selected,
-  onChange,
-}: {
-  label: string;
-  options: ReadonlyArray<{ value: V; label: string }>;
-  selected: readonly V[];
-  onChange: (next: V[]) => void;
-}) {
-  return (
-    <fieldset className="flex flex-wrap items-center gap-1.5">
-      <legend className="sr-only">{label}</legend>
-      <span aria-hidden="true" className="mr-1 text-xs font-medium text-muted-foreground">
-        {label}
-      </span>
-      {options.map((option) => {
-        const pressed = selected.includes(option.value);
-        return (
-          <button
-            key={option.value}
-            type="button"
-            aria-pressed={pressed}
-            onClick={() =>
-              onChange(
-                pressed
-                  ? selected.filter((v) => v !== option.value)
-                  : options.map((o) => o.value).filter((v) => v === option.value || selected.includes(v)),
-              )
-            }
-            className={cn(
-              'inline-flex h-7 items-center gap-1 rounded-full border px-2.5 text-xs font-medium transition-colors',
-              'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-              pressed
-                ? 'border-primary/40 bg-primary/10 text-foreground'
-                : 'border-border bg-surface text-muted-foreground hover:bg-surface-muted hover:text-foreground',
-            )}
-          >
-            {pressed ? <Check aria-hidden="true" className="size-3" /> : null}
-            {option.label}
-          </button>
-        );
-      })}
-    </fieldset>
-  );
-}
 
 const rowsOf = (data: WebhookDeliveryList) => data.rows;
 

@@ -116,10 +116,10 @@ export function ResourceListView<Row, S extends string, F extends object, K exte
       {c.selectable ? (
         <>
           {/* Room below the last row, so the floating bar never covers it. */}
-          {selection.ids.length > 0 ? <div aria-hidden="true" className="h-28" /> : null}
+          {selection.count > 0 ? <div aria-hidden="true" className="h-28" /> : null}
           <SelectionBar
             strings={t.selection}
-            count={selection.ids.length}
+            count={selection.count}
             matching={selection.matching}
             pageSelected={pageRows > 0 && table.getIsAllPageRowsSelected()}
             pageRows={pageRows}

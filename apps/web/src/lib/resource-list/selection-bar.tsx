@@ -15,8 +15,10 @@ export interface SelectionAction<A extends string> {
 export interface SelectionBarStrings {
   label: string;
   count: (count: number) => string;
-  allMatching: string;
-  truncated: (count: number, total: number) => string;
+  /** Everything matching is selected ("All 312,480 matching"). */
+  allMatching: (total: number, exact: boolean) => string;
+  /** Rows unticked from everything matching. */
+  except: (count: number) => string;
   page: (count: number) => string;
   selecting: string;
   selectAllMatching: (total: number, exact: boolean) => string;
@@ -50,7 +52,7 @@ export function SelectionBar<A extends string>(props: SelectionBarProps<A>) {
   const s = props.strings;
   const { count, matching, pageSelected, pageRows, total, actions } = props;
   if (count === 0) return null;
-  const offerMatching = !matching && pageSelected && count < total;
+  const offerMatching = !matching && pageSelected && (count < total || !(props.totalExact ?? true));
 
   return (
     <section
@@ -60,12 +62,12 @@ export function SelectionBar<A extends string>(props: SelectionBarProps<A>) {
       <div className="pointer-events-auto flex w-full flex-wrap items-center gap-x-3 gap-y-2 rounded-xl border border-border bg-surface py-2 pr-2 pl-3.5 text-sm shadow-2xl ring-1 ring-black/5 sm:w-auto sm:max-w-full dark:ring-white/5">
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1" aria-live="polite">
           <span className="rounded-md bg-primary/10 px-2 py-0.5 font-semibold text-primary tabular-nums">
-            {s.count(count)}
+            {matching ? s.allMatching(matching.total, matching.exact) : s.count(count)}
           </span>
           {matching ? (
-            <span className="text-muted-foreground">
-              {matching.truncated ? s.truncated(matching.count, matching.total) : s.allMatching}
-            </span>
+            matching.except.length > 0 ? (
+              <span className="text-muted-foreground">{s.except(matching.except.length)}</span>
+            ) : null
           ) : offerMatching ? (
             <span className="text-muted-foreground">
               {s.page(pageRows)}{' '}

@@ -31,6 +31,7 @@ export function useResourceTable<Row extends { id: number }, S extends string, F
 }: UseResourceTableOptions<Row, S, F>) {
   const { sort, dir } = list.state;
   const sorting: SortingState = sort ? [{ id: sort, desc: dir === 'desc' }] : [];
+  const pageIds = (rows ?? NO_ROWS).map((row) => row.id);
   return useReactTable<Row>({
     data: rows ?? NO_ROWS,
     columns,
@@ -47,13 +48,13 @@ export function useResourceTable<Row extends { id: number }, S extends string, F
       sorting,
       // Without a selection the checkbox column is not shown at all.
       columnVisibility: selection ? prefs.visibility : { ...prefs.visibility, [SELECT_COLUMN]: false },
-      rowSelection: selection?.rows ?? {},
+      rowSelection: selection?.rowsFor(pageIds) ?? {},
     },
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
       const first = next[0];
       list.setSort(first ? (first.id as S) : null, first?.desc ? 'desc' : 'asc');
     },
-    ...(selection ? { onRowSelectionChange: selection.onRowSelectionChange } : {}),
+    ...(selection ? { onRowSelectionChange: (updater) => selection.change(updater, pageIds) } : {}),
   });
 }

@@ -4,8 +4,8 @@ import {
   type BulkInput,
   type BulkReport,
   type BulkRequest,
-  type Job,
   type CapabilityMap,
+  type Job,
   canSeeTrash as holdsTrashPermission,
   type Permission,
   type UserActions,
@@ -53,13 +53,30 @@ export function bulkInput(action: UserAction, ids: number[], dryRun: boolean): B
   return { ...OPERATION[action], ids, dryRun };
 }
 
+/** Every user a list query matches, less the ones left out: what "select all matching" acts on. */
+export type UsersSelection = NonNullable<BulkRequest['selection']>;
+
+export function selectionInput(
+  action: UserAction,
+  selection: UsersSelection,
+  dryRun: boolean,
+): BulkRequest & { selection: UsersSelection } {
+  return { ...OPERATION[action], selection, dryRun };
+}
+
 /**
- * POST /users/bulk answers a list of ids with its report (a selection with a job instead, which
- * this list does not send): the report, or an error if the server answered otherwise.
+ * POST /users/bulk answers a list of ids with its report: the report, or an error if the server
+ * answered otherwise.
  */
 export function bulkReportOf(answer: BulkReport | { job: Job }): BulkReport {
   if ('job' in answer) throw new Error('The server answered a list of ids with a job.');
   return answer;
+}
+
+/** …and a selection with the job it started: the job, or an error if it answered otherwise. */
+export function bulkJobOf(answer: BulkReport | { job: Job }): Job {
+  if (!('job' in answer)) throw new Error('The server answered a selection without a job.');
+  return answer.job;
 }
 
 /**

@@ -1,21 +1,20 @@
-import { MAX_IDS, type UserListRow, type UserRow } from '@app/contracts';
+import type { UserListRow, UserRow } from '@app/contracts';
 import { buttonClassName, EmptyState, PageHeader } from '@app/ui';
-import { useMutation } from '@tanstack/react-query';
 import { Trash2, UserPlus, Users } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { useMessages } from '../../../i18n/messages';
-import { apiErrorMessage } from '../../../lib/api-error';
 import { toListInput } from '../../../lib/resource-list/list-state';
 import { ResourceListView } from '../../../lib/resource-list/resource-list-view';
 import { useResourceList } from '../../../lib/resource-list/use-resource-list';
-import { useTRPC, useTRPCClient } from '../../../lib/trpc';
+import { useTRPC } from '../../../lib/trpc';
 import { useCan, useSession } from '../../auth/use-session';
 import { BulkActionDialog, type KnownUsers } from './bulk-action-dialog';
 import { RowActionDialog } from './row-action-dialog';
+import { SelectionBulkDialog } from './selection-bulk-dialog';
 import { useBulkAction } from './use-bulk-action';
 import { useRowAction } from './use-row-action';
+import { useSelectionBulk } from './use-selection-bulk';
 import { ACTION_ICONS, bulkActionsFor, canSeeTrash, DESTRUCTIVE_ACTIONS } from './user-actions';
 import { usersColumns } from './users-columns';
 import { inChipOrder, usersFilterFields } from './users-filter-fields';
@@ -41,7 +40,6 @@ export function UsersListPage() {
   const m = useMessages();
   const t = m.usersList;
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const can = useCan();
   const trash = canSeeTrash(can);
   // A shared link to the trash opens as the plain list for someone who may not see it.
@@ -73,10 +71,15 @@ export function UsersListPage() {
   const known = useKnownUsers(data?.rows);
   const bulkActions = bulkActionsFor(state.filters.trashed, can);
   const bulk = useBulkAction({ ids: selection.ids, onDone: selection.clear });
-  const matching = useMutation({
-    mutationFn: () => client.users.selected.query({ ...toListInput(state), limit: MAX_IDS }),
-    onSuccess: (result) => selection.selectMatching(result.ids, result.total, result.truncated),
-    onError: (error) => toast.error(apiErrorMessage(error, m)),
+  // "All N matching" is acted on as the query itself (a background job), whatever N is.
+  const { q, filters } = toListInput(state);
+  const everyMatching = selection.matching
+    ? { query: { ...(q ? { q } : {}), filters }, except: [...selection.matching.except] }
+    : null;
+  const jobBulk = useSelectionBulk({
+    selection: everyMatching,
+    total: { count: selection.matching?.total ?? 0, exact: selection.matching?.exact ?? true },
+    onStarted: selection.clear,
   });
   const fields = usersFilterFields(m, data?.availableRoles, trash);
 
@@ -131,12 +134,13 @@ export function UsersListPage() {
             icon: ACTION_ICONS[action],
             destructive: DESTRUCTIVE_ACTIONS.has(action),
           })),
-          onAction: bulk.start,
-          onSelectMatching: () => matching.mutate(),
-          selectingMatching: matching.isPending,
+          onAction: selection.matching ? jobBulk.start : bulk.start,
+          onSelectMatching: () => selection.selectMatching(data?.meta.total ?? 0, data?.meta.totalExact ?? true),
+          selectingMatching: false,
         }}
       />
       <BulkActionDialog flow={bulk} known={known} canSeeTrash={trash} />
+      <SelectionBulkDialog flow={jobBulk} />
       <RowActionDialog flow={rowAction} />
     </div>
   );

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { en } from '../../i18n/en';
+import { etaSeconds, operationLabel, percentDone, rateOf } from './job-format';
+
+describe('a job’s pace', () => {
+  it('measures the rate over the recent samples only', () => {
+    expect(rateOf([])).toBeNull();
+    expect(rateOf([{ at: 0, processed: 0 }])).toBeNull();
+    expect(
+      rateOf([
+        { at: 0, processed: 0 },
+        { at: 2_000, processed: 4_000 },
+      ]),
+    ).toBe(2_000);
+    // A sample older than the window no longer counts: the pace is today's.
+    const samples = [
+      { at: 0, processed: 0 },
+      { at: 20_000, processed: 1_000 },
+      { at: 30_000, processed: 11_000 },
+    ];
+    expect(rateOf(samples)).toBe(1_000);
+  });
+
+  it('gives the time left at that rate, and none without one', () => {
+    expect(etaSeconds({ total: 10_000, processed: 4_000 }, 2_000)).toBe(3);
+    expect(etaSeconds({ total: 10_000, processed: 4_000 }, null)).toBeNull();
+    expect(etaSeconds({ total: 10, processed: 12 }, 5)).toBe(0);
+  });
+
+  it('says how far along, and what the job does', () => {
+    expect(percentDone({ total: 0, processed: 0 })).toBe(0);
+    expect(percentDone({ total: 312_480, processed: 156_240 })).toBe(50);
+    expect(operationLabel({ operation: 'setActive', active: false }, en)).toBe(en.jobs.operations.deactivate);
+    expect(operationLabel({ operation: 'forceDelete', active: null }, en)).toBe(en.jobs.operations.forceDelete);
+  });
+});

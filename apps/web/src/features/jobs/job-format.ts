@@ -1,0 +1,65 @@
+import { isFinishedJob, type Job, type JobStatus } from '@app/contracts';
+import type { BadgeTone } from '@app/ui';
+import type { Messages } from '../../i18n/messages';
+
+export const JOB_TONES: Record<JobStatus, BadgeTone> = {
+  queued: 'neutral',
+  running: 'warning',
+  cancelling: 'warning',
+  cancelled: 'neutral',
+  succeeded: 'success',
+  failed: 'danger',
+};
+
+/** What a job does, in words ("Deactivate users"). */
+export function operationLabel(job: Pick<Job, 'operation' | 'active'>, m: Messages): string {
+  const t = m.jobs.operations;
+  switch (job.operation) {
+    case 'setActive':
+      return job.active ? t.activate : t.deactivate;
+    case 'delete':
+    case 'restore':
+    case 'forceDelete':
+      return t[job.operation];
+    default:
+      return t.other;
+  }
+}
+
+/** A job still moving (queued, running or cancelling): worth polling and showing in the header. */
+export const isLiveJob = (job: Pick<Job, 'status'>): boolean => !isFinishedJob(job.status);
+
+/** A reading of a job's progress, at a moment (ms since the epoch). */
+export interface ProgressSample {
+  at: number;
+  processed: number;
+}
+
+/** Rates are measured over the last this many ms of samples: recent enough to follow a change of pace. */
+export const RATE_WINDOW_MS = 15_000;
+
+/**
+ * Users per second, from the samples seen while polling (oldest first): the slope between the
+ * oldest sample inside the window and the newest. Null until two samples a moment apart differ.
+ */
+export function rateOf(samples: readonly ProgressSample[]): number | null {
+  const last = samples.at(-1);
+  if (!last) return null;
+  const first = samples.find((s) => last.at - s.at <= RATE_WINDOW_MS && s.at < last.at) ?? null;
+  if (!first) return null;
+  const seconds = (last.at - first.at) / 1000;
+  const done = last.processed - first.processed;
+  return seconds > 0 && done > 0 ? done / seconds : null;
+}
+
+/** Seconds until `total` at `rate`, or null when there is no rate to go by. */
+export function etaSeconds(progress: { total: number; processed: number }, rate: number | null): number | null {
+  if (rate === null || rate <= 0) return null;
+  return Math.max(0, progress.total - progress.processed) / rate;
+}
+
+/** The share done, 0–100, for the progress bar. */
+export function percentDone(progress: { total: number; processed: number }): number {
+  if (progress.total <= 0) return 0;
+  return Math.min(100, Math.round((progress.processed / progress.total) * 100));
+}

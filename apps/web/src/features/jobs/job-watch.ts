@@ -1,0 +1,47 @@
+import type { Job } from '@app/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { useMessages } from '../../i18n/messages';
+import { useTRPC } from '../../lib/trpc';
+import { isLiveJob, operationLabel } from './job-format';
+
+/**
+ * The jobs this tab watches: those it submitted and those the header saw moving. Whoever first
+ * sees one of them over (the header, the job's page) says so once, in a toast.
+ */
+const watched = new Set<number>();
+
+export const watchJob = (id: number): void => {
+  watched.add(id);
+};
+
+export const watchedJobs = (): number[] => [...watched];
+
+/** A toast for a watched job that is over (once per job); false when there is nothing to say. */
+export function useJobFinishedToast() {
+  const m = useMessages();
+  const t = m.jobs.finishedToast;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(
+    (job: Job): boolean => {
+      if (isLiveJob(job) || !watched.delete(job.id)) return false;
+      const name = operationLabel(job, m);
+      const status = job.status as 'succeeded' | 'failed' | 'cancelled';
+      const show = status === 'succeeded' ? toast.success : status === 'failed' ? toast.error : toast.info;
+      show(t[status](name), {
+        id: `job-${job.id}`,
+        description: t.counts(job.progress.changed, job.progress.skipped),
+        action: { label: t.view, onClick: () => void navigate(`/jobs/${job.id}`) },
+      });
+      // What the job changed shows in every list of users, and the job in the list of jobs.
+      void queryClient.invalidateQueries(trpc.users.pathFilter());
+      void queryClient.invalidateQueries(trpc.jobs.list.pathFilter());
+      return true;
+    },
+    [m, t, trpc, queryClient, navigate],
+  );
+}

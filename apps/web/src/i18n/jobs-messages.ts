@@ -1,0 +1,135 @@
+import type { JobStatus } from '@app/contracts';
+import { atLeast, formatCount, listStrings } from './list-strings';
+
+const STATUSES: Record<JobStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  cancelling: 'Cancelling',
+  cancelled: 'Cancelled',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+
+/** What a bulk job does, by operation (and the state asked for, for setActive). */
+const OPERATIONS = {
+  activate: 'Activate users',
+  deactivate: 'Deactivate users',
+  delete: 'Delete users',
+  restore: 'Restore users',
+  forceDelete: 'Permanently delete users',
+  other: 'Background job',
+};
+
+/** Why users were skipped, by the code the server gives (the report says it per user). */
+const SKIP_CODES: Record<string, string> = {
+  OUTRANKED: 'Hold permissions you lack',
+  SELF_DEACTIVATION: 'Your own account',
+  SELF_DELETE: 'Your own account',
+  LAST_ADMIN: 'Would leave no active administrator',
+  NOT_INACTIVE: 'Still active (deactivate first)',
+  NOT_FOUND: 'No longer exist',
+  NOT_DELETED: 'Not in the trash',
+  FORBIDDEN: 'Not allowed by the record policy',
+  INTERNAL: 'Failed unexpectedly',
+};
+
+const users = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
+
+/** Background jobs: the list, one job's page, the header indicator, the selection's dialog. */
+export const jobsMessages = {
+  ...listStrings({
+    one: 'job',
+    many: 'jobs',
+    label: 'Jobs',
+    search: { label: 'Search jobs by kind, operation or status', placeholder: 'Operation or status…' },
+    noneTitle: 'No jobs yet',
+    noneBody: 'Bulk changes over every matching user run here, in the background.',
+    noMatchBody: 'Try another search or status, or clear the filters.',
+  }),
+  nav: 'Jobs',
+  title: 'Jobs',
+  subtitle: 'Bulk changes running in the background, with their progress and reports.',
+  statuses: STATUSES,
+  operations: OPERATIONS,
+  skipCodes: SKIP_CODES,
+  skipCode: (code: string) => SKIP_CODES[code] ?? code,
+  filterStatus: 'Status',
+  columns: {
+    id: 'Job',
+    status: 'Status',
+    progress: 'Progress',
+    changed: 'Changed',
+    skipped: 'Skipped',
+    created_at: 'Started',
+  },
+  jobName: (id: number, operation: string) => `${operation} · #${id}`,
+  dryRunTag: 'Dry run',
+  open: (id: number) => `Open job #${id}`,
+  progressOf: (processed: number, total: number) => `${formatCount(processed)} of ${formatCount(total)}`,
+  job: {
+    back: 'Jobs',
+    loading: 'Loading the job…',
+    notFoundTitle: 'Job not found',
+    notFoundDescription: 'This job does not exist, or it is someone else’s.',
+    errorTitle: 'The job could not be loaded',
+    progressLabel: 'Progress',
+    processed: 'Processed',
+    changed: 'Changed',
+    wouldChange: 'Would change',
+    skipped: 'Skipped',
+    failed: 'Failed',
+    rate: 'Rate',
+    eta: 'Time left',
+    perSecond: (rate: number) => `${formatCount(Math.round(rate))} users/s`,
+    measuring: 'Measuring…',
+    etaIn: (seconds: number) =>
+      seconds < 60
+        ? `About ${Math.max(1, Math.round(seconds))} s`
+        : seconds < 3600
+          ? `About ${Math.round(seconds / 60)} min`
+          : `About ${Math.round(seconds / 360) / 10} h`,
+    none: '—',
+    cancel: 'Cancel job',
+    cancelling: 'Cancelling…',
+    cancelled: 'The job stops before its next chunk.',
+    report: 'Report',
+    reportDescription: 'Every user the job skipped or failed on, with the reason.',
+    reportCsv: 'Download CSV',
+    reportJson: 'Download JSON',
+    detailsTitle: 'Details',
+    submitted: 'Submitted',
+    started: 'Started',
+    finished: 'Finished',
+    via: 'Through',
+    error: 'Error',
+    skippedTitle: 'Skipped users',
+    skippedDescription: 'The first users skipped for each reason; the report lists every one.',
+  },
+  outcome: {
+    wouldChange: (count: number) => `${users(count)} would be changed`,
+    changed: (count: number) => `${users(count)} changed`,
+    skipped: (count: number) => `${formatCount(count)} skipped`,
+    noneSkipped: 'None would be skipped.',
+    moreOfCode: (count: number) => `…and ${formatCount(count)} more`,
+  },
+  indicator: {
+    /** The header link's words: the count always shows, the rest from 640 px up (and to screen readers). */
+    rest: (count: number) => (count === 1 ? ' job running' : ' jobs running'),
+    label: (count: number) => `${formatCount(count)}${count === 1 ? ' job running' : ' jobs running'}`,
+  },
+  finishedToast: {
+    succeeded: (operation: string) => `${operation}: done`,
+    cancelled: (operation: string) => `${operation}: cancelled`,
+    failed: (operation: string) => `${operation}: failed`,
+    counts: (changed: number, skipped: number) => `${users(changed)} changed, ${formatCount(skipped)} skipped.`,
+    view: 'View',
+  },
+  matching: {
+    titleAll: (action: string, total: number, exact: boolean) =>
+      `${action} all ${atLeast(total, exact)} matching users?`,
+    checking: 'Checking every matching user (nothing changes yet)…',
+    checkFailed: 'The check did not finish.',
+    confirmAll: (action: string, count: number) => `${action} ${users(count)}`,
+    started: 'The job has started. You can follow it here or from any page.',
+  },
+};

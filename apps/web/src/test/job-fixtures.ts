@@ -1,0 +1,32 @@
+import type { Job, JobProgress, JobsListResult, JobShow } from '@app/contracts';
+
+/** A bulk deactivation job; override what the test is about. */
+export function jobOf(overrides: Partial<Omit<Job, 'progress'>> & { progress?: Partial<JobProgress> } = {}): Job {
+  const { progress, ...rest } = overrides;
+  return {
+    id: 7,
+    kind: 'bulk',
+    operation: 'setActive',
+    active: false,
+    dryRun: false,
+    status: 'running',
+    progress: { total: 312_480, processed: 0, changed: 0, skipped: 0, failed: 0, ...progress },
+    counts: {},
+    error: null,
+    created_at: '2026-11-26T09:00:00.000Z',
+    started_at: '2026-11-26T09:00:01.000Z',
+    finished_at: null,
+    actor_id: 1,
+    via: { kind: 'session', name: null },
+    ...rest,
+  };
+}
+
+/** A `jobs.show` answer. */
+export const jobShow = (job: Job, examples: JobShow['examples'] = {}): JobShow => ({ job, examples });
+
+/** A one-page `jobs.list` answer. */
+export const jobsPage = (rows: Job[]): JobsListResult => ({
+  rows,
+  meta: { page: 1, perPage: 25, total: rows.length, totalExact: true, pageCount: rows.length > 0 ? 1 : 0 },
+});
