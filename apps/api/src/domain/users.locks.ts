@@ -62,8 +62,10 @@ export async function activeAdminsInPlay(
   tx: Transaction | null,
   adminRoleId: number | null,
   targetIds: readonly number[],
+  alreadyGone = 0,
 ): Promise<Set<number>> {
   if (adminRoleId === null) return new Set();
+  if (alreadyGone > 0) return adminsInPlayAfter(db, tx, adminRoleId, targetIds, alreadyGone);
   if (targetIds.length <= FEW_TARGETS) return fewAdminsInPlay(db, tx, ':roleId', { roleId: adminRoleId }, targetIds);
   const inPlay = new Set<number>();
   for (const part of chunks(targetIds)) {
@@ -82,6 +84,50 @@ export async function activeAdminsInPlay(
   });
   const other = first.map((r) => Number(r.id)).find((id) => !inPlay.has(id));
   if (other !== undefined) inPlay.add(other);
+  return inPlay;
+}
+
+/** The id that stands for "another active administrator remains" when which one is not known. */
+export const ANOTHER_ADMIN = 0;
+
+/**
+ * `activeAdminsInPlay` for a batch judged as if `alreadyGone` administrators outside it had been
+ * taken away already (a dry run's earlier chunks, which changed nothing, in id order before this
+ * batch): another administrator remains when the active ones number more than those gone and
+ * those targeted.
+ */
+async function adminsInPlayAfter(
+  db: Database,
+  tx: Transaction | null,
+  adminRoleId: number,
+  targetIds: readonly number[],
+  alreadyGone: number,
+): Promise<Set<number>> {
+  const inPlay = new Set<number>();
+  for (const part of chunks(targetIds)) {
+    const rows = await db.sequelize.query<{ id: number }>(`${ACTIVE_ADMINS} AND ur.user_id IN (:ids)`, {
+      replacements: { roleId: adminRoleId, ids: part },
+      type: QueryTypes.SELECT,
+      transaction: tx,
+    });
+    for (const r of rows) inPlay.add(Number(r.id));
+  }
+  // Batches go in id order, so those gone have smaller ids than this batch: an active one past
+  // it is neither gone nor targeted (one index probe). Only near the end is a count needed.
+  const last = targetIds.reduce((a, b) => Math.max(a, b), 0);
+  const [past] = await db.sequelize.query<{ id: number }>(
+    `${ACTIVE_ADMINS} AND ur.user_id > :last ORDER BY ur.user_id LIMIT 1`,
+    { replacements: { roleId: adminRoleId, last }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  if (past) {
+    inPlay.add(Number(past.id));
+    return inPlay;
+  }
+  const [count] = await db.sequelize.query<{ n: number | string }>(
+    `SELECT COUNT(*) AS n FROM (${ACTIVE_ADMINS}) AS admins`,
+    { replacements: { roleId: adminRoleId }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  if (Number(count?.n ?? 0) - alreadyGone - inPlay.size > 0) inPlay.add(ANOTHER_ADMIN);
   return inPlay;
 }
 

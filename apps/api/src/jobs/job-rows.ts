@@ -15,6 +15,8 @@ export interface JobRow {
   failed: number | string;
   counts: string;
   cursor_id: number | string | null;
+  /** What the job's kind carries between chunks (JSON), or null. */
+  state: string | null;
   error: string | null;
   actor_id: number | string | null;
   via_kind: string;
@@ -28,7 +30,7 @@ export interface JobRow {
 }
 
 export const JOB_COLUMNS =
-  'id, kind, operation, params, dry_run, status, total, processed, changed, skipped, failed, counts, cursor_id, error, ' +
+  'id, kind, operation, params, dry_run, status, total, processed, changed, skipped, failed, counts, cursor_id, state, error, ' +
   'actor_id, via_kind, via_name, ip, request_id, lease_owner, created_at, started_at, finished_at';
 
 const iso = (v: Date | string | null): string | null =>

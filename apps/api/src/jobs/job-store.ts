@@ -139,6 +139,8 @@ export async function releaseLease(db: Database, id: number, owner: string, now 
 /** Progress a committed chunk adds (counts per skip code merged into the stored ones). */
 export interface ChunkProgress {
   cursor: number | null;
+  /** The kind's state for the next chunk; undefined leaves it as it is. */
+  state?: unknown;
   processed: number;
   changed: number;
   skipped: number;
@@ -160,7 +162,7 @@ export async function recordChunk(
   await db.sequelize.query(
     `UPDATE jobs SET cursor_id = :cursor, processed = processed + :processed, changed = changed + :changed,
             skipped = skipped + :skipped, failed = failed + :failed, counts = :counts, lease_until = :until,
-            updated_at = :now
+            state = :state, updated_at = :now
       WHERE id = :id`,
     {
       replacements: {
@@ -171,6 +173,7 @@ export async function recordChunk(
         skipped: progress.skipped,
         failed: progress.failed,
         counts: JSON.stringify(counts),
+        state: progress.state === undefined ? job.state : JSON.stringify(progress.state),
         until: sqlDate(db, new Date(now.getTime() + leaseMs)),
         now: sqlDate(db, now),
       },

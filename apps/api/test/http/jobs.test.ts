@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { PERMISSIONS } from '@app/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobKinds, jobsSettings } from '../../src/app/job-kinds.js';
 import { claimJobs, pruneFinishedJobs } from '../../src/jobs/job-store.js';
@@ -409,6 +410,55 @@ describe('webhook events', () => {
       ]);
     } finally {
       await clearOutbox(t.db);
+    }
+  });
+});
+
+describe('the last administrator', () => {
+  it('a dry run over every administrator foresees the one the real run keeps, across chunks', async () => {
+    // Someone holding every permission directly, without the admin role: administrators do not
+    // outrank them, and they are not one of them.
+    const keeperId = (await given(t.db).user({ permissions: [...PERMISSIONS] })).id;
+    const keeper = request(t.app, { token: await given(t.db).token(keeperId) });
+    for (let i = 0; i < 4; i++) await given(t.db).user({ roles: ['admin'] });
+    const adminRole = await t.db.models.Role.findOne({ where: { name: 'admin' } });
+    const everyAdmin = { selection: { query: { filters: { role_id: [adminRole?.id] } } } };
+    const activeAdmins = async () =>
+      Number(
+        (
+          (await t.db.sequelize.query(
+            `SELECT COUNT(*) AS n FROM user_roles ur JOIN users u ON u.id = ur.user_id
+              WHERE ur.role_id = ? AND u.is_active = 1 AND u.deleted_at IS NULL`,
+            { replacements: [adminRole?.id], type: 'SELECT' },
+          )) as Array<{ n: number }>
+        )[0]?.n,
+      );
+    const before = await activeAdmins();
+    expect(before).toBeGreaterThanOrEqual(5);
+    try {
+      runner(2);
+      const dry = (
+        await keeper.post('/api/users/bulk', { operation: 'setActive', active: false, dryRun: true, ...everyAdmin })
+      ).json().job;
+      const foreseen = await waitForJob(dry.id, keeper);
+      expect(foreseen).toMatchObject({
+        status: 'succeeded',
+        counts: { LAST_ADMIN: 1 },
+        progress: { changed: before - 1 },
+      });
+      expect(await activeAdmins()).toBe(before);
+      const real = (
+        await keeper.post('/api/users/bulk', { operation: 'setActive', active: false, ...everyAdmin })
+      ).json().job;
+      const done = await waitForJob(real.id, keeper);
+      expect(done).toMatchObject({ status: 'succeeded', counts: { LAST_ADMIN: 1 }, progress: { changed: before - 1 } });
+      expect(await activeAdmins()).toBe(1);
+    } finally {
+      // Every administrator active again, for whatever runs after.
+      await t.db.sequelize.query(
+        'UPDATE users SET is_active = 1 WHERE id IN (SELECT user_id FROM user_roles WHERE role_id = ?)',
+        { replacements: [adminRole?.id] },
+      );
     }
   });
 });

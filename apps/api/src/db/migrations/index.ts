@@ -10,6 +10,7 @@ import { auditTargetTime } from './0009-audit-target-time.js';
 import { tokensWebhooks } from './0010-tokens-webhooks.js';
 import { withholdFailedLoginEmails } from './0011-withhold-failed-login-emails.js';
 import { jobs } from './0012-jobs.js';
+import { jobState } from './0013-job-state.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   tokensWebhooks,
   withholdFailedLoginEmails,
   jobs,
+  jobState,
 ];

@@ -148,14 +148,23 @@ export async function reportItems(db: Database, tx: Transaction, outcome: BatchO
 /** One chunk of a bulk job, in the chunk's transaction: judged and (unless a dry run) applied. */
 export function runBulkChunk(
   ctx: WriteContext,
-  job: { id: number; operation: BulkInput['operation']; dryRun: boolean; params: BulkJobParams },
+  job: { id: number; operation: BulkInput['operation']; dryRun: boolean; params: BulkJobParams; adminsGone: number },
   ids: readonly number[],
   tx: Transaction,
 ): Promise<BatchOutcome> {
   return runBatch(ctx, { operation: job.operation, active: job.params.active ?? undefined }, ids, tx, {
     dryRun: job.dryRun,
     context: { job_id: job.id },
+    adminsGone: job.adminsGone,
   });
+}
+
+/**
+ * What a bulk job carries between chunks: for a dry run, how many administrators its earlier
+ * chunks would have taken away (a real run's chunks take them away, so the database says it).
+ */
+interface BulkJobState {
+  adminsGone: number;
 }
 
 /**
@@ -201,7 +210,10 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
       const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
       if (ids.length === 0) return { progress: empty, items: [], done: true };
       const id = Number(job.id);
-      const outcome = await runBulkChunk(ctx, { id, operation, dryRun: Boolean(job.dry_run), params }, ids, tx);
+      const dryRun = Boolean(job.dry_run);
+      const state = parseJson<Partial<BulkJobState>>(job.state ?? '{}', {});
+      const adminsGone = dryRun ? Number(state.adminsGone ?? 0) : 0;
+      const outcome = await runBulkChunk(ctx, { id, operation, dryRun, params, adminsGone }, ids, tx);
       const counts: Record<string, number> = {};
       for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
       return {
@@ -212,6 +224,7 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
           skipped: outcome.skipped.length,
           failed: 0,
           counts,
+          ...(dryRun ? { state: { adminsGone: adminsGone + outcome.adminsRemoved } satisfies BulkJobState } : {}),
         },
         items: await reportItems(db, tx, outcome),
         done: ids.length < size,

@@ -111,6 +111,8 @@ export interface BatchOutcome {
   skipped: Skip[];
   /** Affected ids already in the asked-for state (setActive): applied, but nothing changed. */
   unchanged: number[];
+  /** How many active administrators the batch takes away (or would, in a dry run). */
+  adminsRemoved: number;
 }
 
 /**
@@ -123,7 +125,12 @@ export async function runBatch(
   spec: BulkSpec,
   ids: readonly number[],
   tx: Transaction,
-  options: { dryRun: boolean; context?: Record<string, unknown> },
+  options: {
+    dryRun: boolean;
+    context?: Record<string, unknown>;
+    /** Administrators earlier batches of a dry run would have taken away (they are still active). */
+    adminsGone?: number;
+  },
 ): Promise<BatchOutcome> {
   const { db, config } = ctx;
   const removesAdmins = spec.operation === 'delete' || (spec.operation === 'setActive' && spec.active === false);
@@ -139,7 +146,13 @@ export async function runBatch(
     else candidates.push(id);
   }
   const admins = removesAdmins
-    ? await activeAdminsInPlay(db, tx, await roleIdByName(db, tx, config.users.activation.adminRoleName), candidates)
+    ? await activeAdminsInPlay(
+        db,
+        tx,
+        await roleIdByName(db, tx, config.users.activation.adminRoleName),
+        candidates,
+        options.adminsGone ?? 0,
+      )
     : new Set<number>();
   // Rules judge in id order, so the same batch always keeps the same administrator.
   const ordered = [...candidates].sort((a, b) => a - b);
@@ -154,7 +167,8 @@ export async function runBatch(
   // user.activated/deactivated event is sent for them.
   const unchanged =
     spec.operation === 'setActive' ? affected.filter((id) => users.get(id)?.is_active === spec.active) : [];
-  if (options.dryRun || affected.length === 0) return { affected, skipped, unchanged };
+  const adminsRemoved = removesAdmins ? affected.filter((id) => admins.has(id)).length : 0;
+  if (options.dryRun || affected.length === 0) return { affected, skipped, unchanged, adminsRemoved };
   const auditChanges = await apply(ctx, spec, users, affected, tx);
   await recordChange(db, tx, {
     ...auditOrigin(ctx),
@@ -169,5 +183,5 @@ export async function runBatch(
       ...options.context,
     },
   });
-  return { affected, skipped, unchanged };
+  return { affected, skipped, unchanged, adminsRemoved };
 }
