@@ -74,7 +74,7 @@ describe('the REST fuzzer', () => {
       { weight: 1, arbitrary: strayRequest() },
     );
     const sent = await fuzz(world, request, REQUESTS);
-    expect(world.tally.requests).toBeGreaterThanOrEqual(sent * 0.9);
+    expect(world.tally.requests).toBeGreaterThanOrEqual(sent);
     // Every route was reached, by every caller: the fuzzer did not fuzz a fraction of the API.
     const floor = Math.floor(sent / operations.length / 4);
     for (const op of operations) {

@@ -51,7 +51,7 @@ describe('the tRPC fuzzer', () => {
       })),
     );
     const sent = await fuzz(world, request, REQUESTS);
-    expect(world.tally.requests).toBeGreaterThanOrEqual(sent * 0.97);
+    expect(world.tally.requests).toBeGreaterThanOrEqual(sent);
     // Every procedure was called on its own, by every caller: nothing was silently left out.
     const floor = Math.floor(sent / procedures.length / 5);
     for (const { path } of procedures) {

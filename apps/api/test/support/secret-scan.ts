@@ -134,10 +134,55 @@ export type AnswerOf =
   | { door: 'rest'; procedure: string | undefined; success: boolean }
   | { door: 'trpc'; url: string; status: number };
 
+/** The procedures a tRPC URL names, in order (`/api/trpc/a,b?batch=1` → a, b); none when it cannot be read. */
+export function trpcProcedures(url: string): string[] {
+  const [path = ''] = url.split('?');
+  try {
+    return decodeURIComponent(path.replace(/^\/api\/trpc\//, '')).split(',');
+  } catch {
+    return [];
+  }
+}
+
+/** Blanks, anywhere in `value`, a reveal's field that holds nothing but a secret of its kind. */
+function blankEverywhere(value: unknown, reveals: readonly SecretReveal[], known: KnownSecrets): void {
+  if (Array.isArray(value)) for (const item of value) blankEverywhere(item, reveals, known);
+  else if (typeof value === 'object' && value !== null) {
+    const node = value as Record<string, unknown>;
+    for (const [key, item] of Object.entries(node)) {
+      const reveal = reveals.find((r) => r.field === key);
+      const hits = typeof item === 'string' ? findSecrets(item, known) : [];
+      if (reveal && hits.length > 0 && hits.every((h) => h.kind === reveal.secret)) node[key] = '[revealed once]';
+      else blankEverywhere(item, reveals, known);
+    }
+  }
+}
+
+/**
+ * A streamed tRPC batch (`trpc-accept: application/jsonl`, as httpBatchStreamLink asks): one JSON
+ * value per line, each call's result spread over chunks that refer to each other by number. There
+ * a reveal's field holding nothing but its kind of secret is blanked wherever it sits; null when
+ * the body is not such a stream.
+ */
+function withoutRevealedInStream(body: string, reveals: readonly SecretReveal[], known: KnownSecrets) {
+  const lines = body.split('\n').filter((line) => line !== '');
+  if (lines.length < 2) return null;
+  const values: unknown[] = [];
+  for (const line of lines) {
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      return null;
+    }
+  }
+  for (const value of values) blankEverywhere(value, reveals, known);
+  return values.map((value) => JSON.stringify(value)).join('\n');
+}
+
 /**
  * The body with the revealed secret of a revealing procedure's successful answer blanked, in
  * its one field; any other body as it is. tRPC answers `{result: {data}}`, or a batch's list of
- * them in the order of the procedures in its URL (`/api/trpc/a,b?batch=1`).
+ * them in the order of the procedures in its URL (`/api/trpc/a,b?batch=1`), or that batch streamed.
  */
 export function withoutRevealed(
   body: string,
@@ -149,22 +194,20 @@ export function withoutRevealed(
   const calls =
     answer.door === 'rest'
       ? [answer.success ? revealOf(answer.procedure) : undefined]
-      : (() => {
-          const [path = ''] = answer.url.split('?');
-          let names: string[];
-          try {
-            names = decodeURIComponent(path.replace(/^\/api\/trpc\//, '')).split(',');
-          } catch {
-            return [];
-          }
-          return names.map(revealOf);
-        })();
+      : trpcProcedures(answer.url).map(revealOf);
   if (!calls.some(Boolean)) return body;
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    return body;
+    if (answer.door === 'rest') return body;
+    return (
+      withoutRevealedInStream(
+        body,
+        calls.filter((c): c is SecretReveal => c !== undefined),
+        known,
+      ) ?? body
+    );
   }
   if (answer.door === 'rest') blankField(json, calls[0] as SecretReveal, known);
   else {

@@ -122,6 +122,19 @@ describe('the scan over what the tests produced', () => {
     const created = (body: unknown) => JSON.stringify(body);
     const trpc = (body: unknown) => JSON.stringify({ result: { data: body } });
     const post = { f: 'a.test.ts', m: 'POST' };
+    /** Two calls' answers streamed as tRPC's jsonl producer writes them: a head, then chunks by number. */
+    const streamed = (field: string, secret: string) =>
+      [
+        { 0: [[0], [null, 0, 0]], 1: [[0], [null, 0, 1]] },
+        [0, 0, [[{ result: 0 }], ['result', 0, 2]]],
+        [2, 0, [[{ data: 0 }], ['data', 0, 3]]],
+        [3, 0, [[{ revoked: 0 }]]],
+        [1, 0, [[{ result: 0 }], ['result', 0, 4]]],
+        [4, 0, [[{ data: 0 }], ['data', 0, 5]]],
+        [5, 0, [[{ item: { id: 1 }, [field]: secret }]]],
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n');
     const where = plant({
       'responses-1.jsonl': [
         // Allowed: the token field of the 201, each door.
@@ -143,6 +156,14 @@ describe('the scan over what the tests produced', () => {
           s: 403,
           b: JSON.stringify([{ result: { data: { token } } }, { error: { message: 'no' } }]),
         },
+        // A streamed batch (trpc-accept: application/jsonl) as tRPC writes it: the result in chunks.
+        {
+          ...post,
+          r: '/api/trpc/:path',
+          u: '/api/trpc/auth.revokeOtherSessions,tokens.create?batch=1',
+          s: 200,
+          b: streamed('token', token),
+        },
         { ...post, r: '/api/webhooks', u: '/api/webhooks', s: 201, b: created({ secret: webhookSecret }) },
         // Refused: another field, another route, another status, another procedure of a batch.
         { ...post, r: '/api/tokens', u: '/api/tokens', s: 201, b: created({ token, note: token }) },
@@ -157,6 +178,20 @@ describe('the scan over what the tests produced', () => {
           b: JSON.stringify([{ result: { data: { items: [] } } }, { result: { data: { token } } }]),
         },
         { ...post, r: '/api/trpc/:path', u: '/api/trpc/users.create', s: 200, b: trpc({ token }) },
+        {
+          ...post,
+          r: '/api/trpc/:path',
+          u: '/api/trpc/auth.revokeOtherSessions,tokens.create?batch=1',
+          s: 200,
+          b: streamed('note', token),
+        },
+        {
+          ...post,
+          r: '/api/trpc/:path',
+          u: '/api/trpc/auth.revokeOtherSessions,users.create?batch=1',
+          s: 200,
+          b: streamed('token', token),
+        },
         { f: 'a.test.ts', m: 'GET', r: '/api/webhooks', u: '/api/webhooks', s: 200, b: created([webhookSecret]) },
       ],
     });
@@ -174,6 +209,8 @@ describe('the scan over what the tests produced', () => {
       'token · a.test.ts: POST /api/webhooks → 201',
       'token · a.test.ts: POST /api/trpc/tokens.create,tokens.list?batch=1 → 200',
       'token · a.test.ts: POST /api/trpc/users.create → 200',
+      'token · a.test.ts: POST /api/trpc/auth.revokeOtherSessions,tokens.create?batch=1 → 200',
+      'token · a.test.ts: POST /api/trpc/auth.revokeOtherSessions,users.create?batch=1 → 200',
       'webhook · a.test.ts: GET /api/webhooks → 200',
     ]);
   });
