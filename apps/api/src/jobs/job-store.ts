@@ -74,6 +74,9 @@ export async function lockJob(db: Database, tx: Transaction, id: number): Promis
   return row ?? null;
 }
 
+/** Jobs a runner may take: queued, or running or cancelling under a lease that ran out. */
+const CLAIMABLE = "(status = 'queued' OR (status IN ('running', 'cancelling') AND lease_until < :now))";
+
 /**
  * Claims up to `limit` jobs for `owner`: queued ones, and running or cancelling ones whose lease
  * ran out (their holder died or stalled), oldest first. Returns their ids.
@@ -86,11 +89,16 @@ export async function claimJobs(
   now = new Date(),
 ): Promise<number[]> {
   if (limit <= 0) return [];
+  // Most polls find nothing: a plain read on the primary (the claim index) decides whether a write
+  // transaction is worth opening, so an idle runner takes no lock and holds no writer's turn.
+  const [waiting] = await db.sequelize.query<{ id: number | string }>(
+    `SELECT id FROM jobs WHERE ${CLAIMABLE} LIMIT 1`,
+    { replacements: { now: sqlDate(db, now) }, type: QueryTypes.SELECT },
+  );
+  if (!waiting) return [];
   return writeTransaction(db, async (tx) => {
     const rows = await db.sequelize.query<{ id: number | string }>(
-      `SELECT id FROM jobs
-        WHERE status = 'queued' OR (status IN ('running', 'cancelling') AND lease_until < :now)
-        ORDER BY id LIMIT ${Number(limit)}${lockClause(db)}`,
+      `SELECT id FROM jobs WHERE ${CLAIMABLE} ORDER BY id LIMIT ${Number(limit)}${lockClause(db)}`,
       { replacements: { now: sqlDate(db, now) }, type: QueryTypes.SELECT, transaction: tx },
     );
     const ids = rows.map((r) => Number(r.id));
