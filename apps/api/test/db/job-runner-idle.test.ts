@@ -22,7 +22,7 @@ afterAll(async () => {
   await target.drop();
 });
 
-/** A kind whose one chunk finishes the job at once. */
+/** A stand-in for the bulk kind whose one chunk finishes the job at once: this is about claiming. */
 const noop: JobKindRunner = {
   async chunk() {
     return {
@@ -45,13 +45,13 @@ describe('an idle job runner', () => {
       return transaction(...args);
     }) as typeof transaction;
     const settings = { concurrency: 2, chunkSize: 10, leaseMs: 5_000, pollMs: 20, retentionMs: 86_400_000 };
-    const runner = startJobRunner({ db, settings, kinds: { noop }, log: silent });
+    const runner = startJobRunner({ db, settings, kinds: { bulk: noop }, log: silent });
     try {
       await pause(600);
       // About 30 polls went by.
       expect(opened).toEqual([]);
       const id = await insertJob(db, null, {
-        kind: 'noop',
+        kind: 'bulk',
         operation: null,
         params: {},
         dryRun: false,

@@ -1,7 +1,9 @@
-import type { Job, JobProgress, JobsListResult, JobShow } from '@app/contracts';
+import type { JobProgress, JobsListResult, JobShow, JobWithSubmitter } from '@app/contracts';
 
 /** A bulk deactivation job; override what the test is about. */
-export function jobOf(overrides: Partial<Omit<Job, 'progress'>> & { progress?: Partial<JobProgress> } = {}): Job {
+export function jobOf(
+  overrides: Partial<Omit<JobWithSubmitter, 'progress'>> & { progress?: Partial<JobProgress> } = {},
+): JobWithSubmitter {
   const { progress, ...rest } = overrides;
   return {
     id: 7,
@@ -17,16 +19,17 @@ export function jobOf(overrides: Partial<Omit<Job, 'progress'>> & { progress?: P
     started_at: '2026-11-26T09:00:01.000Z',
     finished_at: null,
     actor_id: 1,
+    submitted_by: { id: 1, name: 'Ada Admin' },
     via: { kind: 'session', name: null },
     ...rest,
   };
 }
 
 /** A `jobs.show` answer. */
-export const jobShow = (job: Job, examples: JobShow['examples'] = {}): JobShow => ({ job, examples });
+export const jobShow = (job: JobWithSubmitter, examples: JobShow['examples'] = {}): JobShow => ({ job, examples });
 
 /** A one-page `jobs.list` answer. */
-export const jobsPage = (rows: Job[]): JobsListResult => ({
+export const jobsPage = (rows: JobWithSubmitter[]): JobsListResult => ({
   rows,
   meta: { page: 1, perPage: 25, total: rows.length, totalExact: true, pageCount: rows.length > 0 ? 1 : 0 },
 });

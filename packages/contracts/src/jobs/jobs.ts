@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AuditViaSchema } from '../audit/audit';
 import type { ColumnDefinition } from '../columns';
-import { IdSchema, IsoDateTimeSchema } from '../common';
+import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { oneOrMany } from '../query/filters';
@@ -55,6 +55,15 @@ export const JobSchema = z.object({
 });
 export type Job = z.infer<typeof JobSchema>;
 
+/**
+ * A job as the list and its page show it: with who submitted it, so that those who see everyone's
+ * jobs (`jobs.view`) can tell whose it is; null when it came from the command line or its
+ * submitter has been erased since. A submission's or a cancel's answer is about a job the caller
+ * just acted on, and goes without.
+ */
+export const JobWithSubmitterSchema = JobSchema.extend({ submitted_by: NamedRefSchema.nullable() });
+export type JobWithSubmitter = z.infer<typeof JobWithSubmitterSchema>;
+
 export const JobAnswerSchema = z.object({ job: JobSchema });
 export type JobAnswer = z.infer<typeof JobAnswerSchema>;
 
@@ -64,7 +73,8 @@ export const JOB_EXAMPLES_PER_CODE = 20;
 export const JobExampleSchema = z.object({ id: IdSchema.nullable(), email: z.string(), message: z.string() });
 
 /** GET /jobs/{id}: the job, and the first skipped users of each code (a dry run's "who and why"). */
-export const JobShowSchema = JobAnswerSchema.extend({
+export const JobShowSchema = z.object({
+  job: JobWithSubmitterSchema,
   examples: z.record(z.string(), z.array(JobExampleSchema).max(JOB_EXAMPLES_PER_CODE)),
 });
 export type JobShow = z.infer<typeof JobShowSchema>;
@@ -115,5 +125,5 @@ export const JOB_REPORT_COLUMNS = [
   { key: 'message', label: 'message', type: 'string' },
 ] as const satisfies readonly ColumnDefinition<keyof JobReportRow & string>[];
 
-export const JobsListResultSchema = listResultSchema(JobSchema);
+export const JobsListResultSchema = listResultSchema(JobWithSubmitterSchema);
 export type JobsListResult = z.infer<typeof JobsListResultSchema>;

@@ -24,6 +24,7 @@ import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { listPage, readListPage } from '../../query/list-page.js';
 import { assertMayCancel, seesEveryJob, visibleJob } from './jobs.access.js';
 import { jobsMapping } from './jobs.mapping.js';
+import { submitterNames, withSubmitter } from './jobs.submitters.js';
 
 type Call<I> = { ctx: Context & { actor: Actor }; input: I };
 
@@ -38,7 +39,8 @@ export async function listJobs({ ctx, input }: Call<JobsListQuery>): Promise<Job
         type: QueryTypes.SELECT,
       })
     : [];
-  const byId = new Map(found.map((r) => [Number(r.id), toJob(r)]));
+  const names = await submitterNames(db, found);
+  const byId = new Map(found.map((r) => [Number(r.id), withSubmitter(r, names)]));
   return listPage(
     input,
     counted,
@@ -49,7 +51,8 @@ export async function listJobs({ ctx, input }: Call<JobsListQuery>): Promise<Job
 
 /** GET /jobs/{id}: where a job stands, and the first users it skipped for each reason. */
 export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<JobShow> {
-  const job = toJob(await visibleJob(ctx.db, ctx.actor, input.id));
+  const row = await visibleJob(ctx.db, ctx.actor, input.id);
+  const job = withSubmitter(row, await submitterNames(ctx.db, [row]));
   const examples: JobShow['examples'] = {};
   // One short read per reason (a handful of codes at most), each through (job_id, id).
   for (const code of Object.keys(job.counts)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
-import { etaSeconds, operationLabel, percentDone, rateOf } from './job-format';
+import { etaSeconds, operationLabel, percentDone, rateOf, submitterText } from './job-format';
 
 describe('a job’s pace', () => {
   it('measures the rate over the recent samples only', () => {
@@ -32,5 +32,13 @@ describe('a job’s pace', () => {
     expect(percentDone({ total: 312_480, processed: 156_240 })).toBe(50);
     expect(operationLabel({ operation: 'setActive', active: false }, en)).toBe(en.jobs.operations.deactivate);
     expect(operationLabel({ operation: 'forceDelete', active: null }, en)).toBe(en.jobs.operations.forceDelete);
+  });
+});
+
+describe('whose job it is', () => {
+  it('names the submitter, or says they are erased, or that the system sent it', () => {
+    expect(submitterText({ actor_id: 3, submitted_by: { id: 3, name: 'Ada' } }, en)).toBe('Ada');
+    expect(submitterText({ actor_id: 3, submitted_by: null }, en)).toBe(en.audit.erasedUser(3));
+    expect(submitterText({ actor_id: null, submitted_by: null }, en)).toBe(en.audit.system);
   });
 });

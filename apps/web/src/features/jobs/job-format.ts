@@ -1,4 +1,4 @@
-import { isFinishedJob, type Job, type JobStatus } from '@app/contracts';
+import { isFinishedJob, type Job, type JobStatus, type JobWithSubmitter } from '@app/contracts';
 import type { BadgeTone } from '@app/ui';
 import type { Messages } from '../../i18n/messages';
 
@@ -24,6 +24,15 @@ export function operationLabel(job: Pick<Job, 'operation' | 'active'>, m: Messag
     default:
       return t.other;
   }
+}
+
+/**
+ * Whose job it is: the submitter's current name, the account's id if it has been erased since, or
+ * the system (the command line), in the audit log's words.
+ */
+export function submitterText(job: Pick<JobWithSubmitter, 'actor_id' | 'submitted_by'>, m: Messages): string {
+  if (job.submitted_by) return job.submitted_by.name;
+  return job.actor_id === null ? m.audit.system : m.audit.erasedUser(job.actor_id);
 }
 
 /** A job still moving (queued, running or cancelling): worth polling and showing in the header. */

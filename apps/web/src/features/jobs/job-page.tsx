@@ -21,7 +21,7 @@ import { apiUrl } from '../../lib/api-url';
 import { useTRPC } from '../../lib/trpc';
 import { useIdParam } from '../../lib/use-id-param';
 import { RecordPage } from '../errors/record-page';
-import { JOB_TONES, operationLabel } from './job-format';
+import { JOB_TONES, operationLabel, submitterText } from './job-format';
 import { JobFigures, JobProgressBar } from './job-progress';
 import { JobSkips } from './job-skips';
 import { useJobFinishedToast } from './job-watch';
@@ -136,6 +136,7 @@ function JobDetails({ data }: { data: JobShow }) {
         </CardHeader>
         <DescriptionList
           items={[
+            { term: t.submittedBy, description: submitterText(job, m) },
             { term: t.submitted, description: m.common.dateTime(job.created_at) },
             { term: t.started, description: job.started_at ? m.common.dateTime(job.started_at) : t.none },
             { term: t.finished, description: job.finished_at ? m.common.dateTime(job.finished_at) : t.none },

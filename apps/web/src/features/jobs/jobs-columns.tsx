@@ -1,18 +1,22 @@
-import type { Job } from '@app/contracts';
+import type { JobWithSubmitter } from '@app/contracts';
 import { Badge } from '@app/ui';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatCount } from '../../i18n/list-strings';
 import type { Messages } from '../../i18n/messages';
-import { JOB_TONES, operationLabel, percentDone } from './job-format';
+import { JOB_TONES, operationLabel, percentDone, submitterText } from './job-format';
 
 type Key = keyof Messages['jobs']['columns'];
+type Row = JobWithSubmitter;
 
-/** The jobs list's columns: the job (its link), its status next so a phone shows it unscrolled, then its numbers. */
-export function jobsColumns(m: Messages): ColumnDef<Job>[] {
+/**
+ * The jobs list's columns: the job (its link), its status next so a phone shows it unscrolled,
+ * then its numbers, who submitted it and when.
+ */
+export function jobsColumns(m: Messages): ColumnDef<Row>[] {
   const t = m.jobs;
-  const column = (key: Key, render: (row: Job) => ReactNode, className?: string): ColumnDef<Job> => ({
+  const column = (key: Key, render: (row: Row) => ReactNode, className?: string): ColumnDef<Row> => ({
     id: key,
     enableSorting: false,
     header: () => t.columns[key],
@@ -52,6 +56,15 @@ export function jobsColumns(m: Messages): ColumnDef<Job>[] {
     ),
     column('changed', (row) => <span className="tabular-nums">{formatCount(row.progress.changed)}</span>, 'w-24'),
     column('skipped', (row) => <span className="tabular-nums">{formatCount(row.progress.skipped)}</span>, 'w-24'),
+    column(
+      'submitted_by',
+      (row) => (
+        <span className={row.submitted_by ? 'block truncate' : 'block truncate text-muted-foreground'}>
+          {submitterText(row, m)}
+        </span>
+      ),
+      'max-w-48',
+    ),
     column(
       'created_at',
       (row) => (

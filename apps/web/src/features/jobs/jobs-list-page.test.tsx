@@ -8,7 +8,13 @@ import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
 const j = en.jobs;
 
 const JOBS = [
-  jobOf({ id: 9, status: 'running', progress: { total: 312_480, processed: 120_000, changed: 119_990, skipped: 10 } }),
+  jobOf({
+    id: 9,
+    status: 'running',
+    progress: { total: 312_480, processed: 120_000, changed: 119_990, skipped: 10 },
+    actor_id: 4,
+    submitted_by: { id: 4, name: 'Grace Hopper' },
+  }),
   jobOf({
     id: 8,
     operation: 'delete',
@@ -16,7 +22,14 @@ const JOBS = [
     status: 'succeeded',
     progress: { total: 20, processed: 20, changed: 20 },
   }),
-  jobOf({ id: 6, dryRun: true, status: 'succeeded', progress: { total: 5, processed: 5, changed: 5 } }),
+  jobOf({
+    id: 6,
+    dryRun: true,
+    status: 'succeeded',
+    progress: { total: 5, processed: 5, changed: 5 },
+    actor_id: 12,
+    submitted_by: null,
+  }),
 ];
 
 /** The header's question (live jobs, ten at most) told apart from the list page's. */
@@ -37,6 +50,19 @@ describe('the jobs list and the header indicator', { timeout: 30_000 }, () => {
     expect(within(table).getByText(j.progressOf(120_000, 312_480))).toBeTruthy();
     expect(within(table).getByText(j.dryRunTag)).toBeTruthy();
     expect(within(table).getAllByText(j.statuses.succeeded)).toHaveLength(2);
+    // Each row says whose job it is; a submitter erased since is told by id.
+    expect(within(table).getByRole('columnheader', { name: j.columns.submitted_by })).toBeTruthy();
+    const column = within(table)
+      .getAllByRole('columnheader')
+      .findIndex((header) => header.textContent === j.columns.submitted_by);
+    expect(column).toBeGreaterThan(0);
+    const submitterOf = (id: number) =>
+      within(table)
+        .getByRole('link', { name: new RegExp(`#${id}$`) })
+        .closest('tr')?.children[column]?.textContent;
+    expect(submitterOf(9)).toBe('Grace Hopper');
+    expect(submitterOf(8)).toBe('Ada Admin');
+    expect(submitterOf(6)).toBe(en.audit.erasedUser(12));
     expect(screen.getAllByRole('link', { name: j.nav }).length).toBeGreaterThan(0);
 
     fireEvent.click(screen.getByRole('button', { name: j.statuses.failed }));

@@ -1,0 +1,58 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../i18n/en';
+import { jobOf, jobShow } from '../../test/job-fixtures';
+import { renderApp } from '../../test/render-app';
+import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+
+const j = en.jobs;
+
+/** What the job's Details say for `term`. */
+const detail = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+
+describe('a job’s page', { timeout: 30_000 }, () => {
+  it('says who submitted the job, and lists the users it skipped per reason with examples', async () => {
+    const job = jobOf({
+      id: 5,
+      dryRun: true,
+      status: 'succeeded',
+      progress: { total: 30, processed: 30, changed: 4, skipped: 26 },
+      counts: { LAST_ADMIN: 1, OUTRANKED: 25 },
+      finished_at: '2026-11-26T09:02:00.000Z',
+      actor_id: 4,
+      submitted_by: { id: 4, name: 'Grace Hopper' },
+    });
+    mockTrpc({
+      'auth.me': ok(sessionOf(['jobs.view'])),
+      'jobs.show': ok(
+        jobShow(job, {
+          LAST_ADMIN: [{ id: 2, email: 'ada@example.com', message: 'This would leave no active administrator.' }],
+          OUTRANKED: [{ id: 3, email: 'root@example.com', message: 'Root holds permissions you lack.' }],
+        }),
+      ),
+    });
+    renderApp('/jobs/5');
+
+    expect(await screen.findByRole('heading', { level: 1, name: j.jobName(5, j.operations.deactivate) })).toBeTruthy();
+    expect(detail(j.job.submittedBy)).toBe('Grace Hopper');
+
+    const outranked = screen.getByText(j.skipCode('OUTRANKED')).closest('li') as HTMLElement;
+    expect(within(outranked).getByText('25')).toBeTruthy();
+    expect(within(outranked).getByText('root@example.com')).toBeTruthy();
+    // The server sends the first examples only; the rest are counted, and the report has them.
+    expect(within(outranked).getByText(j.outcome.moreOfCode(24))).toBeTruthy();
+    const lastAdmin = screen.getByText(j.skipCode('LAST_ADMIN')).closest('li') as HTMLElement;
+    expect(within(lastAdmin).getByText('This would leave no active administrator.')).toBeTruthy();
+    expect(within(lastAdmin).queryByText(/more$/)).toBeNull();
+  });
+
+  it('says the system submitted a job from the command line', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf(['jobs.view'])),
+      'jobs.show': ok(jobShow(jobOf({ id: 6, status: 'queued', actor_id: null, submitted_by: null }))),
+    });
+    renderApp('/jobs/6');
+    await screen.findByRole('heading', { level: 1, name: j.jobName(6, j.operations.deactivate) });
+    expect(detail(j.job.submittedBy)).toBe(en.audit.system);
+  });
+});
