@@ -4,15 +4,7 @@ import { parseArgs } from 'node:util';
 import { ROOT_DIR } from '../src/config.js';
 import { machineInfo } from './machine.js';
 import { sectionMarkers, writeSection } from './report-sections.js';
-import {
-  adminToken,
-  bulkSeedUsers,
-  connect,
-  connectionSettings,
-  demoUserCount,
-  ensureDatabase,
-  prepareSchema,
-} from './seed.js';
+import { benchDatabase, connect } from './seed.js';
 import { type ApiServer, startApi } from './server.js';
 import { median, percentile, sleep } from './stats.js';
 
@@ -109,7 +101,6 @@ export async function runJobsBench(argv: string[]): Promise<number> {
   const smoke = values.smoke;
   const users = Number(values.users ?? (smoke ? 10_000 : 1_000_000));
   const chunk = Number(values.chunk ?? 1_000);
-  const databaseUrl = values['database-url'] ?? `mysql://root@127.0.0.1:3306/${smoke ? 'ua_bench_smoke' : 'ua_bench'}`;
   const report = values.report
     ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.report)
     : smoke
@@ -118,21 +109,19 @@ export async function runJobsBench(argv: string[]): Promise<number> {
   const started = Date.now();
   const log = (m: string) =>
     process.stdout.write(`[jobs ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${m}\n`);
-  const settings = connectionSettings(databaseUrl);
-
-  await ensureDatabase(settings, !values.reuse, log);
-  const db = await prepareSchema(databaseUrl);
-  let token: string;
-  try {
-    const existing = await demoUserCount(settings);
-    if (existing < users) {
-      log(`seeding ${(users - existing).toLocaleString('en')} users`);
-      await bulkSeedUsers(settings, users - existing, log);
-    }
-    token = (await adminToken(db, 'bench-jobs')).token;
-  } finally {
-    await db.close();
-  }
+  const {
+    url: databaseUrl,
+    settings,
+    token: admin,
+  } = await benchDatabase({
+    url: values['database-url'],
+    smoke,
+    reuse: values.reuse,
+    users,
+    tokenName: 'bench-jobs',
+    log,
+  });
+  const token = admin.token;
   const machine = await machineInfo(settings);
   const load = os.loadavg()[0] ?? 0;
   const conn = await connect(settings);

@@ -193,3 +193,40 @@ export async function adminToken(db: Database, name: string): Promise<{ id: numb
   if (!admin) throw new Error(`no administrator ${ADMIN_EMAIL}`);
   return createApiToken(db, admin.id, name, new Date(Date.now() + 86_400_000));
 }
+
+/** A bench section's database, ready to run the API on, and a token of its administrator. */
+export interface BenchDatabase {
+  url: string;
+  settings: ConnectionSettings;
+  token: { id: number; token: string };
+}
+
+/**
+ * Opens the database a bench section runs on, as each does: `url`, or the bench database (its
+ * smoke one for `smoke`), created when missing and reseeded unless `reuse`; migrated; holding at
+ * least `users` demo users; and a day-long token of its administrator named `tokenName`. Its pool
+ * is closed again: the section's API opens its own.
+ */
+export async function benchDatabase(opts: {
+  url: string | undefined;
+  smoke: boolean;
+  reuse: boolean;
+  users: number;
+  tokenName: string;
+  log: (s: string) => void;
+}): Promise<BenchDatabase> {
+  const url = opts.url ?? `mysql://root@127.0.0.1:3306/${opts.smoke ? 'ua_bench_smoke' : 'ua_bench'}`;
+  const settings = connectionSettings(url);
+  await ensureDatabase(settings, !opts.reuse, opts.log);
+  const db = await prepareSchema(url);
+  try {
+    const existing = await demoUserCount(settings);
+    if (existing < opts.users) {
+      opts.log(`seeding ${(opts.users - existing).toLocaleString('en')} users`);
+      await bulkSeedUsers(settings, opts.users - existing, opts.log);
+    }
+    return { url, settings, token: await adminToken(db, opts.tokenName) };
+  } finally {
+    await db.close();
+  }
+}

@@ -3,16 +3,7 @@ import { parseArgs } from 'node:util';
 import type mysql from 'mysql2/promise';
 import { ROOT_DIR } from '../src/config.js';
 import { sectionMarkers, writeSection } from './report-sections.js';
-import {
-  ADMIN_EMAIL,
-  adminToken,
-  bulkSeedUsers,
-  connect,
-  connectionSettings,
-  demoUserCount,
-  ensureDatabase,
-  prepareSchema,
-} from './seed.js';
+import { ADMIN_EMAIL, benchDatabase, connect } from './seed.js';
 import { type ApiServer, startApi } from './server.js';
 import { median, percentile, sleep } from './stats.js';
 import { type CpuShares, cpuWindow, describeCpu } from './webhook-cpu.js';
@@ -64,7 +55,6 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
   const users = Number(values.users ?? (smoke ? 10_000 : 1_000_000));
   // An even number: the bulks alternate off and on, so the users end as they started.
   const bulks = Math.max(2, Math.ceil(Number(values.bulks ?? (smoke ? 2 : 6)) / 2) * 2);
-  const databaseUrl = values['database-url'] ?? `mysql://root@127.0.0.1:3306/${smoke ? 'ua_bench_smoke' : 'ua_bench'}`;
   const report = values.report
     ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.report)
     : smoke
@@ -73,21 +63,18 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
   const started = Date.now();
   const log = (m: string) =>
     process.stdout.write(`[webhooks ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${m}\n`);
-  const settings = connectionSettings(databaseUrl);
-
-  await ensureDatabase(settings, !values.reuse, log);
-  const db = await prepareSchema(databaseUrl);
-  let token: { id: number; token: string };
-  try {
-    const existing = await demoUserCount(settings);
-    if (existing < users) {
-      log(`seeding ${(users - existing).toLocaleString('en')} users`);
-      await bulkSeedUsers(settings, users - existing, log);
-    }
-    token = await adminToken(db, 'bench-webhooks');
-  } finally {
-    await db.close();
-  }
+  const {
+    url: databaseUrl,
+    settings,
+    token,
+  } = await benchDatabase({
+    url: values['database-url'],
+    smoke,
+    reuse: values.reuse,
+    users,
+    tokenName: 'bench-webhooks',
+    log,
+  });
 
   const conn = await connect(settings);
   const keepAlive = !values['no-keep-alive'];
