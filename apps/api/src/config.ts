@@ -131,6 +131,8 @@ const EnvSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** Users per chunk: each chunk commits its changes, audit, events and checkpoint together. */
   JOBS_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  /** Users per chunk of a dry run: it locks and writes none of them, so its chunks can be larger. */
+  JOBS_DRY_RUN_CHUNK_SIZE: z.coerce.number().int().min(1).max(50_000).default(10_000),
   /** A job whose runner sends no heartbeat for this long is taken over by another runner. */
   JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** Days a finished job and its report are kept. */

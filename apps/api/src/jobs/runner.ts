@@ -39,6 +39,8 @@ export interface JobKindRunner {
 export interface JobsSettings {
   concurrency: number;
   chunkSize: number;
+  /** A dry run's chunk: it changes nothing and locks no rows, so fewer, larger chunks cost less. */
+  dryRunChunkSize: number;
   leaseMs: number;
   pollMs: number;
   /** Finished jobs and their reports older than this are pruned, about hourly. */
@@ -95,7 +97,7 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
         await kind.finished(job, 'cancelled', tx);
         return 'done';
       }
-      const result = await kind.chunk(job, tx, settings.chunkSize);
+      const result = await kind.chunk(job, tx, job.dry_run ? settings.dryRunChunkSize : settings.chunkSize);
       if ('fail' in result) {
         await finishJob(db, tx, id, 'failed', result.fail);
         await kind.finished(job, 'failed', tx);

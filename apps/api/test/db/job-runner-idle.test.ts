@@ -44,7 +44,7 @@ describe('an idle job runner', () => {
       opened.push(Date.now());
       return transaction(...args);
     }) as typeof transaction;
-    const settings = { concurrency: 2, chunkSize: 10, leaseMs: 5_000, pollMs: 20, retentionMs: 86_400_000 };
+    const settings = { concurrency: 2, chunkSize: 10, dryRunChunkSize: 10, leaseMs: 5_000, pollMs: 20, retentionMs: 86_400_000 };
     const runner = startJobRunner({ db, settings, kinds: { bulk: noop }, log: silent });
     try {
       await pause(600);

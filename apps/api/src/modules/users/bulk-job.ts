@@ -18,6 +18,8 @@ import type { JobKindRunner } from '../../jobs/runner.js';
 import { selectSql } from '../../query/list-reads.js';
 import { recordChange } from '../../journal/journal.js';
 import { type BatchOutcome, runBatch } from './bulk.chunk.js';
+import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
+import type { Target } from '../../domain/users.rules.js';
 import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 
@@ -108,24 +110,24 @@ export async function submitBulkJob(
   return { job: toJob(row) };
 }
 
-/** The next chunk's ids in id order, read in the chunk's transaction (never from a replica). */
-async function nextChunkIds(
+/** The next chunk's users in id order, read in the chunk's transaction (never from a replica). */
+async function nextChunk(
   db: Database,
   tx: Transaction,
   params: BulkJobParams,
   after: number | null,
   size: number,
-): Promise<number[]> {
+): Promise<TargetRow[]> {
   const query = frozenQuery(params);
   const sql = selectSql(db, db.models.User, {
-    attributes: ['id'],
+    attributes: [...TARGET_COLUMNS],
     where: selectionWhere(db, params, after),
     order: [['id', 'ASC']],
     limit: size,
+    paranoid: false,
     ...orderedReadHints(db, query),
   });
-  const rows = await db.sequelize.query<{ id: number | string }>(sql, { type: QueryTypes.SELECT, transaction: tx });
-  return rows.map((r) => Number(r.id));
+  return db.sequelize.query<TargetRow>(sql, { type: QueryTypes.SELECT, transaction: tx });
 }
 
 /** Report lines for a chunk's skipped users, with the e-mail each had when it was judged. */
@@ -151,12 +153,17 @@ export function runBulkChunk(
   job: { id: number; operation: BulkInput['operation']; dryRun: boolean; params: BulkJobParams; adminsGone: number },
   ids: readonly number[],
   tx: Transaction,
+  read?: Map<number, Target>,
 ): Promise<BatchOutcome> {
-  return runBatch(ctx, { operation: job.operation, active: job.params.active ?? undefined }, ids, tx, {
-    dryRun: job.dryRun,
-    context: { job_id: job.id },
-    adminsGone: job.adminsGone,
-  });
+  const spec = { operation: job.operation, active: job.params.active ?? undefined };
+  const context = { job_id: job.id };
+  return runBatch(
+    ctx,
+    spec,
+    ids,
+    tx,
+    job.dryRun ? { dryRun: true, context, adminsGone: job.adminsGone, read } : { dryRun: false, context },
+  );
 }
 
 /**
@@ -206,14 +213,18 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
       const ctx = await jobContext(db, config, job, operation, params);
       if ('fail' in ctx) return ctx;
       const after = job.cursor_id === null ? null : Number(job.cursor_id);
-      const ids = await nextChunkIds(db, tx, params, after, size);
+      const rows = await nextChunk(db, tx, params, after, size);
       const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
-      if (ids.length === 0) return { progress: empty, items: [], done: true };
+      if (rows.length === 0) return { progress: empty, items: [], done: true };
+      const ids = rows.map((r) => Number(r.id));
       const id = Number(job.id);
       const dryRun = Boolean(job.dry_run);
       const state = parseJson<Partial<BulkJobState>>(job.state ?? '{}', {});
       const adminsGone = dryRun ? Number(state.adminsGone ?? 0) : 0;
-      const outcome = await runBulkChunk(ctx, { id, operation, dryRun, params, adminsGone }, ids, tx);
+      // A dry run judges the rows as this read found them; a real chunk locks them again and reads
+      // them under the lock (a row may have changed since this unlocked read).
+      const read = dryRun ? targetsOf(rows) : undefined;
+      const outcome = await runBulkChunk(ctx, { id, operation, dryRun, params, adminsGone }, ids, tx, read);
       const counts: Record<string, number> = {};
       for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
       return {

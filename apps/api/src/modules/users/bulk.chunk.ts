@@ -125,17 +125,22 @@ export async function runBatch(
   spec: BulkSpec,
   ids: readonly number[],
   tx: Transaction,
-  options: {
-    dryRun: boolean;
-    context?: Record<string, unknown>;
-    /** Administrators earlier batches of a dry run would have taken away (they are still active). */
-    adminsGone?: number;
-  },
+  options:
+    | { dryRun: false; context?: Record<string, unknown> }
+    | {
+        dryRun: true;
+        context?: Record<string, unknown>;
+        /** Administrators earlier batches of a dry run would have taken away (they are still active). */
+        adminsGone?: number;
+        /** The rows `ids` name, as the caller just read them: a dry run changes nothing, so it needs no locks. */
+        read?: Map<number, Target> | undefined;
+      },
 ): Promise<BatchOutcome> {
   const { db, config } = ctx;
   const removesAdmins = spec.operation === 'delete' || (spec.operation === 'setActive' && spec.active === false);
-  if (removesAdmins) await lockAdministratorChanges(db, tx);
-  const users = await lockTargets(db, tx, ids);
+  const read = options.dryRun ? options.read : undefined;
+  if (removesAdmins && !read) await lockAdministratorChanges(db, tx);
+  const users = read ? new Map(read) : await lockTargets(db, tx, ids);
   const held = await permissionsBeyond(db, tx, ctx.actor, [...users.keys()]);
   for (const [id, permissions] of held) users.set(id, { ...(users.get(id) as Target), permissions });
   const skipped: Skip[] = [];
@@ -151,7 +156,7 @@ export async function runBatch(
         tx,
         await roleIdByName(db, tx, config.users.activation.adminRoleName),
         candidates,
-        options.adminsGone ?? 0,
+        options.dryRun ? (options.adminsGone ?? 0) : 0,
       )
     : new Set<number>();
   // Rules judge in id order, so the same batch always keeps the same administrator.

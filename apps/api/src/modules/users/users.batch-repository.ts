@@ -15,6 +15,25 @@ const NO_PERMISSIONS: ReadonlySet<string> = new Set();
 
 const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : '');
 
+/** What the rules read of a user row (not the permissions it holds: see `permissionsBeyond`). */
+export const TARGET_COLUMNS = ['id', 'name', 'is_active', 'deleted_at'] as const;
+export type TargetRow = { id: number | string; name: string; is_active: unknown; deleted_at: unknown };
+
+/** Rows as the rules judge them, by id; each holds no permission until `permissionsBeyond` says so. */
+export function targetsOf(rows: readonly TargetRow[], into = new Map<number, Target>()): Map<number, Target> {
+  for (const r of rows) {
+    const id = Number(r.id);
+    into.set(id, {
+      id,
+      name: r.name,
+      is_active: Boolean(Number(r.is_active)),
+      deleted: r.deleted_at !== null,
+      permissions: NO_PERMISSIONS,
+    });
+  }
+  return into;
+}
+
 /**
  * The rows a batch judges, locked in id order (one order for every writer, so no lock cycles),
  * deleted ones included; what the rules need of each but the permissions they hold (see
@@ -23,20 +42,11 @@ const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : ''
 export async function lockTargets(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, Target>> {
   const found = new Map<number, Target>();
   for (const part of chunks([...ids].sort((a, b) => a - b))) {
-    const rows = await db.sequelize.query<{ id: number; name: string; is_active: unknown; deleted_at: unknown }>(
-      `SELECT id, name, is_active, deleted_at FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
+    const rows = await db.sequelize.query<TargetRow>(
+      `SELECT ${TARGET_COLUMNS.join(', ')} FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
       { replacements: { ids: part }, type: QueryTypes.SELECT, transaction: tx },
     );
-    for (const r of rows) {
-      const id = Number(r.id);
-      found.set(id, {
-        id,
-        name: r.name,
-        is_active: Boolean(Number(r.is_active)),
-        deleted: r.deleted_at !== null,
-        permissions: NO_PERMISSIONS,
-      });
-    }
+    targetsOf(rows, found);
   }
   return found;
 }
