@@ -79,7 +79,9 @@ const CLAIMABLE = "(status = 'queued' OR (status IN ('running', 'cancelling') AN
 
 /**
  * Claims up to `limit` jobs for `owner`: queued ones, and running or cancelling ones whose lease
- * ran out (their holder died or stalled), oldest first. Returns their ids.
+ * ran out (their holder died or stalled), oldest first, never one of `inHand` (this runner's own,
+ * whose lease may have run out while the database was away: its loop is still on it). Returns
+ * their ids.
  */
 export async function claimJobs(
   db: Database,
@@ -87,19 +89,21 @@ export async function claimJobs(
   limit: number,
   leaseMs: number,
   now = new Date(),
+  inHand: readonly number[] = [],
 ): Promise<number[]> {
   if (limit <= 0) return [];
+  const claimable = inHand.length ? `${CLAIMABLE} AND id NOT IN (:inHand)` : CLAIMABLE;
   // Most polls find nothing: a plain read on the primary (the claim index) decides whether a write
   // transaction is worth opening, so an idle runner takes no lock and holds no writer's turn.
   const [waiting] = await db.sequelize.query<{ id: number | string }>(
-    `SELECT id FROM jobs WHERE ${CLAIMABLE} LIMIT 1`,
-    { replacements: { now: sqlDate(db, now) }, type: QueryTypes.SELECT },
+    `SELECT id FROM jobs WHERE ${claimable} LIMIT 1`,
+    { replacements: { now: sqlDate(db, now), inHand }, type: QueryTypes.SELECT },
   );
   if (!waiting) return [];
   return writeTransaction(db, async (tx) => {
     const rows = await db.sequelize.query<{ id: number | string }>(
-      `SELECT id FROM jobs WHERE ${CLAIMABLE} ORDER BY id LIMIT ${Number(limit)}${lockClause(db)}`,
-      { replacements: { now: sqlDate(db, now) }, type: QueryTypes.SELECT, transaction: tx },
+      `SELECT id FROM jobs WHERE ${claimable} ORDER BY id LIMIT ${Number(limit)}${lockClause(db)}`,
+      { replacements: { now: sqlDate(db, now), inHand }, type: QueryTypes.SELECT, transaction: tx },
     );
     const ids = rows.map((r) => Number(r.id));
     if (ids.length === 0) return ids;

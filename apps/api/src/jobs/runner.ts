@@ -63,6 +63,7 @@ export interface JobRunnerDeps {
 
 const ERROR_BACKOFF_MS = 1_000;
 const ERROR_BACKOFF_MAX_MS = 30_000;
+const OUTAGE_RETRY_MAX_MS = 2_000;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -135,7 +136,9 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
           if (isDatabaseUnreachable(err)) {
             log.warn({ jobId: id, error: String(err) }, 'job paused: the database is unreachable; trying again');
             await pause(backoff);
-            backoff = Math.min(ERROR_BACKOFF_MAX_MS, backoff * 2);
+            // A job goes on within OUTAGE_RETRY_MAX_MS of the database's return: one short statement
+            // every two seconds costs an absent database nothing.
+            backoff = Math.min(OUTAGE_RETRY_MAX_MS, backoff * 2);
             continue;
           }
           log.error({ jobId: id, err }, 'job failed');
@@ -167,7 +170,7 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
       const free = settings.concurrency - inHand.size;
       if (free > 0) {
         try {
-          const ids = await claimJobs(db, owner, free, settings.leaseMs);
+          const ids = await claimJobs(db, owner, free, settings.leaseMs, new Date(), [...inHand.keys()]);
           backoff = ERROR_BACKOFF_MS;
           for (const id of ids) {
             log.info({ jobId: id }, 'job claimed');
