@@ -67,16 +67,47 @@ export async function activeAdminsInPlay(
   if (adminRoleId === null) return new Set();
   if (alreadyGone > 0) return adminsInPlayAfter(db, tx, adminRoleId, targetIds, alreadyGone);
   if (targetIds.length <= FEW_TARGETS) return fewAdminsInPlay(db, tx, ':roleId', { roleId: adminRoleId }, targetIds);
-  const inPlay = await activeAdminsAmong(db, tx, adminRoleId, targetIds);
-  // The first n+1 active administrators hold at least one that is not among the n targeted.
+  const { targeted: inPlay, otherInSpan, span } = await activeAdminsAmong(db, tx, adminRoleId, targetIds);
+  const other = otherInSpan ?? (span ? await adminOutside(db, tx, adminRoleId, span) : null);
+  if (other !== null) {
+    inPlay.add(other);
+    return inPlay;
+  }
+  if (span) return inPlay;
+  // Scattered ids: the first n+1 active administrators hold at least one that is not among the n targeted.
   const first = await db.sequelize.query<{ id: number }>(`${ACTIVE_ADMINS} ORDER BY ur.user_id LIMIT :n`, {
     replacements: { roleId: adminRoleId, n: inPlay.size + 1 },
     type: QueryTypes.SELECT,
     transaction: tx,
   });
-  const other = first.map((r) => Number(r.id)).find((id) => !inPlay.has(id));
-  if (other !== undefined) inPlay.add(other);
+  const firstOther = first.map((r) => Number(r.id)).find((id) => !inPlay.has(id));
+  if (firstOther !== undefined) inPlay.add(firstOther);
   return inPlay;
+}
+
+/**
+ * An active administrator outside `span`: the first after it, else the last before it — one index
+ * probe each way. Not the first of all: a job walking the users in id order deactivates the
+ * administrators before it, and reading past them from the start grew with every chunk (its last
+ * chunks read some 40 000 role rows each, at a million users).
+ */
+async function adminOutside(
+  db: Database,
+  tx: Transaction | null,
+  adminRoleId: number,
+  span: { low: number; high: number },
+): Promise<number | null> {
+  for (const [where, order] of [
+    ['ur.user_id > :high', 'ASC'],
+    ['ur.user_id < :low', 'DESC'],
+  ] as const) {
+    const [row] = await db.sequelize.query<{ id: number }>(
+      `${ACTIVE_ADMINS} AND ${where} ORDER BY ur.user_id ${order} LIMIT 1`,
+      { replacements: { roleId: adminRoleId, ...span }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    if (row) return Number(row.id);
+  }
+  return null;
 }
 
 /**
@@ -90,9 +121,14 @@ async function activeAdminsAmong(
   tx: Transaction | null,
   adminRoleId: number,
   targetIds: readonly number[],
-): Promise<Set<number>> {
-  const inPlay = new Set<number>();
-  if (targetIds.length === 0) return inPlay;
+): Promise<{
+  targeted: Set<number>;
+  /** Read as a span: an active administrator in it that is not targeted, if any. */
+  otherInSpan: number | null;
+  span: { low: number; high: number } | null;
+}> {
+  const targeted = new Set<number>();
+  if (targetIds.length === 0) return { targeted, otherInSpan: null, span: null };
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
   for (const id of targetIds) {
@@ -100,14 +136,19 @@ async function activeAdminsAmong(
     if (id > high) high = id;
   }
   if (high - low + 1 <= targetIds.length * DENSE_SPAN) {
-    const targeted = new Set(targetIds);
+    const targets = new Set(targetIds);
+    let otherInSpan: number | null = null;
     const rows = await db.sequelize.query<{ id: number }>(`${ACTIVE_ADMINS} AND ur.user_id BETWEEN :low AND :high`, {
       replacements: { roleId: adminRoleId, low, high },
       type: QueryTypes.SELECT,
       transaction: tx,
     });
-    for (const r of rows) if (targeted.has(Number(r.id))) inPlay.add(Number(r.id));
-    return inPlay;
+    for (const r of rows) {
+      const id = Number(r.id);
+      if (targets.has(id)) targeted.add(id);
+      else otherInSpan ??= id;
+    }
+    return { targeted, otherInSpan, span: { low, high } };
   }
   for (const part of chunks(targetIds)) {
     const rows = await db.sequelize.query<{ id: number }>(`${ACTIVE_ADMINS} AND ur.user_id IN (:ids)`, {
@@ -115,9 +156,9 @@ async function activeAdminsAmong(
       type: QueryTypes.SELECT,
       transaction: tx,
     });
-    for (const r of rows) inPlay.add(Number(r.id));
+    for (const r of rows) targeted.add(Number(r.id));
   }
-  return inPlay;
+  return { targeted, otherInSpan: null, span: null };
 }
 
 /** How sparse a span of ids may be (span ÷ ids) and still be read as a range. */
@@ -139,7 +180,11 @@ async function adminsInPlayAfter(
   targetIds: readonly number[],
   alreadyGone: number,
 ): Promise<Set<number>> {
-  const inPlay = await activeAdminsAmong(db, tx, adminRoleId, targetIds);
+  const { targeted: inPlay, otherInSpan } = await activeAdminsAmong(db, tx, adminRoleId, targetIds);
+  if (otherInSpan !== null) {
+    inPlay.add(otherInSpan);
+    return inPlay;
+  }
   // Batches go in id order, so those gone have smaller ids than this batch: an active one past
   // it is neither gone nor targeted (one index probe). Only near the end is a count needed.
   const last = targetIds.reduce((a, b) => Math.max(a, b), 0);

@@ -77,14 +77,17 @@ export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<Job
  */
 export async function cancelJob({ ctx, input }: Call<{ id: number }>): Promise<{ job: Job }> {
   const { db } = ctx;
-  await writeTransaction(db, async (tx) => {
+  // The answer is the job as this cancel left it, read in its transaction: read after the commit,
+  // a runner could already have stopped the job, and the answer would say `cancelled` for a
+  // cancel that only asked.
+  const row = await writeTransaction(db, async (tx) => {
     const job = await visibleJob(db, ctx.actor, input.id, tx);
     assertMayCancel(ctx.actor, job);
     const status = job.status as JobStatus;
     if (isFinishedJob(status)) {
       throw new AppError('JOB_FINISHED', `The job has already finished (${status}): there is nothing to cancel.`);
     }
-    if (status === 'cancelling') return;
+    if (status === 'cancelling') return job;
     if (status === 'queued') await finishJob(db, tx, input.id, 'cancelled');
     else await markCancelling(db, tx, input.id);
     await recordChange(db, tx, {
@@ -94,8 +97,8 @@ export async function cancelJob({ ctx, input }: Call<{ id: number }>): Promise<{
       targetIds: [input.id],
       context: { kind: job.kind, operation: job.operation, status },
     });
+    return readJob(db, input.id, tx);
   });
-  const row = await readJob(db, input.id);
   if (!row) throw new AppError('NOT_FOUND', `There is no job with id ${input.id}.`);
   return { job: toJob(row) };
 }
