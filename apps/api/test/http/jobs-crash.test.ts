@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/database.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
 import { type ApiProcess, startApiProcess } from '../support/api-process.js';
 import { given } from '../support/given.js';
+import { expectStatsFresh } from '../support/jobs-bed.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 import { clearOutbox, outboxEvents, seedUsers, subscribe } from '../support/webhooks.js';
 
@@ -119,18 +120,6 @@ describe('a job whose process is killed', () => {
     expect(deactivated.length).toBe(ids.length);
     expect(new Set(deactivated)).toEqual(new Set(ids));
     expect(events.filter((e) => e.type === 'bulk.completed')).toHaveLength(1);
-    // The counters equal a fresh count.
-    const [stats] = await db.sequelize.query<{ total: number | string; active: number | string }>(
-      'SELECT total, active FROM user_stats WHERE id = 1',
-      { type: QueryTypes.SELECT },
-    );
-    const [fresh] = await db.sequelize.query<{ total: number | string; active: number | string }>(
-      'SELECT COUNT(*) AS total, SUM(CASE WHEN is_active = 1 THEN 1 ELSE 0 END) AS active FROM users WHERE deleted_at IS NULL',
-      { type: QueryTypes.SELECT },
-    );
-    expect({ total: Number(stats?.total), active: Number(stats?.active) }).toEqual({
-      total: Number(fresh?.total),
-      active: Number(fresh?.active),
-    });
+    await expectStatsFresh(db);
   }, 120_000);
 });
