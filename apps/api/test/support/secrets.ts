@@ -40,8 +40,12 @@ export interface SecretHit {
   secret: string;
 }
 
-/** The stored password form (apps/api/src/auth/password.ts): `scrypt$N$r$p$salt$hash`. */
-const HASH = /scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]*\$?[A-Za-z0-9+/=]*/g;
+/**
+ * A stored password: our own `scrypt$N$r$p$salt$hash` (apps/api/src/auth/password.ts), or an
+ * imported bcrypt or argon2id hash, which a user's row holds until its first sign-in.
+ */
+const HASH =
+  /scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]*\$?[A-Za-z0-9+/=]*|\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}|\$argon2id\$v=19\$[^\s"]+/g;
 /** A personal API token: the prefix and 32 random bytes in base64url (43 characters). */
 const TOKEN = new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`, 'g');
 

@@ -2,11 +2,13 @@ import type { AuthSession, LoginInput } from '@app/contracts';
 import { recordChange } from '../../journal/journal.js';
 import { loadActor } from '../../auth/actor.js';
 import { auditedLoginEmail, findLoginAccount, loginAttemptsBucket } from '../../auth/login-identity.js';
-import { verifyPassword } from '../../auth/password.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { clientBucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
 import type { Context } from '../../context.js';
+import type { Database } from '../../db/database.js';
+import { inWriteTurn } from '../../db/transaction.js';
 import { toAuthSession } from './auth.session.js';
 
 /** A user agent is kept to this length, as the session keeps it. */
@@ -14,6 +16,20 @@ const USER_AGENT_MAX = 255;
 
 /** One message for every failure, so a response never tells which part was wrong. */
 const BAD_CREDENTIALS = 'The e-mail or password is incorrect, or the account is not active.';
+
+/**
+ * After a sign-in that matched an imported (or outdated) hash, stores the password under today's
+ * scheme. Compare-and-set on the hash that verified: a password changed meanwhile (an admin, the
+ * CLI) is never overwritten, and two sign-ins racing both succeed with one write. `silent` keeps
+ * updated_at: nothing a person sees changed, and an import's undo must not take this for an edit.
+ * Neither hash nor the password is logged or audited.
+ */
+async function upgradeHash(db: Database, userId: number, verified: string, password: string): Promise<void> {
+  const fresh = await hashPassword(password);
+  await inWriteTurn(db, () =>
+    db.models.User.update({ password_hash: fresh }, { where: { id: userId, password_hash: verified }, silent: true }),
+  );
+}
 
 function tooManyAttempts(window: RateWindow): AppError {
   const minutes = Math.ceil(window.retryAfterSeconds / 60);
@@ -62,6 +78,7 @@ export async function login({ ctx, input }: { ctx: Context; input: LoginInput })
   }
 
   await reset(db, bucket);
+  if (user && needsRehash(user.password_hash)) await upgradeHash(db, user.id, user.password_hash, input.password);
   // A fresh session id at every login: a session fixed before login is never promoted.
   if (ctx.auth?.via === 'session') await deleteSession(db, ctx.auth.sessionId);
   const limits = sessionLimits(config);
