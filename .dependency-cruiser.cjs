@@ -75,7 +75,7 @@ const API_LAYERS = [
   { name: 'auth', path: folders('auth'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
   {
     name: 'services',
-    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping', 'jobs'),
+    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping', 'jobs', 'imports'),
     mayNotImport: [[LOWER_LAYERS, 'modules+']],
   },
   {

@@ -137,6 +137,21 @@ const EnvSchema = z.object({
   JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** Days a finished job and its report are kept. */
   JOBS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Largest import file accepted, in MB (413 above, with the limit in the answer). */
+  IMPORT_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(200),
+  /** Data rows an import file may hold. */
+  IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(20_000_000).default(2_000_000),
+  /** What an XLSX file may inflate to, in MB (a decompression bomb is refused before it is read). */
+  IMPORT_MAX_UNCOMPRESSED_MB: z.coerce.number().int().min(1).max(102_400).default(2_048),
+  /** Where uploads are spooled while they are read (the system's temporary directory when unset). */
+  IMPORT_SPOOL_DIR: z.string().trim().min(1).optional(),
+  /** Hours an import can be undone after it finished. */
+  IMPORT_UNDO_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(168),
 });
 
 export type AppConfig = Omit<z.output<typeof EnvSchema>, never> & { users: UsersConfig };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Actor, AuthMethod } from './auth/actor.js';
@@ -7,6 +8,19 @@ import type { Lifecycle } from './lifecycle.js';
 export interface CookieJar {
   set(name: string, value: string, opts: { maxAgeSeconds: number }): void;
   clear(name: string): void;
+}
+
+/** A file sent as a request's body (an import), not yet read: the handler streams it where it goes. */
+export interface UploadBody {
+  stream: Readable;
+  /** The body's media type, parameters and all (`multipart/form-data; boundary=…`). */
+  contentType: string | null;
+  /** The declared length, when the client sent one. */
+  contentLength: number | null;
+  /** The file's name when the client gave one. */
+  filename: string | null;
+  /** `Idempotency-Key`: a retried upload with the same key answers the first job. */
+  idempotencyKey: string | null;
 }
 
 /** Which door the call came through: only the REST door can deliver a file download. */
@@ -33,4 +47,6 @@ export interface Context {
    * or `Origin`, see `isSameOriginFetch`). False for any client that sends neither header.
    */
   sameOrigin: boolean;
+  /** The request's body as a file, for the routes that take one (REST only). */
+  upload?: UploadBody;
 }

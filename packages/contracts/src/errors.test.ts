@@ -43,6 +43,7 @@ describe('error codes', () => {
         'PAYLOAD_TOO_LARGE',
         'UNSUPPORTED_MEDIA_TYPE',
         'JOB_FINISHED',
+        'NOT_UNDOABLE',
       ].sort(),
     );
   });
@@ -63,6 +64,7 @@ describe('error codes', () => {
       LAST_ADMIN: 422,
       VERSION_CONFLICT: 409,
       JOB_FINISHED: 409,
+      NOT_UNDOABLE: 409,
       RATE_LIMITED: 429,
       UNAVAILABLE: 503,
       INTERNAL: 500,

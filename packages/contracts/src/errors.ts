@@ -15,6 +15,7 @@ export const ERRORS = {
     title: 'Someone else changed this record. Reload it and try again.',
   },
   JOB_FINISHED: { status: 409, title: 'The job has already finished.' },
+  NOT_UNDOABLE: { status: 409, title: 'This job cannot be undone.' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, title: 'Some of the input is not valid.' },

@@ -4,6 +4,7 @@ export * from './columns';
 export * from './common';
 export * from './email';
 export * from './errors';
+export * from './imports/imports';
 export * from './jobs/jobs';
 export * from './json-schema';
 export * from './lists';

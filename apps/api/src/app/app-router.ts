@@ -1,5 +1,6 @@
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
+import { importsRouter } from '../modules/imports/imports.router.js';
 import { jobsRouter } from '../modules/jobs/jobs.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
 import { sessionsRouter } from '../modules/sessions/sessions.router.js';
@@ -34,6 +35,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   webhooks: webhooksRouter,
   jobs: jobsRouter,
+  imports: importsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -22,8 +22,12 @@ function fieldWriter(column: ExportColumn<ExportRow>): (row: ExportRow) => strin
     case 'boolean':
       return (row) => (row[key] ? 'true' : 'false');
     default:
-      // Numbers, and timestamps already ISO 8601 UTC strings: neither can hold a separator or quote.
-      return (row) => String(row[key]);
+      // Numbers, and timestamps already ISO 8601 UTC strings: neither can hold a separator or
+      // quote. An absent one (a report line about no account) is an empty cell.
+      return (row) => {
+        const value = row[key];
+        return value === null || value === undefined ? '' : String(value);
+      };
   }
 }
 

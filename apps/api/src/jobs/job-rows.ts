@@ -1,4 +1,4 @@
-import type { AuditVia, BulkOperation, Job, JobKind, JobStatus } from '@app/contracts';
+import type { AuditVia, ImportFile, ImportMode, ImportSummary, Job, JobKind, JobStatus } from '@app/contracts';
 
 /** A `jobs` row as either driver returns it. */
 export interface JobRow {
@@ -59,9 +59,58 @@ export interface BulkJobParams {
   tokenId: number | null;
 }
 
+/** What an import job was asked to do, as stored in `params`. */
+export interface ImportJobParams {
+  uploadId: number;
+  /** The file as read at submission (its columns, first rows): what the job's page shows. */
+  file: ImportFile;
+  mode: ImportMode;
+  activate: boolean;
+  restore: boolean;
+  /** The default roles by name, as asked, and their ids then. */
+  defaultRoles: string[];
+  defaultRoleIds: number[];
+  scopes: string[] | null;
+  tokenId: number | null;
+}
+
+/** What an import job carries between chunks (and keeps once finished). */
+export interface ImportJobState {
+  outcomes: ImportSummary['outcomes'];
+  fields: Record<string, number>;
+  /** Until when the import can be undone (set when it finishes), and the undo job once asked. */
+  undoUntil?: string | null;
+  undoneBy?: number | null;
+}
+
+/** An undo job's `params`. */
+export interface UndoJobParams {
+  of: number;
+}
+
+function importOf(params: Partial<ImportJobParams>, state: Partial<ImportJobState>): ImportSummary | null {
+  if (!params.file || !params.mode) return null;
+  return {
+    file: params.file,
+    mode: params.mode,
+    activate: params.activate ?? true,
+    restore: params.restore ?? false,
+    defaultRoles: params.defaultRoles ?? [],
+    outcomes: { create: 0, update: 0, unchanged: 0, skip: 0, error: 0, ...state.outcomes },
+    fields: state.fields ?? {},
+  };
+}
+
+function undoOf(row: JobRow, params: Partial<ImportJobParams & UndoJobParams>, state: Partial<ImportJobState>) {
+  if (row.kind === 'undo') return { of: params.of ?? null, until: null, by: null };
+  if (row.kind !== 'import' || row.dry_run) return null;
+  return { of: null, until: state.undoUntil ?? null, by: state.undoneBy ?? null };
+}
+
 /** The job as the API answers it. */
 export function toJob(row: JobRow): Job {
-  const params = parseJson<Partial<BulkJobParams>>(row.params, {});
+  const params = parseJson<Partial<BulkJobParams & ImportJobParams & UndoJobParams>>(row.params, {});
+  const state = parseJson<Partial<ImportJobState>>(row.state ?? '{}', {});
   const via: AuditVia = {
     kind: (['session', 'token', 'cli'] as const).find((k) => k === row.via_kind) ?? 'unknown',
     name: row.via_name,
@@ -69,7 +118,7 @@ export function toJob(row: JobRow): Job {
   return {
     id: Number(row.id),
     kind: row.kind as JobKind,
-    operation: (row.operation as BulkOperation | null) ?? null,
+    operation: (row.operation as Job['operation']) ?? null,
     active: typeof params.active === 'boolean' ? params.active : null,
     dryRun: Boolean(row.dry_run),
     status: row.status as JobStatus,
@@ -87,5 +136,7 @@ export function toJob(row: JobRow): Job {
     finished_at: iso(row.finished_at),
     actor_id: row.actor_id === null ? null : Number(row.actor_id),
     via,
+    import: row.kind === 'import' ? importOf(params, state) : null,
+    undo: undoOf(row, params, state),
   };
 }

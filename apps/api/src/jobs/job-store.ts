@@ -22,6 +22,8 @@ export interface NewJob {
   via: { kind: AuditVia['kind']; name?: string | null | undefined } | null;
   ip: string | null;
   requestId: string | null;
+  /** A retried submission's key (`Idempotency-Key`): unique per actor. */
+  idempotencyKey?: string | null;
 }
 
 const lockClause = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '');
@@ -31,9 +33,9 @@ export async function insertJob(db: Database, tx: Transaction | null, job: NewJo
   const at = sqlDate(db, now);
   const [id] = await db.sequelize.query(
     `INSERT INTO jobs (kind, operation, params, dry_run, status, total, counts, actor_id, via_kind, via_name, ip,
-                       request_id, created_at, updated_at)
+                       request_id, idempotency_key, created_at, updated_at)
      VALUES (:kind, :operation, :params, :dryRun, 'queued', :total, '{}', :actorId, :viaKind, :viaName, :ip,
-             :requestId, :at, :at)`,
+             :requestId, :idempotencyKey, :at, :at)`,
     {
       replacements: {
         kind: job.kind,
@@ -46,6 +48,7 @@ export async function insertJob(db: Database, tx: Transaction | null, job: NewJo
         viaName: job.via?.name ?? null,
         ip: job.ip,
         requestId: job.requestId,
+        idempotencyKey: job.idempotencyKey ?? null,
         at,
       },
       type: QueryTypes.INSERT,
@@ -226,6 +229,8 @@ export interface JobItem {
   outcome: 'skipped' | 'failed';
   code: string;
   message: string;
+  /** The file's line the entry is about (imports). */
+  line?: number | null;
 }
 
 /** The report's lines of one chunk, in the chunk's transaction. */
@@ -233,13 +238,14 @@ export async function insertJobItems(db: Database, tx: Transaction, jobId: numbe
   for (let i = 0; i < items.length; i += 500) {
     const part = items.slice(i, i + 500);
     await db.sequelize.query(
-      `INSERT INTO job_items (job_id, user_id, email, outcome, code, message) VALUES ${part
-        .map(() => '(?, ?, ?, ?, ?, ?)')
+      `INSERT INTO job_items (job_id, user_id, line, email, outcome, code, message) VALUES ${part
+        .map(() => '(?, ?, ?, ?, ?, ?, ?)')
         .join(', ')}`,
       {
         replacements: part.flatMap((item) => [
           jobId,
           item.userId,
+          item.line ?? null,
           item.email.slice(0, 255),
           item.outcome,
           item.code,
@@ -270,6 +276,11 @@ export async function pruneFinishedJobs(db: Database, before: Date, batch = PRUN
     if (ids.length === 0) return pruned;
     await writeTransaction(db, async (tx) => {
       await db.sequelize.query('DELETE FROM job_items WHERE job_id IN (:ids)', {
+        replacements: { ids },
+        transaction: tx,
+      });
+      // An import's undo record goes with it (its undo window is long over).
+      await db.sequelize.query('DELETE FROM import_changes WHERE job_id IN (:ids)', {
         replacements: { ids },
         transaction: tx,
       });

@@ -7,6 +7,7 @@ import { writeTransaction } from '../db/transaction.js';
 import { isDatabaseUnreachable } from '../db/unavailable.js';
 import { PRUNE_EVERY_MS, repeatAbout } from '../housekeeping/repeat.js';
 import { wakeableSleep } from '../housekeeping/wakeable-sleep.js';
+import { pruneImportUploads } from '../imports/prune.js';
 import type { JobRow } from './job-rows.js';
 import {
   type ChunkProgress,
@@ -196,6 +197,8 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
     try {
       const pruned = await pruneFinishedJobs(db, new Date(Date.now() - settings.retentionMs));
       if (pruned) log.info({ pruned }, 'finished jobs pruned');
+      const uploads = await pruneImportUploads(db);
+      if (uploads) log.info({ uploads }, 'staged import files dropped');
     } catch (err) {
       if (!isDatabaseUnreachable(err)) log.error({ err }, 'finished jobs could not be pruned; trying again later');
     }

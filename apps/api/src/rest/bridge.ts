@@ -1,9 +1,10 @@
 import { parseQueryString, QueryStringError } from '@app/contracts';
 import type { AnyRouter } from '@trpc/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../errors.js';
 import { FileDownload } from '../export/file-download.js';
-import type { Context } from '../context.js';
+import type { Context, UploadBody } from '../context.js';
 import { createCallerFactory, type RestMeta } from '../trpc/init.js';
 import { preflight } from '../trpc/preflight.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
@@ -33,7 +34,8 @@ function rawQuery(req: FastifyRequest): string {
 
 function readInput(req: FastifyRequest, rest: RestMeta): Record<string, unknown> {
   let source: Record<string, unknown>;
-  if (rest.method === 'GET' || rest.method === 'DELETE') {
+  // A file upload's body is the file: its options come in the query string.
+  if (rest.method === 'GET' || rest.method === 'DELETE' || rest.upload) {
     try {
       source = parseQueryString(rawQuery(req));
     } catch (err) {
@@ -83,7 +85,8 @@ export function registerRestBridge(
   const contexts = new WeakMap<FastifyRequest, Context>();
   for (const route of routes) {
     const hasInput = route.procedure._def.inputs.length > 0;
-    app.route({
+    const register = (scope: FastifyInstance, options: RouteOptions) => scope.route(options);
+    const options: RouteOptions = {
       method: route.rest.method,
       // A HEAD would run the procedure (an export: rate limit and audit) for nothing.
       exposeHeadRoute: false,
@@ -101,6 +104,7 @@ export function registerRestBridge(
         // A procedure without input never reads the query string or body (as on the tRPC door):
         // `/api/health?x[a][b][c][d][e]=1` is a health check, not a 422.
         const input = hasInput ? readInput(req, route.rest) : undefined;
+        if (route.rest.upload) ctx.upload = uploadOf(req);
         const caller = createCaller(ctx) as unknown as Record<string, unknown>;
         const fn = route.procedurePath
           .split('.')
@@ -118,6 +122,32 @@ export function registerRestBridge(
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(result);
       },
-    });
+    };
+    if (!route.rest.upload) register(app, options);
+    else {
+      // A route whose body is a file gets it unread, whatever its media type: the handler streams
+      // it to disk under its own size limit (Fastify's body limit is for JSON bodies).
+      app.register(async (scope) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+        register(scope, options);
+      });
+    }
   }
+}
+
+/** The body of an upload route as the handler reads it: a stream, its media type and length. */
+function uploadOf(req: FastifyRequest): UploadBody {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === 'string' && value !== '' ? value : null;
+  };
+  const length = header('content-length');
+  return {
+    stream: req.body instanceof Readable ? req.body : req.raw,
+    contentType: header('content-type'),
+    contentLength: length === null || !/^\d+$/.test(length) ? null : Number(length),
+    filename: null,
+    idempotencyKey: header('idempotency-key')?.slice(0, 255) ?? null,
+  };
 }

@@ -4,7 +4,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required?: boolean;
   description?: string;
   style?: 'simple' | 'form' | 'deepObject';

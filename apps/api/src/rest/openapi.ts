@@ -82,7 +82,17 @@ function parametersOf(
     required: true,
     schema: properties[name] ?? (name === 'id' ? { type: 'integer', minimum: 1 } : { type: 'string' }),
   }));
-  if (!input || (route.rest.method !== 'GET' && route.rest.method !== 'DELETE')) return params;
+  if (route.rest.upload) {
+    params.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      description:
+        'A retried upload with the same key (per caller) answers the first job instead of starting a second.',
+      schema: { type: 'string', maxLength: 255 },
+    });
+  }
+  const inQuery = route.rest.method === 'GET' || route.rest.method === 'DELETE' || route.rest.upload;
+  if (!input || !inQuery) return params;
   const required = requiredOf(input);
   for (let [name, schema] of Object.entries(properties)) {
     // A key no value satisfies (roles' `append`, with nothing to append) is no parameter to send.
@@ -104,12 +114,30 @@ function parametersOf(
   return params;
 }
 
+/** A file as the body, in any of its media types, or as the `file` part of a multipart form. */
+function uploadBody(mediaTypes: readonly string[]): OpenApiOperation['requestBody'] {
+  const file = { type: 'string', format: 'binary' };
+  const content = Object.fromEntries(
+    mediaTypes.map((mediaType): [string, OpenApiMediaType] => [
+      mediaType,
+      {
+        schema:
+          mediaType === 'multipart/form-data'
+            ? { type: 'object', properties: { file }, required: ['file'] }
+            : { ...file, contentMediaType: mediaType },
+      },
+    ]),
+  );
+  return { required: true, content };
+}
+
 /** The body is the input minus what the path already carries; absent when nothing is left. */
 function requestBodyOf(
   route: RestRoute,
   input: JsonSchema | null,
   pathParams: string[],
 ): OpenApiOperation['requestBody'] {
+  if (route.rest.upload) return uploadBody(route.rest.upload.mediaTypes);
   if (!input || route.rest.method === 'GET' || route.rest.method === 'DELETE') return undefined;
   let schema = input;
   if (hasType(input, 'object') && input.properties) {

@@ -21,6 +21,11 @@ export interface RestMeta {
    * (the procedure's output is the union of the two), for the OpenAPI document.
    */
   accepted?: { key: string; schema: ZodType; otherwise: ZodType };
+  /**
+   * The body is a file of one of these media types (an import), streamed to the handler as
+   * `ctx.upload`, unread; the input is the query string.
+   */
+  upload?: { mediaTypes: string[] };
 }
 
 export interface ProcedureMeta {

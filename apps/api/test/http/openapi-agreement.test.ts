@@ -134,7 +134,9 @@ function casesOf(op: OpenApiOperation, maker: CaseMaker): Case[] {
     : undefined;
   const seed: ApiInput = { path, query, ...(body ? { body } : {}) };
   const cases: Case[] = [{ operationId: op.operationId, label: 'the seed', input: seed }];
+  // A header (an upload's Idempotency-Key) is no input the agreement compares.
   for (const param of params) {
+    if (param.in === 'header') continue;
     const where: Where = param.in;
     const start = where === 'path' ? MISSING : maker.sample(param.schema);
     for (const v of maker.variants(param.schema, start, where)) {
@@ -236,6 +238,9 @@ describe('the OpenAPI document and the server', () => {
     const maker = new CaseMaker(doc, isValid, { password: 'password_confirmation', password_confirmation: 'password' });
     const verdicts: Verdict[] = [];
     for (const { path, method, op } of operations(doc)) {
+      // A file upload's body is a file, not JSON the case maker can vary: the import tests
+      // send real files and check its answers.
+      if (op.requestBody?.content['multipart/form-data']) continue;
       const cases = casesOf(op, maker);
       const seedEmail = (cases[0]?.input.body as Record<string, unknown> | undefined)?.email;
       // Cases of one operation run a few at a time: creating a user hashes its password.

@@ -26,6 +26,7 @@ export function jobsBed() {
   let t: TestApp;
   let adminId = 0;
   let admin: Caller;
+  let adminToken = '';
   const bed = {
     get t() {
       return t;
@@ -35,6 +36,10 @@ export function jobsBed() {
     },
     get admin() {
       return admin;
+    },
+    /** The administrator's API token, for requests `admin` cannot make (a raw body). */
+    get adminToken() {
+      return adminToken;
     },
 
     /** A runner as every API process starts one, with chunks of `chunkSize` users (a dry run's too). */
@@ -83,7 +88,8 @@ export function jobsBed() {
   beforeAll(async () => {
     t = await startTestApp();
     adminId = (await given(t.db).user({ roles: ['admin'], name: 'Job Admin' })).id;
-    admin = request(t.app, { token: await given(t.db).token(adminId) });
+    adminToken = await given(t.db).token(adminId);
+    admin = request(t.app, { token: adminToken });
   });
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));

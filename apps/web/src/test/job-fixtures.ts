@@ -21,12 +21,18 @@ export function jobOf(
     actor_id: 1,
     submitted_by: { id: 1, name: 'Ada Admin' },
     via: { kind: 'session', name: null },
+    import: null,
+    undo: null,
     ...rest,
   };
 }
 
 /** A `jobs.show` answer. */
-export const jobShow = (job: JobWithSubmitter, examples: JobShow['examples'] = {}): JobShow => ({ job, examples });
+export const jobShow = (job: JobWithSubmitter, examples: JobShow['examples'] = {}): JobShow => ({
+  job,
+  examples,
+  problems: [],
+});
 
 /** A one-page `jobs.list` answer. */
 export const jobsPage = (rows: JobWithSubmitter[]): JobsListResult => ({

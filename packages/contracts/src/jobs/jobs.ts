@@ -5,6 +5,14 @@ import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { oneOrMany } from '../query/filters';
+import {
+  IMPORT_ERROR_CODES,
+  IMPORT_MODES,
+  IMPORT_PROBLEMS_SHOWN,
+  IMPORT_SKIP_CODES,
+  ImportProblemSchema,
+  ImportSummarySchema,
+} from '../imports/imports';
 import { BULK_OPERATIONS, BULK_SKIP_CODES } from '../users/users.bulk';
 
 /**
@@ -12,7 +20,7 @@ import { BULK_OPERATIONS, BULK_SKIP_CODES } from '../users/users.bulk';
  * list query matches — runs as a job row that any API or worker process claims with a lease and
  * moves in chunks, each committing its changes, audit, events and checkpoint together.
  */
-export const JOB_KINDS = ['bulk'] as const;
+export const JOB_KINDS = ['bulk', 'import', 'undo'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATUSES = ['queued', 'running', 'cancelling', 'cancelled', 'succeeded', 'failed'] as const;
@@ -36,7 +44,8 @@ export type JobProgress = z.infer<typeof JobProgressSchema>;
 export const JobSchema = z.object({
   id: IdSchema,
   kind: z.enum(JOB_KINDS),
-  operation: z.enum(BULK_OPERATIONS).nullable(),
+  /** A bulk job's operation, or an import's mode; null for an undo. */
+  operation: z.enum([...BULK_OPERATIONS, ...IMPORT_MODES]).nullable(),
   /** For setActive: the state asked for. */
   active: z.boolean().nullable(),
   /** A dry run judges every user and changes none: its counts and report say what would happen. */
@@ -52,6 +61,16 @@ export const JobSchema = z.object({
   finished_at: IsoDateTimeSchema.nullable(),
   actor_id: IdSchema.nullable(),
   via: AuditViaSchema,
+  /** An import's file, options and outcomes; null for other kinds. */
+  import: ImportSummarySchema.nullable(),
+  /** An undo: the import it undoes. An import: when it can be undone until (null once it cannot). */
+  undo: z
+    .object({
+      of: IdSchema.nullable(),
+      until: IsoDateTimeSchema.nullable(),
+      by: IdSchema.nullable(),
+    })
+    .nullable(),
 });
 export type Job = z.infer<typeof JobSchema>;
 
@@ -72,10 +91,14 @@ export const JOB_EXAMPLES_PER_CODE = 20;
 
 export const JobExampleSchema = z.object({ id: IdSchema.nullable(), email: z.string(), message: z.string() });
 
-/** GET /jobs/{id}: the job, and the first skipped users of each code (a dry run's "who and why"). */
+/**
+ * GET /jobs/{id}: the job, and the first skipped users of each code (a dry run's "who and why");
+ * for an import, its first problem lines in line order.
+ */
 export const JobShowSchema = z.object({
   job: JobWithSubmitterSchema,
   examples: z.record(z.string(), z.array(JobExampleSchema).max(JOB_EXAMPLES_PER_CODE)),
+  problems: z.array(ImportProblemSchema).max(IMPORT_PROBLEMS_SHOWN),
 });
 export type JobShow = z.infer<typeof JobShowSchema>;
 
@@ -108,16 +131,20 @@ export type JobReportInput = z.output<typeof JobReportInputSchema>;
 
 /** One line of a job's report: a user the job skipped or failed on, and why. */
 export const JobReportRowSchema = z.object({
+  /** The file's line (imports), first so a user can fix the file and upload it again. */
+  line: z.number().int().positive().nullable(),
   id: IdSchema.nullable(),
   email: z.string(),
   outcome: z.enum(['skipped', 'failed']),
-  code: z.enum([...BULK_SKIP_CODES, 'INTERNAL']),
+  // An import's rule codes are the bulk's (SPEC §7), so each code is listed once.
+  code: z.enum([...BULK_SKIP_CODES, ...IMPORT_SKIP_CODES, ...IMPORT_ERROR_CODES, 'INTERNAL']),
   message: z.string(),
 });
 export type JobReportRow = z.infer<typeof JobReportRowSchema>;
 
 /** The report's columns, in the file's order (CSV header, JSON keys). */
 export const JOB_REPORT_COLUMNS = [
+  { key: 'line', label: 'line', type: 'number' },
   { key: 'id', label: 'id', type: 'number' },
   { key: 'email', label: 'email', type: 'string' },
   { key: 'outcome', label: 'outcome', type: 'string' },

@@ -11,6 +11,7 @@ import { tokensWebhooks } from './0010-tokens-webhooks.js';
 import { withholdFailedLoginEmails } from './0011-withhold-failed-login-emails.js';
 import { jobs } from './0012-jobs.js';
 import { jobState } from './0013-job-state.js';
+import { imports } from './0014-imports.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   withholdFailedLoginEmails,
   jobs,
   jobState,
+  imports,
 ];

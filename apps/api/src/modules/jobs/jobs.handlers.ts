@@ -1,4 +1,5 @@
 import {
+  IMPORT_PROBLEMS_SHOWN,
   type Job,
   type JobReportInput,
   type JobReportRow,
@@ -49,10 +50,33 @@ export async function listJobs({ ctx, input }: Call<JobsListQuery>): Promise<Job
   );
 }
 
-/** GET /jobs/{id}: where a job stands, and the first users it skipped for each reason. */
+/** An import's first problem lines, in the file's order (chunks report their lines in order). */
+async function firstProblems(ctx: Context, jobId: number): Promise<JobShow['problems']> {
+  const rows = await ctx.db.sequelize.query<{
+    line: number | string | null;
+    email: string;
+    code: string;
+    message: string;
+  }>(
+    `SELECT line, email, code, message FROM job_items WHERE job_id = :jobId ORDER BY id LIMIT ${IMPORT_PROBLEMS_SHOWN}`,
+    { replacements: { jobId }, type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({
+    line: Number(r.line ?? 1),
+    email: r.email,
+    code: r.code as JobShow['problems'][number]['code'],
+    message: r.message,
+  }));
+}
+
+/**
+ * GET /jobs/{id}: where a job stands, and the first users it skipped for each reason (an
+ * import: its first problem lines).
+ */
 export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<JobShow> {
   const row = await visibleJob(ctx.db, ctx.actor, input.id);
   const job = withSubmitter(row, await submitterNames(ctx.db, [row]));
+  if (job.kind === 'import') return { job, examples: {}, problems: await firstProblems(ctx, input.id) };
   const examples: JobShow['examples'] = {};
   // One short read per reason (a handful of codes at most), each through (job_id, id).
   for (const code of Object.keys(job.counts)) {
@@ -67,7 +91,7 @@ export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<Job
       message: r.message,
     }));
   }
-  return { job, examples };
+  return { job, examples, problems: [] };
 }
 
 /**
@@ -111,19 +135,21 @@ async function* reportBatches(ctx: Context, jobId: number): AsyncIterable<JobRep
   for (;;) {
     const rows = await ctx.db.sequelize.query<{
       id: number | string;
+      line: number | string | null;
       user_id: number | string | null;
       email: string;
       outcome: JobReportRow['outcome'];
       code: JobReportRow['code'];
       message: string;
     }>(
-      `SELECT id, user_id, email, outcome, code, message FROM job_items
+      `SELECT id, line, user_id, email, outcome, code, message FROM job_items
         WHERE job_id = :jobId AND id > :after ORDER BY id LIMIT ${REPORT_BATCH}`,
       { replacements: { jobId, after }, type: QueryTypes.SELECT },
     );
     if (rows.length === 0) return;
     after = Number(rows[rows.length - 1]?.id);
     yield rows.map((r) => ({
+      line: r.line === null ? null : Number(r.line),
       id: r.user_id === null ? null : Number(r.user_id),
       email: r.email,
       outcome: r.outcome,

@@ -10,8 +10,6 @@ import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { writeTransaction } from '../../db/transaction.js';
 import type { AppConfig } from '../../config.js';
-import { type Actor, type AuthMethod, loadActor } from '../../auth/actor.js';
-import { tokenPermissions } from '../../auth/api-tokens.js';
 import { type BulkJobParams, type JobRow, parseJson, toJob } from '../../jobs/job-rows.js';
 import { insertJob, type JobItem, readJob } from '../../jobs/job-store.js';
 import type { JobKindRunner } from '../../jobs/runner.js';
@@ -22,6 +20,8 @@ import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-reposit
 import type { Target } from '../../domain/users.rules.js';
 import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { jobActor } from '../../jobs/job-actor.js';
+import { recordJobEnd } from '../../jobs/job-end.js';
 
 /**
  * A bulk change over every user a list query matches, as a job: frozen at submission (the
@@ -174,35 +174,6 @@ interface BulkJobState {
   adminsGone: number;
 }
 
-/**
- * Who a job acts as, at this chunk: its submitter as the database sees them now (a deactivated
- * one stops the job), within the token's scopes when it came through a token, still holding the
- * operation's permission. Recorded in every chunk's audit row as the submitter, via the same door.
- */
-async function jobContext(
-  db: Database,
-  config: AppConfig,
-  job: JobRow,
-  operation: BulkOperation,
-  params: BulkJobParams,
-): Promise<WriteContext | { fail: string }> {
-  const owner = job.actor_id === null ? null : await loadActor(db, { userId: Number(job.actor_id) });
-  if (!owner) return { fail: 'The user who started the job can no longer act (deactivated or deleted).' };
-  const scopes = params.scopes ?? null;
-  const actor: Actor = { ...owner, permissions: tokenPermissions(owner.permissions, scopes) };
-  const permission = BULK_PERMISSIONS[operation];
-  if (!actor.permissions.has(permission)) {
-    return { fail: `The user who started the job no longer holds the ${permission} permission.` };
-  }
-  const auth: AuthMethod | null =
-    job.via_kind === 'token'
-      ? { via: 'token', tokenId: params.tokenId ?? 0, tokenName: job.via_name ?? '', scopes }
-      : job.via_kind === 'session'
-        ? { via: 'session', sessionId: '' }
-        : null;
-  return { db, config, actor, auth, ip: job.ip ?? '', requestId: job.request_id ?? '' };
-}
-
 /** The `bulk` kind for the job runner: one chunk of the frozen selection per call. */
 export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
   return {
@@ -210,7 +181,7 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
       const params = parseJson<BulkJobParams | null>(job.params, null);
       const operation = job.operation as BulkOperation | null;
       if (!params || !operation) return { fail: "The job's stored parameters cannot be read." };
-      const ctx = await jobContext(db, config, job, operation, params);
+      const ctx = await jobActor(db, config, job, [BULK_PERMISSIONS[operation]], params);
       if ('fail' in ctx) return ctx;
       const after = job.cursor_id === null ? null : Number(job.cursor_id);
       const rows = await nextChunk(db, tx, params, after, size);
@@ -241,29 +212,8 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
         done: ids.length < size,
       };
     },
-    async finished(job, status, tx) {
-      const now = (await readJob(db, Number(job.id), tx)) ?? job;
-      const done = toJob(now);
-      await recordChange(db, tx, {
-        actorId: done.actor_id,
-        action: 'job.finish',
-        targetType: 'job',
-        targetIds: [done.id],
-        context: {
-          status,
-          kind: done.kind,
-          operation: done.operation,
-          dryRun: done.dryRun,
-          progress: done.progress,
-          counts: done.counts,
-        },
-        ip: job.ip,
-        requestId: job.request_id,
-        via:
-          job.via_kind === 'token' || job.via_kind === 'session' || job.via_kind === 'cli'
-            ? { kind: job.via_kind, name: job.via_name }
-            : null,
-      });
+    finished(job, status, tx) {
+      return recordJobEnd(db, tx, job, status);
     },
   };
 }

@@ -1,0 +1,116 @@
+import { posix } from 'node:path';
+import { ImportFileError } from './errors.js';
+import { formatCode } from './number-format.js';
+import { readXml } from './xlsx-xml.js';
+import type { XlsxZip } from './xlsx-zip.js';
+
+export interface Workbook {
+  sheets: { name: string; path: string; hidden: boolean }[];
+  date1904: boolean;
+  /** Format code of each cell style (`s` attribute) index. */
+  styleFormats: string[];
+  sharedStrings: string[];
+}
+
+function damaged(): ImportFileError {
+  return new ImportFileError('UNREADABLE', 'The Excel file is damaged or is not an .xlsx file.');
+}
+
+/** A relationship target resolved against the folder of the part that names it. */
+function resolveTarget(fromPart: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  return posix.normalize(posix.join(posix.dirname(fromPart), target));
+}
+
+async function relationships(zip: XlsxZip, part: string): Promise<Map<string, { type: string; target: string }>> {
+  const relsPath = posix.join(posix.dirname(part), '_rels', `${posix.basename(part)}.rels`);
+  const rels = new Map<string, { type: string; target: string }>();
+  if (!zip.has(relsPath)) return rels;
+  await readXml(await zip.open(relsPath), {
+    open(name, attrs) {
+      if (name === 'Relationship' && attrs.Id && attrs.Target) {
+        rels.set(attrs.Id, { type: attrs.Type ?? '', target: resolveTarget(part, attrs.Target) });
+      }
+    },
+  });
+  return rels;
+}
+
+async function workbookPath(zip: XlsxZip): Promise<string> {
+  const root = await relationships(zip, '');
+  for (const rel of root.values()) {
+    if (rel.type.endsWith('/officeDocument')) return rel.target;
+  }
+  if (zip.has('xl/workbook.xml')) return 'xl/workbook.xml';
+  throw damaged();
+}
+
+async function styleFormats(zip: XlsxZip, path: string | undefined): Promise<string[]> {
+  if (!path || !zip.has(path)) return [];
+  const custom = new Map<number, string>();
+  const xfFormats: number[] = [];
+  let inCellXfs = false;
+  await readXml(await zip.open(path), {
+    open(name, attrs) {
+      if (name === 'numFmt' && attrs.numFmtId && attrs.formatCode !== undefined) {
+        custom.set(Number(attrs.numFmtId), attrs.formatCode);
+      } else if (name === 'cellXfs') inCellXfs = true;
+      else if (name === 'xf' && inCellXfs) xfFormats.push(Number(attrs.numFmtId ?? 0));
+    },
+    close(name) {
+      if (name === 'cellXfs') inCellXfs = false;
+    },
+  });
+  return xfFormats.map((id) => formatCode(id, custom));
+}
+
+/** Shared strings in order; rich text runs joined, phonetic guides (`rPh`) left out as Excel shows them. */
+async function sharedStrings(zip: XlsxZip, path: string | undefined): Promise<string[]> {
+  if (!path || !zip.has(path)) return [];
+  const strings: string[] = [];
+  let current = '';
+  let inText = false;
+  let inPhonetic = false;
+  await readXml(await zip.open(path), {
+    open(name) {
+      if (name === 'si') current = '';
+      else if (name === 't') inText = true;
+      else if (name === 'rPh') inPhonetic = true;
+    },
+    text(text) {
+      if (inText && !inPhonetic) current += text;
+    },
+    close(name) {
+      if (name === 't') inText = false;
+      else if (name === 'rPh') inPhonetic = false;
+      else if (name === 'si') strings.push(current);
+    },
+  });
+  return strings;
+}
+
+/** The workbook's sheets, date system, styles and shared strings: what a sheet's cells refer to. */
+export async function readWorkbook(zip: XlsxZip): Promise<Workbook> {
+  const path = await workbookPath(zip);
+  if (!zip.has(path)) throw damaged();
+  const rels = await relationships(zip, path);
+  const sheets: Workbook['sheets'] = [];
+  let date1904 = false;
+  await readXml(await zip.open(path), {
+    open(name, attrs) {
+      if (name === 'workbookPr') date1904 = attrs.date1904 === '1' || attrs.date1904 === 'true';
+      if (name !== 'sheet' || !attrs.name) return;
+      const id = attrs['r:id'] ?? Object.entries(attrs).find(([key]) => key.endsWith(':id'))?.[1];
+      const target = id ? rels.get(id) : undefined;
+      const hidden = attrs.state === 'hidden' || attrs.state === 'veryHidden';
+      if (target) sheets.push({ name: attrs.name, path: target.target, hidden });
+    },
+  });
+  const byType = (suffix: string) => [...rels.values()].find((rel) => rel.type.endsWith(suffix))?.target;
+  return {
+    sheets,
+    date1904,
+    styleFormats: await styleFormats(zip, byType('/styles')),
+    sharedStrings: await sharedStrings(zip, byType('/sharedStrings')),
+  };
+}

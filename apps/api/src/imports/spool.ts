@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { IMPORT_MEDIA_TYPES, type ImportFormat } from '@app/contracts';
+import Busboy from '@fastify/busboy';
+import type { UploadBody } from '../context.js';
+
+/** The upload, written to a local file while it arrived: read from there, then removed. */
+export interface SpooledFile {
+  path: string;
+  bytes: number;
+  name: string | null;
+  /** The format its media type names; null for a type that names none (sniffed by the reader). */
+  format: ImportFormat | null;
+  remove(): Promise<void>;
+}
+
+/** Why an upload was refused before it was read: each a sentence for the person who sent it. */
+export class UploadRefused extends Error {
+  constructor(
+    readonly reason: 'too-large' | 'media-type' | 'no-file' | 'empty',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UploadRefused';
+  }
+}
+
+const MB = 1024 * 1024;
+const GENERIC_TYPES = new Set(['application/octet-stream', 'text/plain']);
+
+export const tooLarge = (maxBytes: number) =>
+  new UploadRefused('too-large', `The file is larger than the limit of ${Math.round(maxBytes / MB)} MB.`);
+
+/** `text/csv; charset=utf-8` → `text/csv`. */
+const mediaType = (contentType: string | null) => (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+function formatOf(type: string): ImportFormat | null | undefined {
+  if (type in IMPORT_MEDIA_TYPES) return IMPORT_MEDIA_TYPES[type];
+  return GENERIC_TYPES.has(type) || type === '' ? null : undefined;
+}
+
+const ACCEPTED = `Send a CSV, XLSX, JSON or NDJSON file as the body (${Object.keys(IMPORT_MEDIA_TYPES).join(', ')}), or as the field "file" of multipart/form-data.`;
+
+/** Counts the bytes going through and fails past `maxBytes`, without waiting for the end. */
+function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      counted.bytes += chunk.length;
+      if (counted.bytes > maxBytes) done(tooLarge(maxBytes));
+      else done(null, chunk);
+    },
+  });
+}
+
+async function writeLimited(source: Readable, file: string, maxBytes: number): Promise<number> {
+  const counted = { bytes: 0 };
+  await pipeline(source, byteLimit(maxBytes, counted), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+  return counted.bytes;
+}
+
+/** The part named `file` of a multipart body, written to `file`; other parts are read past. */
+function writeMultipartFile(
+  upload: UploadBody,
+  file: string,
+  maxBytes: number,
+): Promise<{ bytes: number; name: string | null; type: string }> {
+  return new Promise((resolve, reject) => {
+    let found: Promise<{ bytes: number; name: string | null; type: string }> | null = null;
+    const parser = Busboy({
+      headers: { 'content-type': upload.contentType ?? '' },
+      limits: { files: 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
+    });
+    parser.on('file', (field, stream, filename, _encoding, mimeType) => {
+      if (field !== 'file' || found) {
+        stream.resume();
+        return;
+      }
+      found = writeLimited(stream, file, maxBytes).then((bytes) => ({
+        bytes,
+        name: filename || null,
+        type: mediaType(mimeType),
+      }));
+      // A failure here is reported once the body has been read (below), not as an unhandled rejection.
+      found.catch(() => undefined);
+    });
+    parser.on('error', (err: Error) =>
+      reject(new UploadRefused('no-file', `The multipart body could not be read: ${err.message}`)),
+    );
+    parser.on('finish', () => {
+      if (!found) reject(new UploadRefused('no-file', 'Attach the file in a field named "file".'));
+      else found.then(resolve, reject);
+    });
+    upload.stream.on('error', reject);
+    upload.stream.pipe(parser);
+  });
+}
+
+/**
+ * Writes an upload to a new file under `dir`, refusing it past `maxBytes` as soon as that is
+ * known (the declared length first, then the bytes as they come): the reader streams from this
+ * file, so no upload is ever held whole in memory, and an XLSX (a zip, read from its end) can
+ * be read at all. The file is readable by this process's user only.
+ */
+export async function spoolUpload(upload: UploadBody, opts: { dir: string; maxBytes: number }): Promise<SpooledFile> {
+  const type = mediaType(upload.contentType);
+  const multipart = type === 'multipart/form-data';
+  const declared = multipart ? null : formatOf(type);
+  if (!multipart && declared === undefined) throw new UploadRefused('media-type', ACCEPTED);
+  if (!multipart && upload.contentLength !== null && upload.contentLength > opts.maxBytes)
+    throw tooLarge(opts.maxBytes);
+  await mkdir(opts.dir, { recursive: true, mode: 0o700 });
+  const file = path.join(opts.dir, `upload-${randomUUID()}`);
+  const remove = () => rm(file, { force: true });
+  try {
+    let bytes: number;
+    let name = upload.filename;
+    let format: ImportFormat | null = declared ?? null;
+    if (multipart) {
+      const part = await writeMultipartFile(upload, file, opts.maxBytes);
+      const partFormat = formatOf(part.type);
+      if (partFormat === undefined) throw new UploadRefused('media-type', ACCEPTED);
+      ({ bytes } = part);
+      name = part.name ?? name;
+      format = partFormat;
+    } else {
+      bytes = await writeLimited(upload.stream, file, opts.maxBytes);
+    }
+    if (bytes === 0) throw new UploadRefused('empty', 'The file is empty.');
+    return { path: file, bytes, name: name ? path.basename(name).slice(0, 255) : null, format, remove };
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+}

@@ -1,0 +1,217 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { sqlDate } from '../../db/sql-date.js';
+
+/** The accounts an import chunk's lines name, as the decisions need them. */
+export interface Account {
+  id: number;
+  name: string;
+  email: string;
+  is_active: boolean;
+  deleted: boolean;
+  external_id: string | null;
+  lock_version: number;
+  roleIds: number[];
+}
+
+/** A new account, as one row of a multi-row INSERT. */
+export interface NewAccount {
+  name: string;
+  email: string;
+  passwordHash: string;
+  isActive: boolean;
+  externalId: string | null;
+}
+
+/**
+ * The accounts holding `emails` (deleted ones too), with their roles; under their row locks in a
+ * real chunk (`lock`), so nothing changes them between the decision and the write.
+ */
+export async function accountsByEmail(
+  db: Database,
+  tx: Transaction,
+  emails: readonly string[],
+  lock: boolean,
+): Promise<Map<string, Account>> {
+  const found = new Map<string, Account>();
+  if (emails.length === 0) return found;
+  const rows = await db.sequelize.query<{
+    id: number | string;
+    name: string;
+    email: string;
+    is_active: number | boolean;
+    deleted_at: Date | string | null;
+    external_id: string | null;
+    lock_version: number | string;
+  }>(
+    `SELECT id, name, email, is_active, deleted_at, external_id, lock_version FROM users WHERE email IN (:emails)${
+      lock && db.dialect === 'mysql' ? ' FOR UPDATE' : ''
+    }`,
+    { replacements: { emails: [...emails] }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  if (rows.length === 0) return found;
+  const roles = await db.sequelize.query<{ user_id: number | string; role_id: number | string }>(
+    'SELECT user_id, role_id FROM user_roles WHERE user_id IN (:ids)',
+    { replacements: { ids: rows.map((r) => r.id) }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  const byUser = new Map<number, number[]>();
+  for (const r of roles) byUser.set(Number(r.user_id), [...(byUser.get(Number(r.user_id)) ?? []), Number(r.role_id)]);
+  for (const r of rows) {
+    const id = Number(r.id);
+    found.set(r.email.toLowerCase(), {
+      id,
+      name: r.name,
+      email: r.email,
+      is_active: Boolean(Number(r.is_active)),
+      deleted: r.deleted_at !== null,
+      external_id: r.external_id,
+      lock_version: Number(r.lock_version),
+      roleIds: byUser.get(id) ?? [],
+    });
+  }
+  return found;
+}
+
+/** Which accounts hold each of `externalIds` (unique when set). */
+export async function externalIdOwners(
+  db: Database,
+  tx: Transaction,
+  externalIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await db.sequelize.query<{ id: number | string; external_id: string }>(
+    'SELECT id, external_id FROM users WHERE external_id IN (:externalIds)',
+    { replacements: { externalIds: [...externalIds] }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return new Map(rows.map((r) => [r.external_id, Number(r.id)]));
+}
+
+/** Rows per multi-row INSERT of users: 8 values each. */
+const USERS_PER_INSERT = 500;
+
+/** Inserts new accounts in multi-row statements; returns their ids by canonical e-mail. */
+export async function insertAccounts(
+  db: Database,
+  tx: Transaction,
+  accounts: readonly NewAccount[],
+  now: Date,
+): Promise<Map<string, number>> {
+  const at = sqlDate(db, now);
+  for (let i = 0; i < accounts.length; i += USERS_PER_INSERT) {
+    const part = accounts.slice(i, i + USERS_PER_INSERT);
+    await db.sequelize.query(
+      `INSERT INTO users (name, email, password_hash, is_active, external_id, lock_version, created_at, updated_at)
+       VALUES ${part.map(() => '(?, ?, ?, ?, ?, 0, ?, ?)').join(', ')}`,
+      {
+        replacements: part.flatMap((a) => [a.name, a.email, a.passwordHash, a.isActive, a.externalId, at, at]),
+        type: QueryTypes.INSERT,
+        transaction: tx,
+      },
+    );
+  }
+  const ids = new Map<string, number>();
+  for (let i = 0; i < accounts.length; i += USERS_PER_INSERT) {
+    const rows = await db.sequelize.query<{ id: number | string; email: string }>(
+      'SELECT id, email FROM users WHERE email IN (:emails)',
+      {
+        replacements: { emails: accounts.slice(i, i + USERS_PER_INSERT).map((a) => a.email) },
+        type: QueryTypes.SELECT,
+        transaction: tx,
+      },
+    );
+    for (const r of rows) ids.set(r.email.toLowerCase(), Number(r.id));
+  }
+  return ids;
+}
+
+/** Adds role assignments in multi-row statements. */
+export async function insertRoleAssignments(
+  db: Database,
+  tx: Transaction,
+  pairs: ReadonlyArray<readonly [userId: number, roleId: number]>,
+): Promise<void> {
+  for (let i = 0; i < pairs.length; i += 1_000) {
+    const part = pairs.slice(i, i + 1_000);
+    await db.sequelize.query(
+      `INSERT INTO user_roles (user_id, role_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
+      {
+        replacements: part.flat(),
+        type: QueryTypes.INSERT,
+        transaction: tx,
+      },
+    );
+  }
+}
+
+/** One account's fields as an import line changes them (and its roles, when the line names them). */
+export async function updateAccount(
+  db: Database,
+  tx: Transaction,
+  id: number,
+  set: { name?: string; is_active?: boolean; external_id?: string | null; restore?: boolean },
+  roles: { added: number[]; removed: number[] } | null,
+  now: Date,
+): Promise<void> {
+  const columns: string[] = ['lock_version = lock_version + 1', 'updated_at = :now'];
+  if (set.name !== undefined) columns.push('name = :name');
+  if (set.is_active !== undefined) columns.push('is_active = :isActive');
+  if (set.external_id !== undefined) columns.push('external_id = :externalId');
+  if (set.restore) columns.push('deleted_at = NULL');
+  await db.sequelize.query(`UPDATE users SET ${columns.join(', ')} WHERE id = :id`, {
+    replacements: {
+      id,
+      now: sqlDate(db, now),
+      name: set.name ?? null,
+      isActive: set.is_active ?? null,
+      externalId: set.external_id ?? null,
+    },
+    transaction: tx,
+  });
+  if (roles?.removed.length) {
+    await db.sequelize.query('DELETE FROM user_roles WHERE user_id = :id AND role_id IN (:removed)', {
+      replacements: { id, removed: roles.removed },
+      transaction: tx,
+    });
+  }
+  if (roles?.added.length)
+    await insertRoleAssignments(
+      db,
+      tx,
+      roles.added.map((r) => [id, r] as const),
+    );
+}
+
+/** What an import did to each account, for its undo. */
+export async function recordImportChanges(
+  db: Database,
+  tx: Transaction,
+  jobId: number,
+  changes: ReadonlyArray<{
+    userId: number;
+    change: 'created' | 'updated';
+    line: number;
+    lockVersion: number;
+    before: unknown;
+  }>,
+): Promise<void> {
+  for (let i = 0; i < changes.length; i += 1_000) {
+    const part = changes.slice(i, i + 1_000);
+    await db.sequelize.query(
+      `INSERT INTO import_changes (job_id, user_id, \`change\`, line, lock_version, \`before\`) VALUES ${part
+        .map(() => '(?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      {
+        replacements: part.flatMap((c) => [
+          jobId,
+          c.userId,
+          c.change,
+          c.line,
+          c.lockVersion,
+          c.before === null ? null : JSON.stringify(c.before),
+        ]),
+        type: QueryTypes.INSERT,
+        transaction: tx,
+      },
+    );
+  }
+}

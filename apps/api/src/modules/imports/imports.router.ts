@@ -1,0 +1,32 @@
+import { IMPORT_MEDIA_TYPES, ImportOptionsSchema, JobAnswerSchema, JobIdSchema } from '@app/contracts';
+import { rest, router } from '../../trpc/init.js';
+import { can, protectedProcedure } from '../../trpc/procedures.js';
+import { submitImport } from './submit.handler.js';
+import { undoImport } from './undo.handler.js';
+
+/** Imports: the file is the request's body (REST only), the options its query string. */
+export const importsRouter = router({
+  submit: can('users.create')
+    .meta(
+      rest('POST', '/users/imports', {
+        status: 202,
+        summary: 'Import users from a CSV, XLSX, JSON or NDJSON file: a job (dry run, create or upsert)',
+        upload: { mediaTypes: [...Object.keys(IMPORT_MEDIA_TYPES), 'multipart/form-data'] },
+        problems: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'OUTRANKED'],
+      }),
+    )
+    .input(ImportOptionsSchema)
+    .output(JobAnswerSchema)
+    .mutation(submitImport),
+  undo: protectedProcedure
+    .meta(
+      rest('POST', '/jobs/{id}/undo', {
+        status: 202,
+        summary: 'Undo a finished import: remove the accounts it created, put back those it updated',
+        problems: ['NOT_FOUND', 'NOT_UNDOABLE'],
+      }),
+    )
+    .input(JobIdSchema)
+    .output(JobAnswerSchema)
+    .mutation(undoImport),
+});

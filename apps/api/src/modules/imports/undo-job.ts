@@ -1,0 +1,228 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { AppConfig } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import { sqlDate } from '../../db/sql-date.js';
+import { loadRoleGrants } from '../../domain/escalation.js';
+import { permissionsBeyond } from '../../domain/held-permissions.js';
+import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
+import { type Change, judge, type Target } from '../../domain/users.rules.js';
+import { type JobActorContext, jobActor } from '../../jobs/job-actor.js';
+import { recordJobEnd } from '../../jobs/job-end.js';
+import { type JobRow, parseJson, type UndoJobParams } from '../../jobs/job-rows.js';
+import type { JobItem } from '../../jobs/job-store.js';
+import type { JobKindRunner } from '../../jobs/runner.js';
+import { diff, recordChange } from '../../journal/journal.js';
+import { revokeCredentials } from '../users/users.batch-repository.js';
+import { withStatsDeferred } from '../users/users.stats-deferral.js';
+import { auditOrigin } from '../users/users.write-support.js';
+import { accountsByIds, type ImportChange, importChangesAfter } from './imports.undo-repository.js';
+import { updateAccount } from './imports.accounts.js';
+
+/**
+ * Undoing an import, a chunk of its changed accounts at a time (in user id order): each account
+ * it created is removed (deactivated and soft-deleted at once: it is the import's own account,
+ * so the "deactivate first" rule, meant for a person's deliberate delete, does not apply), each
+ * it updated gets back its fields as they were. An account changed since the import (its lock
+ * version moved) is left alone and reported. Everything else meets the rules of SPEC §7.
+ */
+
+type Plan =
+  | { kind: 'remove'; change: ImportChange; target: Target }
+  | {
+      kind: 'restore';
+      change: ImportChange;
+      target: Target;
+      before: Record<string, unknown>;
+      now: Record<string, unknown>;
+    };
+
+/** A line of the undo's report. */
+const item = (userId: number, email: string, code: string, message: string): JobItem => ({
+  userId,
+  email,
+  outcome: 'skipped',
+  code,
+  message,
+});
+
+async function applyPlans(ctx: JobActorContext, tx: Transaction, jobId: number, of: number, plans: Plan[]) {
+  const { db } = ctx;
+  const now = new Date();
+  const origin = { ...auditOrigin(ctx), context: { job_id: jobId, undo_of: of } };
+  const removed = plans.filter((p) => p.kind === 'remove');
+  if (removed.length) {
+    const ids = removed.map((p) => p.target.id);
+    const delta = {
+      total: -removed.length,
+      active: -removed.filter((p) => p.target.is_active).length,
+      trashed: removed.length,
+    };
+    await withStatsDeferred(db, tx, delta, async () => {
+      await db.sequelize.query(
+        'UPDATE users SET is_active = 0, deleted_at = :now, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)',
+        { replacements: { ids, now: sqlDate(db, now) }, transaction: tx },
+      );
+    });
+    await revokeCredentials(db, tx, ids);
+    await recordChange(db, tx, { ...origin, action: 'users.bulk.delete', targetType: 'user', targetIds: ids });
+  }
+  const grants = await loadRoleGrants(db, 'all', tx);
+  const roleIds = new Map(grants.map((g) => [g.name, g.id]));
+  for (const p of plans) {
+    if (p.kind !== 'restore') continue;
+    const b = p.before;
+    const set = {
+      ...(typeof b.name === 'string' ? { name: b.name } : {}),
+      ...(typeof b.is_active === 'boolean' ? { is_active: b.is_active } : {}),
+      ...('external_id' in b ? { external_id: (b.external_id as string | null) ?? null } : {}),
+    };
+    let roles: { added: number[]; removed: number[] } | null = null;
+    if (Array.isArray(b.roles)) {
+      const next = (b.roles as string[]).flatMap((name) => roleIds.get(name) ?? []);
+      const current = p.change.roleIds;
+      roles = { added: next.filter((r) => !current.includes(r)), removed: current.filter((r) => !next.includes(r)) };
+    }
+    const deleting = b.deleted === true;
+    const wasActive = p.target.is_active;
+    const active = set.is_active ?? wasActive;
+    const delta = deleting
+      ? { total: -1, active: wasActive ? -1 : 0, trashed: 1 }
+      : { total: 0, active: active === wasActive ? 0 : active ? 1 : -1, trashed: 0 };
+    await withStatsDeferred(db, tx, delta, async () => {
+      await updateAccount(db, tx, p.target.id, set, roles, now);
+      if (deleting) {
+        await db.sequelize.query('UPDATE users SET deleted_at = :now WHERE id = :id', {
+          replacements: { id: p.target.id, now: sqlDate(db, now) },
+          transaction: tx,
+        });
+      }
+    });
+    if (deleting || set.is_active === false) await revokeCredentials(db, tx, [p.target.id]);
+    await recordChange(db, tx, {
+      ...origin,
+      action: 'user.update',
+      targetType: 'user',
+      targetIds: [p.target.id],
+      changes: diff(p.now, b),
+    });
+  }
+}
+
+/** The `undo` kind for the job runner. */
+export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
+  return {
+    async chunk(job: JobRow, tx, size) {
+      const params = parseJson<UndoJobParams | null>(job.params, null);
+      if (!params) return { fail: "The job's stored parameters cannot be read." };
+      const ctx = await jobActor(db, config, job, [], {});
+      if ('fail' in ctx) return ctx;
+      const after = job.cursor_id === null ? 0 : Number(job.cursor_id);
+      const changes = await importChangesAfter(db, tx, params.of, after, size);
+      const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
+      if (changes.length === 0) return { progress: empty, items: [], done: true };
+      const accounts = await accountsByIds(
+        db,
+        tx,
+        changes.map((c) => c.userId),
+      );
+      const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
+      const items: JobItem[] = [];
+      const plans: Plan[] = [];
+      for (const change of changes) {
+        const account = accounts.get(change.userId);
+        if (!account) {
+          items.push(item(change.userId, '', 'NOT_FOUND', 'The account no longer exists.'));
+          continue;
+        }
+        if (account.lock_version !== change.lockVersion) {
+          const message = `${account.name} was changed after the import: left as it is.`;
+          items.push(item(account.id, account.email, 'CHANGED_SINCE', message));
+          continue;
+        }
+        const needed = change.change === 'created' ? 'users.delete' : 'users.update';
+        if (!ctx.actor.permissions.has(needed)) {
+          items.push(item(account.id, account.email, 'FORBIDDEN', `You need the ${needed} permission to undo this.`));
+          continue;
+        }
+        const target: Target = {
+          id: account.id,
+          name: account.name,
+          is_active: account.is_active,
+          deleted: account.deleted,
+          permissions: new Set(),
+        };
+        if (change.change === 'created')
+          plans.push({ kind: 'remove', change: { ...change, roleIds: account.roleIds }, target });
+        else {
+          const before = change.before ?? {};
+          const now = Object.fromEntries(
+            Object.keys(before).map((k) => [
+              k,
+              k === 'deleted'
+                ? account.deleted
+                : k === 'roles'
+                  ? account.roleNames
+                  : (account as unknown as Record<string, unknown>)[k],
+            ]),
+          );
+          plans.push({ kind: 'restore', change: { ...change, roleIds: account.roleIds }, target, before, now });
+        }
+      }
+      const beyond = await permissionsBeyond(
+        db,
+        tx,
+        ctx.actor,
+        plans.map((p) => p.target.id),
+      );
+      for (const p of plans) p.target = { ...p.target, permissions: beyond.get(p.target.id) ?? new Set() };
+      const namesAdmin = adminRoleId !== null && plans.some((p) => p.change.roleIds.includes(adminRoleId));
+      if (namesAdmin) await lockAdministratorChanges(db, tx);
+      const admins = namesAdmin
+        ? await activeAdminsInPlay(
+            db,
+            tx,
+            adminRoleId,
+            plans.map((p) => p.target.id),
+          )
+        : new Set<number>();
+      const judged: Change[] = plans.flatMap((p): Change[] => {
+        if (p.kind === 'remove') return [{ kind: 'delete', target: p.target }];
+        const out: Change[] = [{ kind: 'update', target: p.target }];
+        if (p.before.is_active === false) out.push({ kind: 'setActive', target: p.target, active: false });
+        if (p.before.deleted === true) out.push({ kind: 'delete', target: p.target });
+        const revertedRoles = p.before.roles;
+        if (Array.isArray(revertedRoles) && adminRoleId !== null && p.change.roleIds.includes(adminRoleId)) {
+          if (!revertedRoles.includes(config.users.activation.adminRoleName))
+            out.push({ kind: 'removeAdminRole', target: p.target });
+        }
+        return out;
+      });
+      // The import's own accounts go in one step: "inactive before deleted" is for a person's delete.
+      const rules = { ...config.users, deletion: { ...config.users.deletion, requireInactive: false } };
+      const violations = judge(ctx.actor, judged, admins, rules);
+      const allowed = plans.filter((p) => {
+        const v = violations.get(p.target.id);
+        if (v) items.push(item(p.target.id, accounts.get(p.target.id)?.email ?? '', v.code, v.message));
+        return !v;
+      });
+      await applyPlans(ctx, tx, Number(job.id), params.of, allowed);
+      const counts: Record<string, number> = {};
+      for (const i of items) counts[i.code] = (counts[i.code] ?? 0) + 1;
+      return {
+        progress: {
+          cursor: changes[changes.length - 1]?.userId ?? after,
+          processed: changes.length,
+          changed: allowed.length,
+          skipped: items.length,
+          failed: 0,
+          counts,
+        },
+        items,
+        done: changes.length < size,
+      };
+    },
+    finished(job, status, tx) {
+      return recordJobEnd(db, tx, job, status);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { Job, Permission } from '@app/contracts';
+import { QueryTypes } from 'sequelize';
+import { writeTransaction } from '../../db/transaction.js';
+import { AppError, forbidden } from '../../errors.js';
+import { type ImportJobState, parseJson, toJob, type UndoJobParams } from '../../jobs/job-rows.js';
+import { insertJob, readJob } from '../../jobs/job-store.js';
+import { recordChange } from '../../journal/journal.js';
+import { visibleJob } from '../jobs/jobs.access.js';
+import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
+
+const notUndoable = (why: string) => new AppError('NOT_UNDOABLE', why);
+
+/** What undoing needs: removing the accounts the import created, putting back those it updated. */
+async function neededPermissions(ctx: WriteContext, jobId: number): Promise<Permission[]> {
+  const rows = await ctx.db.sequelize.query<{ change: string; n: number | string }>(
+    'SELECT `change`, COUNT(*) AS n FROM import_changes WHERE job_id = :jobId GROUP BY `change`',
+    { replacements: { jobId }, type: QueryTypes.SELECT },
+  );
+  const has = (change: string) => rows.some((r) => r.change === change && Number(r.n) > 0);
+  return [
+    ...(has('created') ? (['users.delete'] as const) : []),
+    ...(has('updated') ? (['users.update'] as const) : []),
+  ];
+}
+
+/**
+ * POST /jobs/{id}/undo: queues the undo of a finished import (202), within its undo window and
+ * once: the import's row is locked while the undo is recorded on it, so two asking at once get
+ * one undo and one 409.
+ */
+export async function undoImport({ ctx, input }: { ctx: WriteContext; input: { id: number } }): Promise<{ job: Job }> {
+  const { db } = ctx;
+  const needed = await neededPermissions(ctx, input.id);
+  const lacking = needed.find((p) => !ctx.actor.permissions.has(p));
+  const origin = auditOrigin(ctx);
+  const undoId = await writeTransaction(db, async (tx) => {
+    const row = await visibleJob(db, ctx.actor, input.id, tx);
+    if (row.kind !== 'import') throw notUndoable('Only an import can be undone.');
+    if (row.dry_run) throw notUndoable('A dry run changed nothing: there is nothing to undo.');
+    if (row.status !== 'succeeded' && row.status !== 'cancelled') {
+      throw notUndoable(`The import is ${row.status}: it can be undone once it has finished.`);
+    }
+    const state = parseJson<Partial<ImportJobState>>(row.state ?? '{}', {});
+    if (state.undoneBy) throw notUndoable(`The import has already been undone (job ${state.undoneBy}).`);
+    if (!state.undoUntil || Date.parse(state.undoUntil) <= Date.now()) {
+      throw notUndoable('The time to undo this import is over.');
+    }
+    if (needed.length === 0) throw notUndoable('The import changed no account: there is nothing to undo.');
+    if (lacking) throw forbidden(lacking);
+    const params: UndoJobParams = { of: input.id };
+    const [counted] = await db.sequelize.query<{ n: number | string }>(
+      'SELECT COUNT(*) AS n FROM import_changes WHERE job_id = :jobId',
+      { replacements: { jobId: input.id }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    const id = await insertJob(db, tx, {
+      kind: 'undo',
+      operation: null,
+      params,
+      dryRun: false,
+      total: Number(counted?.n ?? 0),
+      actorId: origin.actorId,
+      via: origin.via ?? null,
+      ip: origin.ip,
+      requestId: origin.requestId,
+    });
+    await db.sequelize.query('UPDATE jobs SET state = :state WHERE id = :importId', {
+      replacements: { state: JSON.stringify({ ...state, undoneBy: id }), importId: input.id },
+      transaction: tx,
+    });
+    await recordChange(db, tx, {
+      ...origin,
+      action: 'job.submit',
+      targetType: 'job',
+      targetIds: [id],
+      context: { kind: 'undo', of: input.id },
+    });
+    return id;
+  });
+  const row = await readJob(db, undoId);
+  if (!row) throw new Error(`job ${undoId} vanished after it was created`);
+  return { job: toJob(row) };
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { ErrorCode } from '../errors';
+import { booleanish } from '../query/fields';
+
+/**
+ * Importing users from a file (SPEC §13, issue "Bring an organisation's people in"): the file is
+ * the body of `POST /users/imports`, the options are its query string, and the answer is a job
+ * (202) whose counts and report say, per line of the file, what happened or would happen.
+ */
+
+/** The fields a column of the file can fill. */
+export const IMPORT_FIELDS = [
+  'name',
+  'email',
+  'roles',
+  'is_active',
+  'password',
+  'password_hash',
+  'external_id',
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+export const IMPORT_FORMATS = ['csv', 'xlsx', 'json', 'ndjson'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const IMPORT_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1'] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
+
+/** CSV delimiters; a tab may be given as `tab`. */
+export const IMPORT_DELIMITERS = [',', ';', '\t', '|'] as const;
+export type ImportDelimiter = (typeof IMPORT_DELIMITERS)[number];
+
+/** `create` adds new users only; `upsert` also updates the users the file's e-mails name. */
+export const IMPORT_MODES = ['create', 'upsert'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+/** The media types a file may be sent as (or `multipart/form-data` with the file in field `file`). */
+export const IMPORT_MEDIA_TYPES: Readonly<Record<string, ImportFormat>> = {
+  'text/csv': 'csv',
+  'text/tab-separated-values': 'csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/json': 'json',
+  'application/x-ndjson': 'ndjson',
+  'application/ndjson': 'ndjson',
+  'application/jsonl': 'ndjson',
+};
+
+/** What a line of the file can end as. */
+export const IMPORT_OUTCOMES = ['create', 'update', 'unchanged', 'skip', 'error'] as const;
+export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
+
+/**
+ * Why a line was not imported: `skip` codes leave a valid line alone on purpose (a deleted user
+ * not asked to be restored, an e-mail already taken in `create` mode, a later line repeating an
+ * e-mail; an undo: an account changed since the import), every other code is an error in the
+ * line that the file's author can fix.
+ */
+export const IMPORT_SKIP_CODES = ['EMAIL_TAKEN', 'DUPLICATE_IN_FILE', 'USER_DELETED', 'CHANGED_SINCE'] as const;
+export const IMPORT_ERROR_CODES = [
+  'INVALID_ROW',
+  'INVALID_EMAIL',
+  'INVALID_NAME',
+  'INVALID_PASSWORD',
+  'BAD_PASSWORD_HASH',
+  'BAD_ACTIVE',
+  'UNKNOWN_ROLE',
+  'ROLE_NOT_GRANTABLE',
+] as const;
+/** Rules of SPEC §7 an update in the file can break, with the codes the API answers them with. */
+export const IMPORT_RULE_CODES = [
+  'OUTRANKED',
+  'FORBIDDEN',
+  'SELF_DEACTIVATION',
+  'LAST_ADMIN',
+] as const satisfies readonly ErrorCode[];
+export const IMPORT_PROBLEM_CODES = [...IMPORT_SKIP_CODES, ...IMPORT_ERROR_CODES, ...IMPORT_RULE_CODES] as const;
+export type ImportProblemCode = (typeof IMPORT_PROBLEM_CODES)[number];
+
+const delimiter = z.preprocess(
+  (raw) => (raw === 'tab' || raw === '\\t' ? '\t' : raw),
+  z.enum(IMPORT_DELIMITERS, { error: 'The delimiter must be one of: , ; | tab.' }),
+);
+
+const roleName = z.string().trim().min(1, 'A role name cannot be blank.').max(255);
+
+/**
+ * The upload's options, from the query string. `map[<column>]=<field>` names the field a column
+ * fills (or `ignore`), for headers the server does not recognise or recognises wrongly.
+ */
+export const ImportOptionsSchema = z.object({
+  mode: z.enum(IMPORT_MODES, { error: 'The mode must be create or upsert.' }).default('create'),
+  dryRun: booleanish(z.boolean()).default(false),
+  /** Roles (by name) given to each new user whose line names none. */
+  defaultRoles: z.preprocess((raw) => (typeof raw === 'string' ? [raw] : raw), z.array(roleName).max(50)).default([]),
+  /** Whether new users whose line does not say are active. */
+  activate: booleanish(z.boolean()).default(true),
+  /** Whether a line naming a deleted user restores it (upsert); otherwise it is skipped. */
+  restore: booleanish(z.boolean()).default(false),
+  encoding: z
+    .enum(IMPORT_ENCODINGS, { error: `The encoding must be one of: ${IMPORT_ENCODINGS.join(', ')}.` })
+    .optional(),
+  delimiter: delimiter.optional(),
+  sheet: z.string().trim().min(1).max(31).optional(),
+  map: z
+    .record(
+      z.string().max(255),
+      z.enum([...IMPORT_FIELDS, 'ignore'], { error: `Map a column to one of: ${IMPORT_FIELDS.join(', ')}, ignore.` }),
+    )
+    .optional(),
+});
+export type ImportOptions = z.output<typeof ImportOptionsSchema>;
+
+export const ImportColumnSchema = z.object({
+  header: z.string(),
+  field: z.enum(IMPORT_FIELDS).nullable(),
+});
+export type ImportColumn = z.infer<typeof ImportColumnSchema>;
+
+/** What the server read from the file and how it understood it: shown before anything is applied. */
+export const ImportFileSchema = z.object({
+  name: z.string().nullable(),
+  bytes: z.number().int().nonnegative(),
+  format: z.enum(IMPORT_FORMATS),
+  encoding: z.enum(IMPORT_ENCODINGS).nullable(),
+  delimiter: z.enum(IMPORT_DELIMITERS).nullable(),
+  sheet: z.string().nullable(),
+  /** Data rows (the header row not counted). */
+  rows: z.number().int().nonnegative(),
+  columns: z.array(ImportColumnSchema),
+  /** Headers that fill no field (reported, not fatal). */
+  unknown: z.array(z.string()),
+  /** The first rows as read, cell by cell in the columns' order. */
+  sample: z.array(z.array(z.string())).max(5),
+});
+export type ImportFile = z.infer<typeof ImportFileSchema>;
+
+/** An import job's own part of the job: its file, its options and what each line ended as. */
+export const ImportSummarySchema = z.object({
+  file: ImportFileSchema,
+  mode: z.enum(IMPORT_MODES),
+  activate: z.boolean(),
+  restore: z.boolean(),
+  defaultRoles: z.array(z.string()),
+  outcomes: z.record(z.enum(IMPORT_OUTCOMES), z.number().int().nonnegative()),
+  /** For `update`: how many lines change each field. */
+  fields: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type ImportSummary = z.infer<typeof ImportSummarySchema>;
+
+/** At most this many problem lines travel with an import job (its report has every one). */
+export const IMPORT_PROBLEMS_SHOWN = 100;
+
+export const ImportProblemSchema = z.object({
+  line: z.number().int().positive(),
+  email: z.string(),
+  code: z.enum(IMPORT_PROBLEM_CODES),
+  message: z.string(),
+});
+export type ImportProblem = z.infer<typeof ImportProblemSchema>;
