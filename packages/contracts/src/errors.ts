@@ -60,8 +60,10 @@ export const ProblemSchema = z.object({
   code: ErrorCodeSchema,
   detail: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
-  // RFC 9457 extension member: a 403 names the permission that was missing.
+  // RFC 9457 extension members: a 403 names the permission that was missing, a 413 the limit
+  // (in bytes) the body went past.
   permission: z.string().optional(),
+  limit: z.number().int().positive().optional(),
 });
 
 export type Problem = z.infer<typeof ProblemSchema>;
@@ -73,7 +75,7 @@ export function problemTypeUri(code: ErrorCode): string {
 
 export function makeProblem(
   code: ErrorCode,
-  extra: { detail?: string; errors?: FieldErrors; permission?: string } = {},
+  extra: { detail?: string; errors?: FieldErrors; permission?: string; limit?: number } = {},
 ): Problem {
   const { status, title } = ERRORS[code];
   return {
@@ -84,6 +86,7 @@ export function makeProblem(
     detail: extra.detail ?? title,
     ...(extra.errors ? { errors: extra.errors } : {}),
     ...(extra.permission ? { permission: extra.permission } : {}),
+    ...(extra.limit ? { limit: extra.limit } : {}),
   };
 }
 

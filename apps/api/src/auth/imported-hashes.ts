@@ -35,7 +35,7 @@ const { bcrypt: B, argon2id: A } = IMPORTED_HASH_LIMITS;
 
 const ACCEPTED =
   `Accepted: bcrypt ($2a$, $2b$ or $2y$) with a cost from ${B.minCost} to ${B.maxCost}, and argon2id in ` +
-  `the PHC form $argon2id$v=19$m=…,t=…,p=…$salt$hash with m at most ${A.maxMemoryKiB} KiB, t at most ` +
+  `its PHC form (version 19, parameters m, t and p, then salt and hash) with m at most ${A.maxMemoryKiB} KiB, t at most ` +
   `${A.maxTime}, p at most ${A.maxParallelism} and m × t at most ${A.maxWork}.`;
 
 /** Longer than any accepted hash (bcrypt: 60 characters; argon2id at the caps: ~190). */

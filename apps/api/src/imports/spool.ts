@@ -45,13 +45,16 @@ function formatOf(type: string): ImportFormat | null | undefined {
 
 const ACCEPTED = `Send a CSV, XLSX, JSON or NDJSON file as the body (${Object.keys(IMPORT_MEDIA_TYPES).join(', ')}), or as the field "file" of multipart/form-data.`;
 
-/** Counts the bytes going through and fails past `maxBytes`, without waiting for the end. */
+/**
+ * Counts the bytes going through; past `maxBytes` it writes nothing more and lets the rest of
+ * the body go by unread. Failing the stream instead would tear down the request, and the
+ * client would see a reset connection rather than the 413 that names the limit.
+ */
 function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       counted.bytes += chunk.length;
-      if (counted.bytes > maxBytes) done(tooLarge(maxBytes));
-      else done(null, chunk);
+      done(null, counted.bytes > maxBytes ? undefined : chunk);
     },
   });
 }
@@ -59,6 +62,7 @@ function byteLimit(maxBytes: number, counted: { bytes: number }): Transform {
 async function writeLimited(source: Readable, file: string, maxBytes: number): Promise<number> {
   const counted = { bytes: 0 };
   await pipeline(source, byteLimit(maxBytes, counted), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+  if (counted.bytes > maxBytes) throw tooLarge(maxBytes);
   return counted.bytes;
 }
 

@@ -14,10 +14,12 @@ export function problem(
   extra?: Record<string, string | number>,
 ): ProblemBody {
   const permission = typeof extra?.permission === 'string' ? extra.permission : undefined;
+  const limit = typeof extra?.limit === 'number' ? extra.limit : undefined;
   const body: ProblemBody = makeProblem(code, {
     detail,
     ...(errors && Object.keys(errors).length ? { errors } : {}),
     ...(permission ? { permission } : {}),
+    ...(limit ? { limit } : {}),
   });
   if (requestId) body.requestId = requestId;
   return body;

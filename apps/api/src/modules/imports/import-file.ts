@@ -5,6 +5,7 @@ import { hashPassword } from '../../auth/password.js';
 import { AppError } from '../../errors.js';
 import {
   ImportFileError,
+  looksLikePasswordHash,
   matchColumns,
   openImportFile,
   recordOf,
@@ -89,6 +90,26 @@ function emailCell(row: SourceRow, columns: ReturnType<typeof matchColumns>['col
   return value ? value : null;
 }
 
+const HIDDEN = '••••••';
+const SECRET_FIELDS = new Set(['password', 'password_hash']);
+const SECRET_HEADER = /pass(word)?|pwd|hash|secret/i;
+
+/**
+ * A preview row with its secrets hidden: a password or hash column (by its field, or by a header
+ * that names one, however it is mapped) is shown as dots, and so is any cell holding a hash. The
+ * preview travels with the job to whoever may see it; a password never does.
+ */
+function maskSecrets(values: readonly string[], columns: ReturnType<typeof matchColumns>['columns']): string[] {
+  return values.map((value, index) => {
+    const column = columns[index];
+    const secret =
+      (column?.field && SECRET_FIELDS.has(column.field)) ||
+      SECRET_HEADER.test(column?.header ?? '') ||
+      looksLikePasswordHash(value);
+    return secret && value !== '' ? HIDDEN : value;
+  });
+}
+
 /** Stages `lines`, hashing at most HASHES_AT_ONCE passwords at a time. */
 async function stageBatch(
   db: Database,
@@ -151,7 +172,7 @@ export async function stageFile(
       sheet: opened.detected.sheet,
       columns: match.columns.map((c) => ({ header: c.header, field: c.field })),
       unknown: match.unknown,
-      sample: first.map((row) => row.values),
+      sample: first.map((row) => maskSecrets(row.values, match.columns)),
     };
     uploadId = await createUpload(db, actorId, file);
     let batch = first;
