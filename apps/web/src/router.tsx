@@ -75,6 +75,10 @@ export const routes: RouteObject[] = [
         lazy: lazyPage(() => import('./features/users/pages/user-new-page').then((m) => m.UserNewPage), 'users.create'),
       },
       {
+        path: 'users/import',
+        lazy: lazyPage(() => import('./features/imports/import-page').then((m) => m.ImportPage), 'users.create'),
+      },
+      {
         path: 'users/:id',
         lazy: lazyPage(() => import('./features/users/pages/user-show-page').then((m) => m.UserShowPage), 'users.view'),
       },

@@ -81,6 +81,8 @@ export interface ImportJobState {
   /** Until when the import can be undone (set when it finishes), and the undo job once asked. */
   undoUntil?: string | null;
   undoneBy?: number | null;
+  /** A dry run: the active administrators its earlier chunks would have taken away. */
+  adminsGone?: number;
 }
 
 /** An undo job's `params`. */

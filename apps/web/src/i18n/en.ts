@@ -1,4 +1,5 @@
 import { auditMessages } from './audit-messages';
+import { importsMessages } from './imports-messages';
 import { jobsMessages } from './jobs-messages';
 import { sessionsMessages } from './sessions-messages';
 import { tokensMessages } from './tokens-messages';
@@ -160,6 +161,7 @@ export const en = {
   sessions: sessionsMessages,
   webhooks: webhooksMessages,
   jobs: jobsMessages,
+  imports: importsMessages,
   routeError: {
     title: 'This page failed to load',
     description: 'An unexpected error stopped this page from rendering. Reload to try again.',

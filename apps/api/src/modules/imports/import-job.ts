@@ -13,6 +13,7 @@ import { diff, recordChange } from '../../journal/journal.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
+import { revokeCredentials } from '../users/users.batch-repository.js';
 import { withStatsDeferred } from '../users/users.stats-deferral.js';
 import { type Decision, decideChunk, type Settings } from './import.decide.js';
 import { type LineProblem, newAccountHash, validateLine, type ValidLine } from './import.lines.js';
@@ -37,9 +38,10 @@ async function chunkFacts(
   tx: Transaction,
   params: ImportJobParams,
   valid: ValidLine[],
-  lock: boolean,
+  run: { lock: boolean; adminsGone: number },
 ) {
   const { db } = ctx;
+  const { lock } = run;
   const emails = valid.map((l) => l.email);
   const externalIds = valid.flatMap((l) => (l.externalId === null ? [] : [l.externalId]));
   const [accounts, firsts, owners] = [
@@ -53,7 +55,7 @@ async function chunkFacts(
   // The administrators' turn is taken only when an existing administrator is named at all.
   const namesAdmin = adminRoleId !== null && [...accounts.values()].some((a) => a.roleIds.includes(adminRoleId));
   if (namesAdmin && lock) await lockAdministratorChanges(db, tx);
-  const admins = namesAdmin ? await activeAdminsInPlay(db, tx, adminRoleId, ids) : new Set<number>();
+  const admins = namesAdmin ? await activeAdminsInPlay(db, tx, adminRoleId, ids, run.adminsGone) : new Set<number>();
   return {
     facts: {
       accounts,
@@ -137,7 +139,23 @@ async function applyDecisions(ctx: WriteContext, tx: Transaction, jobId: number,
       before,
     });
   }
+  // A deactivated or re-deleted account loses its sessions and tokens at once, as with any door.
+  const deactivated = updates.filter((u) => u.set.is_active === false).map((u) => u.account.id);
+  if (deactivated.length) await revokeCredentials(db, tx, deactivated);
   await recordImportChanges(db, tx, jobId, undo);
+}
+
+/** How many active administrators a chunk's updates take away (deactivated, or the role removed). */
+function adminsTakenAway(decisions: Decision[], adminRoleId: number | null): number {
+  if (adminRoleId === null) return 0;
+  return decisions.filter(
+    (d) =>
+      d.outcome === 'update' &&
+      d.account.is_active &&
+      !d.account.deleted &&
+      d.account.roleIds.includes(adminRoleId) &&
+      (d.set.is_active === false || (d.roles?.removed.includes(adminRoleId) ?? false)),
+  ).length;
 }
 
 /** The report's lines for a chunk's skipped and failed lines. */
@@ -191,7 +209,11 @@ export function importJobKind(db: Database, config: AppConfig): JobKindRunner {
           : v;
       });
       const valid = judged.filter((j): j is ValidLine => !('code' in j));
-      const { facts, adminRoleId } = await chunkFacts(ctx, tx, params, valid, !dryRun);
+      const before = { ...EMPTY_STATE, ...parseJson<Partial<ImportJobState>>(job.state ?? '{}', {}) };
+      // A dry run writes nothing, so it counts the administrators its earlier chunks would have
+      // taken away, and the last-administrator rule judges as the real run will.
+      const adminsGone = dryRun ? (before.adminsGone ?? 0) : 0;
+      const { facts, adminRoleId } = await chunkFacts(ctx, tx, params, valid, { lock: !dryRun, adminsGone });
       const settings: Settings = {
         mode: params.mode,
         activate: params.activate,
@@ -207,10 +229,11 @@ export function importJobKind(db: Database, config: AppConfig): JobKindRunner {
         settings,
       );
       if (!dryRun) await applyDecisions(ctx, tx, Number(job.id), decisions);
-      const { state, counts } = tally(
-        { ...EMPTY_STATE, ...parseJson<Partial<ImportJobState>>(job.state ?? '{}', {}) },
-        decisions,
-      );
+      const tallied = tally(before, decisions);
+      const { counts } = tallied;
+      const state = dryRun
+        ? { ...tallied.state, adminsGone: adminsGone + adminsTakenAway(decisions, adminRoleId) }
+        : tallied.state;
       const changed = decisions.filter((d) => d.outcome === 'create' || d.outcome === 'update').length;
       return {
         progress: {

@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { sqlDate } from '../../db/sql-date.js';

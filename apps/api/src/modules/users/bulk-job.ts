@@ -10,7 +10,7 @@ import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { writeTransaction } from '../../db/transaction.js';
 import type { AppConfig } from '../../config.js';
-import { type BulkJobParams, type JobRow, parseJson, toJob } from '../../jobs/job-rows.js';
+import { type BulkJobParams, parseJson, toJob } from '../../jobs/job-rows.js';
 import { insertJob, type JobItem, readJob } from '../../jobs/job-store.js';
 import type { JobKindRunner } from '../../jobs/runner.js';
 import { selectSql } from '../../query/list-reads.js';

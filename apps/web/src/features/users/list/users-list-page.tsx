@@ -1,6 +1,6 @@
 import type { UserListRow, UserRow } from '@app/contracts';
 import { buttonClassName, EmptyState, PageHeader } from '@app/ui';
-import { Trash2, UserPlus, Users } from 'lucide-react';
+import { FileUp, Trash2, UserPlus, Users } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
@@ -91,10 +91,16 @@ export function UsersListPage() {
         description={t.subtitle}
         actions={
           can['users.create'] ? (
-            <Link to="/users/new" className={buttonClassName({ size: 'md' })}>
-              <UserPlus aria-hidden="true" />
-              {t.newUser}
-            </Link>
+            <>
+              <Link to="/users/import" className={buttonClassName({ variant: 'secondary', size: 'md' })}>
+                <FileUp aria-hidden="true" />
+                {m.imports.listLink}
+              </Link>
+              <Link to="/users/new" className={buttonClassName({ size: 'md' })}>
+                <UserPlus aria-hidden="true" />
+                {t.newUser}
+              </Link>
+            </>
           ) : null
         }
       />

@@ -1,0 +1,155 @@
+import type { JobShow } from '@app/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { en } from '../../i18n/en';
+import { jobOf } from '../../test/job-fixtures';
+import { server } from '../../test/msw';
+import { renderApp } from '../../test/render-app';
+import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import {
+  chooseFile,
+  fileOf,
+  importJob,
+  jobsById,
+  mockUploads,
+  NEW_FORM,
+  showOf,
+  useNodeFormData,
+} from './import-test-support';
+
+const t = en.imports;
+const CSV = 'name,email\r\nAda,ada@example.com\r\n';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const DRY = importJob();
+const runJob = (overrides: Parameters<typeof importJob>[0] = {}) =>
+  importJob({ id: 30, dryRun: false, status: 'running', finished_at: null, ...overrides });
+
+/** The page with a file chosen and its dry run (job 21) done: the import button, once offered. */
+async function pageReadyToImport(shows: Record<number, JobShow>, count = 52) {
+  mockTrpc({
+    'auth.me': ok(sessionOf(['users.view', 'users.create'])),
+    'users.new': ok(NEW_FORM),
+    'jobs.show': jobsById(shows),
+  });
+  renderApp('/users/import');
+  await screen.findByRole('heading', { level: 1, name: t.title });
+  chooseFile(fileOf(CSV));
+  return screen.findByRole('button', { name: t.run.importN(count) });
+}
+
+beforeEach(useNodeFormData);
+afterEach(() => vi.unstubAllGlobals());
+
+describe('importing for real', { timeout: 30_000 }, () => {
+  it('sends dryRun=false with an Idempotency-Key, the same one when a failed click is retried', async () => {
+    const shows: Record<number, JobShow> = { 21: showOf(DRY), 30: showOf(runJob()) };
+    const received = mockUploads({ status: 202, body: { job: DRY } }, 'network-error', {
+      status: 202,
+      body: { job: runJob() },
+    });
+    const button = await pageReadyToImport(shows);
+
+    fireEvent.click(button);
+    expect(await screen.findByText(en.errors.network)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: t.run.importN(52) }));
+
+    await screen.findByRole('progressbar', { name: en.jobs.job.progressLabel });
+    expect(received).toHaveLength(3);
+    const [dry, first, retry] = received;
+    expect(dry?.query.get('dryRun')).toBe('true');
+    expect(first?.query.get('dryRun')).toBe('false');
+    expect(first?.fileText).toBe(CSV);
+    expect(first?.idempotencyKey).toMatch(UUID);
+    expect(retry?.idempotencyKey).toBe(first?.idempotencyKey);
+
+    // Live progress, then the result, from the job as it is polled.
+    shows[30] = showOf(runJob({ status: 'succeeded', finished_at: '2026-11-26T09:05:00.000Z' }));
+    const step = screen.getByRole('region', { name: t.run.title });
+    expect(await within(step).findByText(t.run.done)).toBeTruthy();
+    expect(screen.getByRole('status', { name: '' }).textContent).toBe(t.run.done);
+    expect(screen.getByRole('link', { name: t.run.viewJob }).getAttribute('href')).toBe('/jobs/30');
+    expect(screen.getByRole('link', { name: t.run.viewUsers }).getAttribute('href')).toBe('/users');
+  });
+
+  it('keeps the import button disabled when the dry run finds nothing to create or update', async () => {
+    const nothing = importJob({
+      import: { ...DRY.import!, outcomes: { create: 0, update: 0, unchanged: 60, skip: 0, error: 0 } },
+    });
+    mockUploads({ status: 202, body: { job: nothing } });
+    const button = await pageReadyToImport({ 21: showOf(nothing) }, 0);
+    expect(button).toHaveProperty('disabled', true);
+    expect(screen.getByText(t.run.nothing)).toBeTruthy();
+  });
+
+  it('undoes a finished import after asking, and links to the undo job', async () => {
+    const done = runJob({
+      status: 'succeeded',
+      finished_at: '2026-11-26T09:05:00.000Z',
+      undo: { of: null, until: '2099-01-01T00:00:00.000Z', by: null },
+    });
+    const undoJob = jobOf({ id: 31, kind: 'undo', operation: null, active: null, status: 'queued', undo: null });
+    mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
+    const undone: string[] = [];
+    server.use(
+      http.post('*/api/jobs/:id/undo', ({ request }) => {
+        undone.push(new URL(request.url).pathname);
+        return HttpResponse.json({ job: undoJob }, { status: 202 });
+      }),
+    );
+    fireEvent.click(await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done), 31: showOf(undoJob) }));
+
+    fireEvent.click(await screen.findByRole('button', { name: t.undo.button }));
+    const dialog = await screen.findByRole('dialog', { name: t.undo.title });
+    expect(undone).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: t.undo.confirm }));
+
+    const link = await screen.findByRole('link', { name: t.undo.viewUndo });
+    expect(link.getAttribute('href')).toBe('/jobs/31');
+    expect(undone).toEqual(['/api/jobs/30/undo']);
+    expect(screen.queryByRole('button', { name: t.undo.button })).toBeNull();
+  });
+
+  it('shows the server’s sentence when the import can no longer be undone (409)', async () => {
+    const done = runJob({
+      status: 'succeeded',
+      finished_at: '2026-11-26T09:05:00.000Z',
+      undo: { of: null, until: '2099-01-01T00:00:00.000Z', by: null },
+    });
+    const sentence = 'This import can no longer be undone: its undo window closed.';
+    mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
+    server.use(
+      http.post('*/api/jobs/:id/undo', () =>
+        HttpResponse.json(
+          {
+            type: '/problems/not-undoable',
+            title: 'This job cannot be undone.',
+            status: 409,
+            code: 'NOT_UNDOABLE',
+            detail: sentence,
+          },
+          { status: 409 },
+        ),
+      ),
+    );
+    fireEvent.click(await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done) }));
+    fireEvent.click(await screen.findByRole('button', { name: t.undo.button }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: t.undo.confirm }));
+
+    expect(await screen.findByText(sentence)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('offers no undo once the window has passed', async () => {
+    const done = runJob({
+      status: 'succeeded',
+      finished_at: '2026-11-26T09:05:00.000Z',
+      undo: { of: null, until: '2020-01-01T00:00:00.000Z', by: null },
+    });
+    mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
+    fireEvent.click(await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done) }));
+    await within(await screen.findByRole('region', { name: t.run.title })).findByText(t.run.done);
+    expect(screen.queryByRole('button', { name: t.undo.button })).toBeNull();
+  });
+});

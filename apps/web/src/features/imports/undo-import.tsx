@@ -1,0 +1,66 @@
+import type { Job } from '@app/contracts';
+import { Alert, Button, buttonClassName, ConfirmDialog } from '@app/ui';
+import { Undo2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { useMessages } from '../../i18n/messages';
+import { useUndoImport } from './use-undo-import';
+
+/** Whether the server still offers to undo this import: before `undo.until`, and not undone yet. */
+export const canUndo = (job: Job, now = Date.now()): boolean =>
+  job.undo !== null && job.undo.by === null && job.undo.until !== null && Date.parse(job.undo.until) > now;
+
+/** "Undo this import", asked first; once undone, a link to the undo job's page. */
+export function UndoImport({ job }: { job: Job }) {
+  const m = useMessages();
+  const t = m.imports.undo;
+  const [open, setOpen] = useState(false);
+  const undo = useUndoImport(job.id);
+  const undoId = undo.data?.id ?? job.undo?.by ?? null;
+
+  if (undoId !== null) {
+    return (
+      <Alert
+        tone="info"
+        title={t.done}
+        actions={
+          <Link to={`/jobs/${undoId}`} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
+            {t.viewUndo}
+          </Link>
+        }
+      />
+    );
+  }
+  if (!canUndo(job)) return null;
+  return (
+    <div className="space-y-3">
+      {undo.isError ? <Alert tone="danger">{undo.error.message}</Alert> : null}
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <Button variant="secondary" onClick={() => setOpen(true)}>
+          <Undo2 aria-hidden="true" />
+          {t.button}
+        </Button>
+        {job.undo?.until ? (
+          <p className="text-sm text-muted-foreground">{t.until(m.common.dateTime(job.undo.until))}</p>
+        ) : null}
+      </div>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={t.title}
+        description={t.description}
+        confirmLabel={t.confirm}
+        cancelLabel={m.common.cancel}
+        tone="danger"
+        pending={undo.isPending}
+        onConfirm={() =>
+          undo.mutate(undefined, {
+            onSuccess: () => toast.success(t.started),
+            onSettled: () => setOpen(false),
+          })
+        }
+      />
+    </div>
+  );
+}
