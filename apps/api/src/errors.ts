@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode, type FieldErrors } from '@app/contracts';
+import { ERRORS, type ErrorCode, type FieldErrors, type ProblemExtra } from '@app/contracts';
 
 /**
  * A failure with a contract error code. Handlers, the CLI and the doors throw these; only the
@@ -12,12 +12,12 @@ export class AppError extends Error {
   readonly errors: FieldErrors | undefined;
   readonly headers: Record<string, string> | undefined;
   /** Extension member of the problem body, e.g. the missing permission of a 403. */
-  readonly extra: Record<string, string | number> | undefined;
+  readonly extra: ProblemExtra | undefined;
 
   constructor(
     code: ErrorCode,
     detail?: string,
-    opts: { errors?: FieldErrors; headers?: Record<string, string>; extra?: Record<string, string | number> } = {},
+    opts: { errors?: FieldErrors; headers?: Record<string, string>; extra?: ProblemExtra } = {},
   ) {
     const message = detail ?? ERRORS[code].title;
     super(message);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImportFilePreviewSchema, type ImportFilePreview } from './imports/imports';
 
 export const ERRORS = {
   BAD_REQUEST: { status: 400, title: 'The request could not be read.' },
@@ -64,7 +65,16 @@ export const ProblemSchema = z.object({
   // (in bytes) the body went past.
   permission: z.string().optional(),
   limit: z.number().int().positive().optional(),
+  // A refused import file: how it was read (its columns), so the sender can map them and retry.
+  file: ImportFilePreviewSchema.optional(),
 });
+
+/** The extension members a problem may carry beyond the contract's fields. */
+export interface ProblemExtra {
+  permission?: string;
+  limit?: number;
+  file?: ImportFilePreview;
+}
 
 export type Problem = z.infer<typeof ProblemSchema>;
 
@@ -75,7 +85,7 @@ export function problemTypeUri(code: ErrorCode): string {
 
 export function makeProblem(
   code: ErrorCode,
-  extra: { detail?: string; errors?: FieldErrors; permission?: string; limit?: number } = {},
+  extra: { detail?: string; errors?: FieldErrors } & ProblemExtra = {},
 ): Problem {
   const { status, title } = ERRORS[code];
   return {
@@ -87,6 +97,7 @@ export function makeProblem(
     ...(extra.errors ? { errors: extra.errors } : {}),
     ...(extra.permission ? { permission: extra.permission } : {}),
     ...(extra.limit ? { limit: extra.limit } : {}),
+    ...(extra.file ? { file: extra.file } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type ErrorCode, type FieldErrors, makeProblem, type Problem } from '@app/contracts';
+import { type ErrorCode, type FieldErrors, makeProblem, type Problem, type ProblemExtra } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 
 export interface ProblemBody extends Problem {
@@ -11,15 +11,12 @@ export function problem(
   detail: string,
   errors?: FieldErrors,
   requestId?: string,
-  extra?: Record<string, string | number>,
+  extra: ProblemExtra = {},
 ): ProblemBody {
-  const permission = typeof extra?.permission === 'string' ? extra.permission : undefined;
-  const limit = typeof extra?.limit === 'number' ? extra.limit : undefined;
   const body: ProblemBody = makeProblem(code, {
     detail,
     ...(errors && Object.keys(errors).length ? { errors } : {}),
-    ...(permission ? { permission } : {}),
-    ...(limit ? { limit } : {}),
+    ...extra,
   });
   if (requestId) body.requestId = requestId;
   return body;

@@ -1,4 +1,11 @@
-import { codeFromZod, ERRORS, type ErrorCode, type FieldErrors, fieldErrorsFromZod } from '@app/contracts';
+import {
+  codeFromZod,
+  ERRORS,
+  type ErrorCode,
+  type FieldErrors,
+  fieldErrorsFromZod,
+  type ProblemExtra,
+} from '@app/contracts';
 import { TRPCError } from '@trpc/server';
 import { type DefaultErrorShape, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/unstable-core-do-not-import';
 import { ZodError } from 'zod';
@@ -19,7 +26,7 @@ export interface DescribedError {
   detail: string;
   errors?: FieldErrors | undefined;
   headers?: Record<string, string> | undefined;
-  extra?: Record<string, string | number> | undefined;
+  extra?: ProblemExtra | undefined;
 }
 
 /**

@@ -155,6 +155,16 @@ describe('POST /users/imports: refusals', () => {
     const noEmail = await upload(csv(['name,phone', 'A,1']));
     expect(noEmail.statusCode).toBe(422);
     expect(noEmail.json().errors.file[0]).toMatch(/No column holds the e-mail addresses/);
+    // It says how it read the file, so the sender can name the e-mail column and send it again.
+    expect(noEmail.json().file).toMatchObject({
+      format: 'csv',
+      columns: [
+        { header: 'name', field: 'name' },
+        { header: 'phone', field: null },
+      ],
+      unknown: ['phone'],
+      sample: [['A', '1']],
+    });
     expect((await upload('%PDF-1.7', '', 'application/pdf')).statusCode).toBe(415);
     expect((await upload('', '')).statusCode).toBe(422);
     expect(await stagedUploads()).toBe(before);

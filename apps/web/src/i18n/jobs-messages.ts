@@ -10,8 +10,11 @@ const STATUSES: Record<JobStatus, string> = {
   failed: 'Failed',
 };
 
-/** What a bulk job does, by operation (and the state asked for, for setActive). */
+/** What a job does: a bulk job by operation (and the state asked for), an import by mode, an undo. */
 const OPERATIONS = {
+  import: 'Import users',
+  importUpsert: 'Import and update users',
+  undo: 'Undo an import',
   activate: 'Activate users',
   deactivate: 'Deactivate users',
   delete: 'Delete users',

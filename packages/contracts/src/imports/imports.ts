@@ -134,6 +134,10 @@ export const ImportFileSchema = z.object({
 });
 export type ImportFile = z.infer<typeof ImportFileSchema>;
 
+/** What a refused file was read as before it was refused (no rows counted): its columns to map. */
+export const ImportFilePreviewSchema = ImportFileSchema.omit({ rows: true });
+export type ImportFilePreview = z.infer<typeof ImportFilePreviewSchema>;
+
 /** An import job's own part of the job: its file, its options and what each line ended as. */
 export const ImportSummarySchema = z.object({
   file: ImportFileSchema,

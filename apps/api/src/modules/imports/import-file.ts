@@ -158,11 +158,6 @@ export async function stageFile(
     }
     const { headers } = opened.detected;
     const match = matchColumns(headers, options.map ?? {}, first);
-    if (match.missing.includes('email')) {
-      throw fileRefused(
-        `No column holds the e-mail addresses. The file's columns are: ${headers.join(', ') || 'none'}. Name the right one with map[<column>]=email.`,
-      );
-    }
     const file: Omit<ImportFile, 'rows'> = {
       name: spooled.name,
       bytes: spooled.bytes,
@@ -174,6 +169,11 @@ export async function stageFile(
       unknown: match.unknown,
       sample: first.map((row) => maskSecrets(row.values, match.columns)),
     };
+    if (match.missing.includes('email')) {
+      // The answer says how the file was read, so its sender can name the e-mail column and retry.
+      const message = `No column holds the e-mail addresses. The file's columns are: ${headers.join(', ') || 'none'}. Name the right one with map[<column>]=email.`;
+      throw new AppError('VALIDATION_FAILED', message, { errors: { file: [message] }, extra: { file } });
+    }
     uploadId = await createUpload(db, actorId, file);
     let batch = first;
     let rows = 0;

@@ -30,8 +30,15 @@ describe('a job’s pace', () => {
   it('says how far along, and what the job does', () => {
     expect(percentDone({ total: 0, processed: 0 })).toBe(0);
     expect(percentDone({ total: 312_480, processed: 156_240 })).toBe(50);
-    expect(operationLabel({ operation: 'setActive', active: false }, en)).toBe(en.jobs.operations.deactivate);
-    expect(operationLabel({ operation: 'forceDelete', active: null }, en)).toBe(en.jobs.operations.forceDelete);
+    expect(operationLabel({ kind: 'bulk', operation: 'setActive', active: false }, en)).toBe(
+      en.jobs.operations.deactivate,
+    );
+    expect(operationLabel({ kind: 'bulk', operation: 'forceDelete', active: null }, en)).toBe(
+      en.jobs.operations.forceDelete,
+    );
+    expect(operationLabel({ kind: 'import', operation: 'create', active: null }, en)).toBe('Import users');
+    expect(operationLabel({ kind: 'import', operation: 'upsert', active: null }, en)).toBe('Import and update users');
+    expect(operationLabel({ kind: 'undo', operation: null, active: null }, en)).toBe('Undo an import');
   });
 });
 

@@ -12,8 +12,10 @@ export const JOB_TONES: Record<JobStatus, BadgeTone> = {
 };
 
 /** What a job does, in words ("Deactivate users"). */
-export function operationLabel(job: Pick<Job, 'operation' | 'active'>, m: Messages): string {
+export function operationLabel(job: Pick<Job, 'kind' | 'operation' | 'active'>, m: Messages): string {
   const t = m.jobs.operations;
+  if (job.kind === 'import') return job.operation === 'upsert' ? t.importUpsert : t.import;
+  if (job.kind === 'undo') return t.undo;
   switch (job.operation) {
     case 'setActive':
       return job.active ? t.activate : t.deactivate;
