@@ -1,6 +1,6 @@
 import { cn } from '@app/ui';
 import { FileUp } from 'lucide-react';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { type DragEvent, useRef, useState } from 'react';
 import { useMessages } from '../../i18n/messages';
 
 /** The kinds of file the server reads (by extension; the server decides by content and type). */
@@ -21,8 +21,6 @@ export function FileDropZone({
 }) {
   const t = useMessages().imports.file;
   const input = useRef<HTMLInputElement>(null);
-  const labelId = useId();
-  const hintId = useId();
   const [dragging, setDragging] = useState(false);
 
   const take = (files: FileList | null | undefined) => {
@@ -39,9 +37,8 @@ export function FileDropZone({
       <button
         type="button"
         disabled={disabled}
-        // Named by its title alone; the hint (formats, or the chosen file) is its description.
-        aria-labelledby={labelId}
-        aria-describedby={hintId}
+        // Named by what it shows (its title, then the formats or the chosen file), so a voice
+        // command saying what is on the screen reaches it.
         onClick={() => input.current?.click()}
         onDragEnter={over}
         onDragOver={over}
@@ -61,10 +58,8 @@ export function FileDropZone({
         )}
       >
         <FileUp aria-hidden="true" className="size-7 text-muted-foreground" />
-        <span id={labelId} className="text-sm font-medium text-foreground">
-          {file ? t.change : t.dropZone}
-        </span>
-        <span id={hintId} className="text-xs text-muted-foreground">
+        <span className="block text-sm font-medium text-foreground">{file ? t.change : t.dropZone}</span>
+        <span className="block text-xs text-muted-foreground">
           {file ? t.chosen(file.name, t.size(file.size)) : `${t.dropHint} · ${t.accepted}`}
         </span>
       </button>

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { apiList, en, signedInPage } from './support/app';
+import { browserMissing, launch, screenshot, seriousA11yViolations } from './support/browser';
+import { ADMIN, webDir } from './support/env';
+
+const t = en.imports;
+/** The API's checked-in import fixtures (see their README): real files, as real software writes them. */
+const FIXTURES = path.resolve(webDir, '../api/test/fixtures/imports');
+const fixture = (name: string) => path.join(FIXTURES, name);
+
+let browser: Browser;
+beforeAll(async () => {
+  if (browserMissing()) return;
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The page in the four views (light/dark, 1280/375 px), each checked by axe. */
+async function capture(page: Page, name: string) {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+      await screenshot(page, `${name}-${theme}-${width}`);
+      const violations = await seriousA11yViolations(page);
+      expect(
+        violations,
+        `${name} ${theme} ${width}: ${violations.map((v) => `${v.id}: ${v.help}`).join('\n')}`,
+      ).toEqual([]);
+    }
+  }
+  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** Chooses a file through the page's file input, as the browser's picker would. */
+async function choose(page: Page, file: string) {
+  await page.getByLabel(t.file.dropZone, { exact: true }).last().setInputFiles(file);
+}
+
+describe.skipIf(browserMissing())('importing users from a file', () => {
+  it('reads an Excel CSV, shows the dry run and its problems, imports, and undoes the import', async () => {
+    const { context, page } = await signedInPage(browser, ADMIN, { width: 1280 });
+    onTestFinished(() => context.close());
+    await page.goto('/users');
+    await page.getByRole('link', { name: t.listLink, exact: true }).click();
+    await page.getByRole('heading', { name: t.title, level: 1 }).waitFor();
+
+    // The file names an `editor` role this installation has no such role for: those lines are errors.
+    const lines = fs.readFileSync(fixture('excel-windows.csv'), 'latin1').trim().split('\r\n').slice(1);
+    const unknownRole = lines.filter((l) => l.split(';')[2]?.includes('editor')).length;
+    const creates = lines.length - unknownRole;
+    expect(unknownRole).toBeGreaterThan(0);
+
+    await choose(page, fixture('excel-windows.csv'));
+    await page.getByText(t.summary.created(creates), { exact: false }).first().waitFor({ timeout: 60_000 });
+    // How the server read it: Excel's own choices, found without being told.
+    const read = page.getByRole('region', { name: t.read.title });
+    await read.getByText(t.encodings['windows-1252'], { exact: true }).waitFor();
+    await read.getByText(t.delimiters[';'], { exact: true }).waitFor();
+    await expect(read.getByLabel(t.read.fieldFor('E-Mail'), { exact: true }).inputValue()).resolves.toBe('email');
+    await read.getByText('Zoë Müller', { exact: true }).first().waitFor();
+    await capture(page, 'import-dry-run');
+
+    // The problem lines, filtered by code.
+    const summary = page.getByRole('region', { name: t.summary.title });
+    await summary
+      .getByLabel(t.summary.filter, { exact: true })
+      .selectOption({ label: t.summary.codeOption(t.problemCode('UNKNOWN_ROLE'), unknownRole) });
+    const problems = summary.getByRole('table', { name: t.summary.problemsCaption });
+    await expect(problems.getByRole('row').count()).resolves.toBe(unknownRole + 1);
+
+    await page.getByRole('button', { name: t.run.importN(creates), exact: true }).click();
+    await page.getByRole('paragraph').filter({ hasText: t.run.done }).first().waitFor({ timeout: 60_000 });
+    const run = page.getByRole('region', { name: t.run.title });
+    await run.getByText(t.summary.created(creates), { exact: false }).first().waitFor();
+    await capture(page, 'import-done');
+    const [jose] = (await apiList(page, 'q=jose.muller1%40example.com')).rows;
+    expect(jose?.name).toBe('José Müller');
+
+    await page.getByRole('button', { name: t.undo.button, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: t.undo.title });
+    await dialog.getByRole('button', { name: t.undo.confirm, exact: true }).click();
+    await page.getByRole('link', { name: t.undo.viewUndo, exact: true }).click();
+    await page.waitForURL(/\/jobs\/\d+$/);
+    await expect
+      .poll(async () => (await apiList(page, 'q=jose.muller1%40example.com')).rows.length, { timeout: 60_000 })
+      .toBe(0);
+    await screenshot(page, 'import-undo-job-1280');
+  });
+
+  it('shows an XLSX as its cells are displayed before anything is imported', async () => {
+    const { context, page } = await signedInPage(browser, ADMIN, { width: 1280 });
+    onTestFinished(() => context.close());
+    await page.goto('/users/import');
+    await choose(page, fixture('dates-and-numbers.xlsx'));
+    const read = page.getByRole('region', { name: t.read.title });
+    await read.getByText(t.formats.xlsx, { exact: true }).waitFor({ timeout: 60_000 });
+    await read.getByText('26/11/2026', { exact: true }).first().waitFor();
+    await read.getByText('12345', { exact: true }).first().waitFor();
+    await screenshot(page, 'import-xlsx-preview-1280');
+  });
+});
