@@ -53,6 +53,8 @@ const HELP = `Usage: npm run bench -- [options]
                        deliver their events to a local receiver (--webhooks --help)
   --jobs               instead of the scenarios: background bulk jobs over every active user, their
                        rate, a dry run, cancel, and the list while one runs (--jobs --help)
+  --imports            instead of the scenarios: user imports (CSV and XLSX, a million lines) against
+                       a plain INSERT floor: dry run, create, upsert, the list meanwhile (--imports --help)
   --profile            instead of the scenarios: one scenario (--scenario NAME, default list-default)
                        under load for --duration S (default 20) against an already-seeded database,
                        the API run with --cpu-prof; prints self and total time by function and owner

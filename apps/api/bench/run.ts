@@ -102,6 +102,10 @@ async function main(): Promise<number> {
     const { runJobsBench } = await import('./jobs-run.js');
     return runJobsBench(process.argv.slice(2));
   }
+  if (process.argv.includes('--imports')) {
+    const { runImportsBench } = await import('./imports-run.js');
+    return runImportsBench(process.argv.slice(2));
+  }
   if (process.argv.includes('--webhooks')) {
     const { runWebhooksBench } = await import('./webhooks-run.js');
     return runWebhooksBench(process.argv.slice(2));

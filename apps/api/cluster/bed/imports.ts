@@ -58,16 +58,15 @@ interface ImportedRow {
  * What a `create` import of `people` (every line valid, on a domain nothing else writes to) must
  * have left on the primary, however often its runner died or the database went away: each person
  * exactly once, with the file's name, role and activation; each named by exactly one of the job's
- * `user.create` chunk rows (one row per committed chunk of `chunkSize` lines) and by no other
- * audit row; one import_changes row each; one user.created event each (one delivery to the one
- * endpoint); the job's submit and finish audited once; no report line. Returns the chunk rows.
+ * `user.create` rows (one per account, with its values and line) and by no other audit row; one
+ * import_changes row each; one user.created event each (one delivery to the one endpoint); the
+ * job's submit and finish audited once; no report line. Returns the number of creation rows.
  */
 export async function expectImportApplied(
   primary: MariaDbInstance,
   jobId: number,
   domain: string,
   people: readonly ImportPerson[],
-  chunkSize: number,
 ) {
   const mine = `u.email LIKE '%@${domain}'`;
   const count = people.length;
@@ -115,7 +114,8 @@ export async function expectImportApplied(
     `SELECT COUNT(*) AS rows_, MAX(JSON_LENGTH(target_ids)) AS largest FROM audit_logs
       WHERE action = 'user.create' AND JSON_VALUE(context, '$.job_id') = ${jobId}`,
   );
-  expect(chunks).toEqual({ rows_: Math.ceil(count / chunkSize), largest: Math.min(count, chunkSize) });
+  // One row per new account (its values and line), however many chunks carried them.
+  expect(chunks).toEqual({ rows_: count, largest: 1 });
   const ends = await one(
     primary,
     `SELECT SUM(action = 'job.submit') AS submitted, SUM(action = 'job.finish') AS finished,
@@ -150,5 +150,5 @@ export async function expectImportApplied(
     'SELECT COUNT(*) AS deliveries, COUNT(DISTINCT event_id) AS events, (SELECT COUNT(*) FROM webhook_events) AS outbox FROM webhook_deliveries',
   );
   expect(deliveries).toEqual({ deliveries: count, events: count, outbox: count });
-  return { chunkRows: Number(chunks.rows_) };
+  return { creationRows: Number(chunks.rows_) };
 }

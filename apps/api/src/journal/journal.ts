@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/transaction.js';
-import { writeAuditRow } from './audit-row.js';
+import { writeAuditRow, writeAuditRows } from './audit-row.js';
 import { type ChangeEntry, SECRET_FIELDS } from './entry.js';
 import { recordWebhookEvents } from './outbox.js';
 
@@ -22,4 +22,30 @@ export async function recordChange(db: Database, tx: Transaction | null, entry: 
   const recorded = { ...entry, changes };
   await writeAuditRow(db, tx, recorded);
   await recordWebhookEvents(db, tx, recorded);
+}
+
+/**
+ * Many changes of one single-user action at once (an import chunk's new accounts, each with its
+ * own diff): their audit rows in multi-row statements, and their webhook events planned once over
+ * all their users — the rows and events `recordChange` would write one by one, for an action
+ * whose events depend on nothing but the user (`user.create`).
+ */
+export async function recordChanges(db: Database, tx: Transaction, entries: readonly ChangeEntry[]): Promise<void> {
+  const first = entries[0];
+  if (!first) return;
+  if (entries.some((e) => e.action !== first.action || e.targetType !== 'user' || (e.targetIds ?? []).length !== 1)) {
+    throw new Error('recordChanges takes entries of one action, each about one user');
+  }
+  const clean = entries.map((entry) => ({
+    ...entry,
+    changes: entry.changes
+      ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
+      : null,
+  }));
+  await writeAuditRows(db, tx, clean);
+  await recordWebhookEvents(db, tx, {
+    ...first,
+    changes: null,
+    targetIds: entries.flatMap((e) => e.targetIds ?? []),
+  });
 }

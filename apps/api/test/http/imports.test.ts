@@ -72,8 +72,20 @@ describe('POST /users/imports: a CSV file', () => {
       [`Émile Dupont`, `emile.${w}@example.com`, false],
       [`Zoë Ærø`, `zoe.${w}@example.com`, true],
     ]);
-    const created = (await auditRows(bed.t.db, 'user.create')).find((r) => r.context?.job_id === job.id);
-    expect(created?.targets.sort()).toEqual(users.map((u) => u.id).sort());
+    // One audit row per new account, with its values and its line.
+    const created = (await auditRows(bed.t.db, 'user.create')).filter((r) => r.context?.job_id === job.id);
+    expect(created.flatMap((r) => r.targets).sort()).toEqual(users.map((u) => u.id).sort());
+    const zoe = created.find((r) => r.context.line === 2);
+    expect(zoe?.changes).toMatchObject({
+      name: { before: null, after: 'Zoë Ærø' },
+      is_active: { before: null, after: true },
+      roles: { before: null, after: ['viewer'] },
+    });
+    // The account's history starts with its creation by the import, through the audit API.
+    const zoeId = zoe?.targets[0] as number;
+    const history = await bed.admin.get(`/api/audit?filters[target_id]=${zoeId}`);
+    expect(history.statusCode).toBe(200);
+    expect(history.json().rows.map((r: { action: string }) => r.action)).toEqual(['user.create']);
     await expectStatsFresh(bed.t.db);
   });
 

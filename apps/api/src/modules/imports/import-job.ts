@@ -9,7 +9,7 @@ import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../.
 import { type ImportJobParams, type ImportJobState, type JobRow, parseJson } from '../../jobs/job-rows.js';
 import type { JobItem } from '../../jobs/job-store.js';
 import type { JobKindRunner } from '../../jobs/runner.js';
-import { diff, recordChange } from '../../journal/journal.js';
+import { diff, recordChange, recordChanges } from '../../journal/journal.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
@@ -72,7 +72,13 @@ type Created = Extract<Decision, { outcome: 'create' }>;
 type Updated = Extract<Decision, { outcome: 'update' }>;
 
 /** Writes a chunk's decisions: new accounts and their roles, updates, their audit, events and undo record. */
-async function applyDecisions(ctx: WriteContext, tx: Transaction, jobId: number, decisions: Decision[]) {
+async function applyDecisions(
+  ctx: WriteContext,
+  tx: Transaction,
+  jobId: number,
+  decisions: Decision[],
+  roleNames: ReadonlyMap<number, string>,
+) {
   const { db } = ctx;
   const now = new Date();
   const creates = decisions.filter((d): d is Created => d.outcome === 'create');
@@ -104,12 +110,26 @@ async function applyDecisions(ctx: WriteContext, tx: Transaction, jobId: number,
       tx,
       created.flatMap(({ c, id }) => c.roleIds.map((r) => [id, r] as const)),
     );
-    await recordChange(db, tx, {
-      ...origin,
-      action: 'user.create',
-      targetType: 'user',
-      targetIds: created.map((x) => x.id),
-    });
+    // One audit row per new account, with its values (as a form's creation records them) and the
+    // line it came from; written in multi-row statements, with one user.created event each.
+    await recordChanges(
+      db,
+      tx,
+      created.map(({ c, id }) => ({
+        ...origin,
+        action: 'user.create' as const,
+        targetType: 'user',
+        targetIds: [id],
+        changes: diff(null, {
+          name: c.line.name,
+          email: c.line.email,
+          is_active: c.isActive,
+          roles: c.roleIds.map((r) => roleNames.get(r) ?? String(r)).sort(),
+          ...(c.line.externalId ? { external_id: c.line.externalId } : {}),
+        }),
+        context: { job_id: jobId, line: c.line.line },
+      })),
+    );
     for (const { c, id } of created)
       undo.push({ userId: id, change: 'created', line: c.line.line, lockVersion: 0, before: null });
   }
@@ -130,6 +150,7 @@ async function applyDecisions(ctx: WriteContext, tx: Transaction, jobId: number,
       targetType: 'user',
       targetIds: [u.account.id],
       changes: diff(before, after),
+      context: { job_id: jobId, line: u.line.line },
     });
     undo.push({
       userId: u.account.id,
@@ -228,7 +249,7 @@ export function importJobKind(db: Database, config: AppConfig): JobKindRunner {
         { ...facts, roles: new Map(grants.map((g) => [g.id, g])) },
         settings,
       );
-      if (!dryRun) await applyDecisions(ctx, tx, Number(job.id), decisions);
+      if (!dryRun) await applyDecisions(ctx, tx, Number(job.id), decisions, new Map(grants.map((g) => [g.id, g.name])));
       const tallied = tally(before, decisions);
       const { counts } = tallied;
       const state = dryRun
