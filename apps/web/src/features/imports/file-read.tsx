@@ -1,4 +1,7 @@
-import { IMPORT_FIELDS, type ImportField, type ImportFile } from '@app/contracts';
+import { IMPORT_FIELDS, type ImportField, type ImportFilePreview } from '@app/contracts';
+
+/** A file as read: a dry run's (rows counted), or a refused one's (read no further than its first rows). */
+type ReadFile = ImportFilePreview & { rows?: number };
 import { NativeSelect } from '@app/ui';
 import { useMessages } from '../../i18n/messages';
 import { formatCount } from '../../i18n/list-strings';
@@ -9,7 +12,7 @@ const cell = 'px-3 py-2 text-left align-middle';
 const headCell = `${cell} text-xs font-medium text-muted-foreground`;
 
 /** What the server detected: format, encoding, delimiter, sheet, rows. */
-function FileFacts({ file }: { file: ImportFile }) {
+function FileFacts({ file }: { file: ReadFile }) {
   const m = useMessages();
   const t = m.imports.read;
   const items = [
@@ -21,7 +24,7 @@ function FileFacts({ file }: { file: ImportFile }) {
         ]
       : []),
     ...(file.format === 'xlsx' ? [{ term: t.sheet, description: file.sheet ?? t.none }] : []),
-    { term: t.rows, description: formatCount(file.rows) },
+    { term: t.rows, description: file.rows === undefined ? t.none : formatCount(file.rows) },
   ];
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -42,7 +45,7 @@ function ColumnMapping({
   onMap,
   disabled,
 }: {
-  file: ImportFile;
+  file: ReadFile;
   map: Mapping;
   onMap: (header: string, field: ImportField | 'ignore') => void;
   disabled: boolean;
@@ -95,7 +98,7 @@ function ColumnMapping({
 }
 
 /** The first rows as the server read them, cell by cell in the columns' order. */
-function SampleRows({ file }: { file: ImportFile }) {
+function SampleRows({ file }: { file: ReadFile }) {
   const t = useMessages().imports.read;
   if (file.sample.length === 0) return null;
   return (
@@ -146,7 +149,7 @@ export function FileRead({
   onMap,
   disabled,
 }: {
-  file: ImportFile;
+  file: ReadFile;
   map: Mapping;
   onMap: (header: string, field: ImportField | 'ignore') => void;
   disabled: boolean;

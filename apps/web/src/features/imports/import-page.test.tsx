@@ -222,6 +222,48 @@ describe('the Import page', { timeout: 30_000 }, () => {
     expect(within(alert).getByText(sentence)).toBeTruthy();
   });
 
+  it('offers the columns of a file refused for want of an e-mail column, and retries with the mapping', async () => {
+    given();
+    const sentence = "No column holds the e-mail addresses. The file's columns are: Nom, Courriel électronique.";
+    const received = mockUploads(
+      {
+        status: 422,
+        body: {
+          type: '/problems/validation-failed',
+          title: 'Some of the input is not valid.',
+          status: 422,
+          code: 'VALIDATION_FAILED',
+          detail: sentence,
+          errors: { file: [sentence] },
+          file: {
+            name: 'people.csv',
+            bytes: 40,
+            format: 'csv',
+            encoding: 'utf-8',
+            delimiter: ',',
+            sheet: null,
+            columns: [
+              { header: 'Nom', field: 'name' },
+              { header: 'Courriel électronique', field: null },
+            ],
+            unknown: ['Courriel électronique'],
+            sample: [['Zoë', 'zoe@example.com']],
+          },
+        },
+      },
+      { status: 202, body: { job: importJob({ id: 23 }) } },
+    );
+    renderApp('/users/import');
+    await screen.findByRole('heading', { level: 1, name: t.title });
+    chooseFile(fileOf('Nom,Courriel électronique\r\nZoë,zoe@example.com\r\n'));
+
+    const column = await screen.findByLabelText(t.read.fieldFor('Courriel électronique'));
+    expect(screen.getByText('zoe@example.com')).toBeTruthy();
+    fireEvent.change(column, { target: { value: 'email' } });
+    await waitFor(() => expect(received).toHaveLength(2));
+    expect(received[1]?.query.get('map[Courriel électronique]')).toBe('email');
+  });
+
   it('offers the mode, inactive and restore options only with their capabilities', async () => {
     given({ granted: ['users.view', 'users.create'] });
     renderApp('/users/import');

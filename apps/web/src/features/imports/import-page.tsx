@@ -83,6 +83,12 @@ export function ImportPage() {
   const dryJob = dryStale ? undefined : dry?.job;
   const ready = dryJob?.status === 'succeeded' && flow.dryUpload.status === 'idle';
   const summary = dry?.job.import;
+  // A file refused whole (no e-mail column) still says how it was read, so its columns can be mapped.
+  const refused =
+    flow.dryUpload.status === 'failed' && flow.dryUpload.error instanceof ImportUploadError
+      ? flow.dryUpload.error.file
+      : null;
+  const readFile = summary?.file ?? refused;
   // An earlier dry run stays on screen, dimmed, while the next one is on its way; after a refusal
   // it stays too, so that the mapping or option that caused it can be changed back.
   const busy = dryStale && flow.dryUpload.status !== 'failed';
@@ -117,10 +123,10 @@ export function ImportPage() {
             </div>
           </fieldset>
         </Step>
-        {dry && summary ? (
+        {readFile ? (
           <Step title={t.read.title} description={t.read.description} busy={busy}>
             <FileRead
-              file={summary.file}
+              file={readFile}
               map={flow.choices.map}
               onMap={(header, field) => change({ map: { ...flow.choices.map, [header]: field } })}
               disabled={locked}

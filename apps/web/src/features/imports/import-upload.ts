@@ -2,6 +2,7 @@ import {
   type ImportDelimiter,
   type ImportEncoding,
   type ImportField,
+  type ImportFilePreview,
   type ImportMode,
   type Job,
   JobAnswerSchema,
@@ -62,6 +63,8 @@ export class ImportUploadError extends Error {
     message: string,
     readonly errors: Record<string, string[]> = {},
     readonly limit: number | null = null,
+    /** How a file refused whole was read (its columns): the page offers to map them. */
+    readonly file: ImportFilePreview | null = null,
   ) {
     super(message);
   }
@@ -81,14 +84,13 @@ function refusalOf(status: number, text: string): ImportUploadError {
   }
   const problem = ProblemSchema.safeParse(body);
   if (!problem.success) return new ImportUploadError(status, null, '');
-  // `limit` is an extension member of the 413 problem, not part of the shared schema.
-  const limit = (body as { limit?: unknown }).limit;
   return new ImportUploadError(
     status,
     problem.data.code,
     problem.data.detail,
     problem.data.errors ?? {},
-    typeof limit === 'number' ? limit : null,
+    problem.data.limit ?? null,
+    problem.data.file ?? null,
   );
 }
 
