@@ -59,6 +59,10 @@ describe('migrations', () => {
         'api_tokens',
         'audit_logs',
         'audit_targets',
+        // Imports (migration 0014): the undo record, the staged lines and their uploads.
+        'import_changes',
+        'import_rows',
+        'import_uploads',
         // Background jobs (migration 0012) and their reports.
         'job_items',
         'jobs',
