@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,20 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/imports/', import.met
 export const fixture = (name: string) => join(FIXTURES, name);
 
 export const LIMITS = { maxRows: 10_000, maxUncompressedBytes: 50 * 1024 * 1024 };
+
+/**
+ * How many of this process's descriptors are open on `path`: the reader's own, where counting all
+ * of them would count the test runner's (its pool, its workers) too.
+ */
+export function descriptorsOn(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
 
 /** A scratch folder for the files a test writes, removed after the file's tests. */
 export function scratch(): (name: string, content: string | Buffer) => string {
