@@ -1,3 +1,4 @@
+import { sectionMarkers } from './report-sections.js';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,7 +68,7 @@ export function mariadbPid(): number | null {
   return null;
 }
 
-const MARKERS = { start: '<!-- imports:start -->', end: '<!-- imports:end -->' };
+const MARKERS = sectionMarkers('imports');
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 2 : 1)} ms` : '—');
 const s = (v: number) => `${v.toFixed(1)} s`;
 const n = (v: number) => v.toLocaleString('en');
@@ -116,7 +117,7 @@ export function importsSection(f: ImportFigures): string {
         ? 'the users table and user_stats ended equal to the start.'
         : 'user_stats did not end equal to the start and was recounted from the users table.'),
     '',
-    'Rerun (about an hour at a million rows; `--smoke` checks 10 000 lines in under a minute):',
+    'Rerun (a million lines take about 1.5 h on a 2-core machine, most of it deleting the floor and the imported users through their triggers; `--smoke` checks 10 000 lines in under a minute):',
     '',
     '    npm run bench -- --imports --reuse [--rows N] [--users N]',
     MARKERS.end,
@@ -127,16 +128,3 @@ export function importsSection(f: ImportFigures): string {
  * Puts the section into the report, replacing its previous text, else before "## Notes" (else at
  * the end), as report-sections.ts's writeSection does for the sections it knows.
  */
-export function writeImportsSection(file: string, text: string) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance\n';
-  const from = old.indexOf(MARKERS.start);
-  const to = old.indexOf(MARKERS.end);
-  const next =
-    from >= 0 && to > from
-      ? old.slice(0, from) + text + old.slice(to + MARKERS.end.length)
-      : /\n## Notes\n/.test(old)
-        ? old.replace(/\n## Notes\n/, () => `\n${text}\n\n## Notes\n`)
-        : `${old.trimEnd()}\n\n${text}\n`;
-  fs.writeFileSync(file, next);
-}

@@ -1,3 +1,4 @@
+import { writeSection } from './report-sections.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,7 +23,6 @@ import {
   importsSection,
   importsTable,
   mariadbPid,
-  writeImportsSection,
 } from './imports-report.js';
 import { machineInfo } from './machine.js';
 import { benchDatabase, connect } from './seed.js';
@@ -277,7 +277,7 @@ export async function runImportsBench(argv: string[]): Promise<number> {
     }
     for (const line of importsTable(figures)) log(line);
     if (report && !failed) {
-      writeImportsSection(report, importsSection(figures));
+      writeSection(report, 'imports', importsSection(figures));
       log(`report written to ${report}`);
     }
   } finally {

@@ -1,5 +1,4 @@
 import { auditMessages } from './audit-messages';
-import { importsMessages } from './imports-messages';
 import { jobsMessages } from './jobs-messages';
 import { sessionsMessages } from './sessions-messages';
 import { tokensMessages } from './tokens-messages';
@@ -161,7 +160,6 @@ export const en = {
   sessions: sessionsMessages,
   webhooks: webhooksMessages,
   jobs: jobsMessages,
-  imports: importsMessages,
   routeError: {
     title: 'This page failed to load',
     description: 'An unexpected error stopped this page from rendering. Reload to try again.',

@@ -66,7 +66,6 @@ const MB = 1024 * 1024;
 
 /** Importing users from a file: the Import page and the users list's link to it. */
 export const importsMessages = {
-  listLink: 'Import users',
   title: 'Import users',
   subtitle: 'Bring people in from a CSV, Excel or JSON file. Nothing changes until you confirm the import.',
   back: 'Users',

@@ -19,6 +19,7 @@ export const usersListMessages = {
   title: 'Users',
   subtitle: 'Search, filter and manage every account.',
   newUser: 'New user',
+  importUsers: 'Import users',
   stats: {
     label: 'Summary',
     total: 'All users',

@@ -142,14 +142,19 @@ export const JobReportRowSchema = z.object({
 });
 export type JobReportRow = z.infer<typeof JobReportRowSchema>;
 
-/** The report's columns, in the file's order (CSV header, JSON keys). */
+/** A bulk job's report columns, in the file's order (CSV header, JSON keys). */
 export const JOB_REPORT_COLUMNS = [
-  { key: 'line', label: 'line', type: 'number' },
   { key: 'id', label: 'id', type: 'number' },
   { key: 'email', label: 'email', type: 'string' },
   { key: 'outcome', label: 'outcome', type: 'string' },
   { key: 'code', label: 'code', type: 'string' },
   { key: 'message', label: 'message', type: 'string' },
+] as const satisfies readonly ColumnDefinition<keyof JobReportRow & string>[];
+
+/** An import's report: the file's line first, so a user can fix the file and upload it again. */
+export const IMPORT_REPORT_COLUMNS = [
+  { key: 'line', label: 'line', type: 'number' },
+  ...JOB_REPORT_COLUMNS,
 ] as const satisfies readonly ColumnDefinition<keyof JobReportRow & string>[];
 
 export const JobsListResultSchema = listResultSchema(JobWithSubmitterSchema);

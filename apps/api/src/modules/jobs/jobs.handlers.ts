@@ -1,5 +1,6 @@
 import {
   IMPORT_PROBLEMS_SHOWN,
+  IMPORT_REPORT_COLUMNS,
   type Job,
   type JobReportInput,
   type JobReportRow,
@@ -162,11 +163,12 @@ async function* reportBatches(ctx: Context, jobId: number): AsyncIterable<JobRep
 
 /** GET /jobs/{id}/report?format=csv|json: every user the job skipped or failed on, and why. */
 export async function jobReport({ ctx, input }: Call<JobReportInput>): Promise<FileDownload> {
-  await visibleJob(ctx.db, ctx.actor, input.id);
+  const job = await visibleJob(ctx.db, ctx.actor, input.id);
   const writer = EXPORT_WRITERS[input.format];
+  const columns = job.kind === 'import' ? IMPORT_REPORT_COLUMNS : JOB_REPORT_COLUMNS;
   return new FileDownload(
     exportFilename(`job-${input.id}-report`, writer.extension),
     writer.contentType,
-    writer.write(reportBatches(ctx, input.id), JOB_REPORT_COLUMNS, { sheetName: 'Report' }),
+    writer.write(reportBatches(ctx, input.id), columns, { sheetName: 'Report' }),
   );
 }

@@ -1,15 +1,14 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import type { ImportField, ImportSummary, JobShow } from '@app/contracts';
 import { buttonClassName, FieldShell, NativeSelect } from '@app/ui';
 import { Download } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { Messages } from '../../i18n/messages';
-import { useMessages } from '../../i18n/messages';
 import { reportUrl } from '../jobs/job-page';
 
 const outcome = (summary: ImportSummary, key: keyof ImportSummary['outcomes']) => summary.outcomes[key] ?? 0;
 
 /** "3 new users, 2 updated (name ×2, roles ×1), 1 unchanged, 0 skipped, 4 with errors". */
-export function outcomeSentence(summary: ImportSummary, m: Messages): string {
+export function outcomeSentence(summary: ImportSummary, m: ImportPageMessages): string {
   const t = m.imports.summary;
   const fieldName = (field: string) => m.imports.fields[field as ImportField] ?? field;
   const changes = Object.entries(summary.fields)
@@ -29,7 +28,7 @@ const cell = 'px-3 py-2 text-left align-top';
 
 /** The first problem lines (the server sends up to 100), filterable by code, with the full report. */
 function ProblemLines({ data }: { data: JobShow }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.summary;
   const filterId = useId();
   const [code, setCode] = useState('');
@@ -121,7 +120,7 @@ function ProblemLines({ data }: { data: JobShow }) {
 
 /** Step 3: what the dry run found, in one sentence, then the lines with a problem. */
 export function DryRunSummary({ data }: { data: JobShow }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const summary = data.job.import;
   if (!summary) return null;
   const problems = outcome(summary, 'skip') + outcome(summary, 'error');

@@ -1,7 +1,7 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import { cn } from '@app/ui';
 import { FileUp } from 'lucide-react';
 import { type DragEvent, useRef, useState } from 'react';
-import { useMessages } from '../../i18n/messages';
 
 /** The kinds of file the server reads (by extension; the server decides by content and type). */
 export const IMPORT_ACCEPT = '.csv,.tsv,.txt,.xlsx,.json,.ndjson,.jsonl';
@@ -19,7 +19,7 @@ export function FileDropZone({
   onFile: (file: File) => void;
   disabled?: boolean;
 }) {
-  const t = useMessages().imports.file;
+  const t = useImportMessages().imports.file;
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 

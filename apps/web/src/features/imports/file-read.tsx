@@ -1,9 +1,9 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import { IMPORT_FIELDS, type ImportField, type ImportFilePreview } from '@app/contracts';
 
 /** A file as read: a dry run's (rows counted), or a refused one's (read no further than its first rows). */
 type ReadFile = ImportFilePreview & { rows?: number };
 import { NativeSelect } from '@app/ui';
-import { useMessages } from '../../i18n/messages';
 import { formatCount } from '../../i18n/list-strings';
 
 type Mapping = Record<string, ImportField | 'ignore'>;
@@ -13,7 +13,7 @@ const headCell = `${cell} text-xs font-medium text-muted-foreground`;
 
 /** What the server detected: format, encoding, delimiter, sheet, rows. */
 function FileFacts({ file }: { file: ReadFile }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.read;
   const items = [
     { term: t.format, description: m.imports.formats[file.format] },
@@ -50,7 +50,7 @@ function ColumnMapping({
   onMap: (header: string, field: ImportField | 'ignore') => void;
   disabled: boolean;
 }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.read;
   return (
     <div className="overflow-hidden rounded-lg border border-border">
@@ -99,7 +99,7 @@ function ColumnMapping({
 
 /** The first rows as the server read them, cell by cell in the columns' order. */
 function SampleRows({ file }: { file: ReadFile }) {
-  const t = useMessages().imports.read;
+  const t = useImportMessages().imports.read;
   if (file.sample.length === 0) return null;
   return (
     <div>
@@ -154,7 +154,7 @@ export function FileRead({
   onMap: (header: string, field: ImportField | 'ignore') => void;
   disabled: boolean;
 }) {
-  const t = useMessages().imports.read;
+  const t = useImportMessages().imports.read;
   return (
     <div className="space-y-5">
       <FileFacts file={file} />

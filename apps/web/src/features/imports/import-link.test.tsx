@@ -1,3 +1,4 @@
+import { importsMessages } from '../../i18n/imports-messages';
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
@@ -6,14 +7,14 @@ import { ok } from '../../test/trpc-mock';
 import { mockUsersApi } from '../users/list/users-list.test-support';
 import { NEW_FORM } from './import-test-support';
 
-const t = en.imports;
+const t = importsMessages;
 
 describe('the way to the Import page', { timeout: 20_000 }, () => {
   it('is a link beside "New user" on the users list for those who may create users', async () => {
     mockUsersApi(['users.view', 'users.create'], 3, { 'users.new': ok(NEW_FORM) });
     renderApp('/users');
 
-    const link = await screen.findByRole('link', { name: t.listLink });
+    const link = await screen.findByRole('link', { name: en.usersList.importUsers });
     expect(link.getAttribute('href')).toBe('/users/import');
     expect(screen.getByRole('link', { name: en.usersList.newUser })).toBeTruthy();
     fireEvent.click(link);
@@ -26,6 +27,6 @@ describe('the way to the Import page', { timeout: 20_000 }, () => {
     mockUsersApi(['users.view']);
     renderApp('/users');
     await screen.findByRole('heading', { level: 1, name: en.usersList.title });
-    expect(screen.queryByRole('link', { name: t.listLink })).toBeNull();
+    expect(screen.queryByRole('link', { name: en.usersList.importUsers })).toBeNull();
   });
 });

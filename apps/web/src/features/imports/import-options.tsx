@@ -1,3 +1,4 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import {
   IMPORT_DELIMITERS,
   IMPORT_ENCODINGS,
@@ -8,7 +9,6 @@ import {
 import { CheckboxGroup, FieldShell, NativeSelect, SwitchField, TextField } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
 import type { ImportChoices } from './import-upload';
@@ -22,7 +22,7 @@ interface OptionsProps {
 
 /** Create or upsert, as radio buttons; offered only to those who may update users. */
 function ModeChoice({ choices, onChange }: OptionsProps) {
-  const t = useMessages().imports;
+  const t = useImportMessages().imports;
   const name = useId();
   return (
     <fieldset className="flex flex-col gap-2">
@@ -63,7 +63,7 @@ function ModeChoice({ choices, onChange }: OptionsProps) {
 
 /** The roles new users get when their line names none, as `GET /users/new` offers them to this caller. */
 function DefaultRoles({ choices, onChange, rolesError }: OptionsProps) {
-  const t = useMessages().imports.options;
+  const t = useImportMessages().imports.options;
   const trpc = useTRPC();
   const form = useQuery({ ...trpc.users.new.queryOptions(), retry: false });
   if (form.isError) return <p className="text-sm text-muted-foreground">{t.rolesUnavailable}</p>;
@@ -88,7 +88,7 @@ function DefaultRoles({ choices, onChange, rolesError }: OptionsProps) {
 
 /** Encoding, delimiter and sheet, each detected by the server unless the user says otherwise. */
 function AdvancedOptions({ choices, onChange }: OptionsProps) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.options;
   const encodingId = useId();
   const delimiterId = useId();
@@ -156,7 +156,7 @@ function AdvancedOptions({ choices, onChange }: OptionsProps) {
  * SPA does); the server checks again, and decides which roles are grantable.
  */
 export function ImportOptions(props: OptionsProps) {
-  const t = useMessages().imports.options;
+  const t = useImportMessages().imports.options;
   const can = useCan();
   const { choices, onChange } = props;
   return (

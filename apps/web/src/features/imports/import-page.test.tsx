@@ -1,3 +1,4 @@
+import { importsMessages } from '../../i18n/imports-messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../../i18n/en';
@@ -14,7 +15,7 @@ import {
   useNodeFormData,
 } from './import-test-support';
 
-const t = en.imports;
+const t = importsMessages;
 const CSV = 'Nom;E-Mail;Abteilung\r\nZoë Müller;zoe@example.com;Vertrieb\r\n';
 
 /** What the "what we read" facts say for `term`. */

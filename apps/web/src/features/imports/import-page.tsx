@@ -1,9 +1,8 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import { isFinishedJob } from '@app/contracts';
 import { Alert, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, PageHeader } from '@app/ui';
 import { type ReactNode, useId } from 'react';
 import { BackLink } from '../../components/back-link';
-import type { Messages } from '../../i18n/messages';
-import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { JobProgressBar } from '../jobs/job-progress';
 import { DryRunSummary } from './dry-run-summary';
@@ -47,7 +46,7 @@ function Step({
 const sending = (status: string) => status === 'uploading' || status === 'reading';
 
 /** One sentence per phase for the live region: phases, not every percent, so it is not chatty. */
-function announcement(flow: ImportFlow, m: Messages): string {
+function announcement(flow: ImportFlow, m: ImportPageMessages): string {
   const t = m.imports;
   if (flow.run) {
     const { status } = flow.run.job;
@@ -74,7 +73,7 @@ function rolesError(flow: ImportFlow): string | undefined {
 
 /** `/users/import` (users.create): choose a file, check it with a dry run, map its columns, import, undo. */
 export function ImportPage() {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports;
   const flow = useImportFlow();
   const { dry, dryStale } = flow;

@@ -1,3 +1,4 @@
+import { importsMessages } from '../../i18n/imports-messages';
 import type { JobShow } from '@app/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
@@ -18,7 +19,7 @@ import {
   useNodeFormData,
 } from './import-test-support';
 
-const t = en.imports;
+const t = importsMessages;
 const CSV = 'name,email\r\nAda,ada@example.com\r\n';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,9 +1,9 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import { isFinishedJob, type JobShow } from '@app/contracts';
 import { Alert, Button, buttonClassName } from '@app/ui';
 import { Upload } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { useMessages } from '../../i18n/messages';
 import { JobFigures, JobProgressBar } from '../jobs/job-progress';
 import { useJobFinishedToast } from '../jobs/job-watch';
 import { useJobPace } from '../jobs/use-job';
@@ -18,7 +18,7 @@ export const wouldImport = (dry: JobShow | undefined): number =>
 
 /** The real run while it moves (the jobs feature's bar and figures), then its result and Undo. */
 function RunResult({ data, onStartOver }: { data: JobShow; onStartOver: () => void }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.run;
   const { job } = data;
   const pace = useJobPace(data);
@@ -77,7 +77,7 @@ export function ImportRun({
   onRun: () => void;
   onStartOver: () => void;
 }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.run;
   if (run) return <RunResult data={run} onStartOver={onStartOver} />;
   const count = wouldImport(dry);

@@ -1,3 +1,4 @@
+import { importsMessages } from '../../i18n/imports-messages';
 import { File as NodeFile } from 'node:buffer';
 import type { ImportSummary, JobShow, JobWithSubmitter } from '@app/contracts';
 import { fireEvent, screen } from '@testing-library/react';
@@ -23,7 +24,7 @@ export const fileOf = (text: string, name = 'people.csv', type = 'text/csv'): Fi
 
 /** Chooses `file` with the page's file input, as the browser's picker would. */
 export function chooseFile(file: File) {
-  fireEvent.change(screen.getByLabelText(en.imports.file.dropZone, { selector: 'input' }), {
+  fireEvent.change(screen.getByLabelText(importsMessages.file.dropZone, { selector: 'input' }), {
     target: { files: [file] },
   });
 }

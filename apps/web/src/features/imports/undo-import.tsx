@@ -1,10 +1,10 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import type { Job } from '@app/contracts';
 import { Alert, Button, buttonClassName, ConfirmDialog } from '@app/ui';
 import { Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
 import { useUndoImport } from './use-undo-import';
 
 /** Whether the server still offers to undo this import: before `undo.until`, and not undone yet. */
@@ -13,7 +13,7 @@ export const canUndo = (job: Job, now = Date.now()): boolean =>
 
 /** "Undo this import", asked first; once undone, a link to the undo job's page. */
 export function UndoImport({ job }: { job: Job }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const t = m.imports.undo;
   const [open, setOpen] = useState(false);
   const undo = useUndoImport(job.id);

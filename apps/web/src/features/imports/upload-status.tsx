@@ -1,12 +1,11 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import { Alert, Spinner } from '@app/ui';
-import type { Messages } from '../../i18n/messages';
-import { useMessages } from '../../i18n/messages';
 import { ImportNetworkError, ImportUploadError } from './import-upload';
 import type { UploadState } from './use-import-upload';
 
 /** The upload's bar while bytes go out, then a spinner while the server reads the file. */
 export function UploadProgress({ state }: { state: UploadState }) {
-  const t = useMessages().imports.upload;
+  const t = useImportMessages().imports.upload;
   if (state.status === 'reading') {
     return (
       <p className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -35,7 +34,7 @@ export function UploadProgress({ state }: { state: UploadState }) {
 }
 
 /** Everything the server said about a refused file, as sentences (a 413's limit in MB). */
-export function uploadErrorSentences(error: unknown, m: Messages): string[] {
+export function uploadErrorSentences(error: unknown, m: ImportPageMessages): string[] {
   const t = m.imports.errors;
   if (error instanceof ImportNetworkError) return [m.errors.network];
   if (!(error instanceof ImportUploadError)) return [m.errors.unexpected];
@@ -49,7 +48,7 @@ export function uploadErrorSentences(error: unknown, m: Messages): string[] {
 
 /** The refusal of an upload, as an alert that says what to change. */
 export function UploadError({ error, title }: { error: unknown; title: string }) {
-  const m = useMessages();
+  const m = useImportMessages();
   const sentences = uploadErrorSentences(error, m);
   return (
     <Alert tone="danger" title={title}>

@@ -1,6 +1,6 @@
+import { type ImportPageMessages, useImportMessages } from './import-messages';
 import { type Job, JobAnswerSchema, ProblemSchema } from '@app/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMessages } from '../../i18n/messages';
 import { apiUrl } from '../../lib/api-url';
 import { useTRPC } from '../../lib/trpc';
 import { watchJob } from '../jobs/job-watch';
@@ -33,7 +33,7 @@ async function postUndo(id: number, fallback: string): Promise<Job> {
 
 /** Undoes an import: the undo is a job of its own, watched like any job this tab started. */
 export function useUndoImport(importId: number) {
-  const m = useMessages();
+  const m = useImportMessages();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   return useMutation({

@@ -94,7 +94,7 @@ export function UsersListPage() {
             <>
               <Link to="/users/import" className={buttonClassName({ variant: 'secondary', size: 'md' })}>
                 <FileUp aria-hidden="true" />
-                {m.imports.listLink}
+                {m.usersList.importUsers}
               </Link>
               <Link to="/users/new" className={buttonClassName({ size: 'md' })}>
                 <UserPlus aria-hidden="true" />
