@@ -152,6 +152,11 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 365)
     .default(168),
+  /**
+   * How far V8 lets the heap grow past what the last full collection kept, in % (V8's
+   * `--heap-growing-percent`); 0 leaves it to V8, which grows up to 4× when collecting is cheap.
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
 });
 
 export type AppConfig = Omit<z.output<typeof EnvSchema>, never> & { users: UsersConfig };

@@ -1,79 +1,53 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
+import { insertMany, insertWithIds } from '../db/inserted-ids.js';
+import { sqlDate } from '../db/sql-date.js';
 import type { ChangeEntry } from './entry.js';
 
+/** Audit rows per multi-row INSERT (11 values each): an import chunk's 1 000 in two statements. */
+const ROWS_PER_INSERT = 500;
 /** Target rows per INSERT: a bulk's 10 000 targets in ten statements. */
 const TARGETS_PER_INSERT = 1_000;
 
-/** The audit row of `entry` and its target rows, in `tx`. Only `recordChange` calls it. */
-export async function writeAuditRow(db: Database, tx: Transaction, entry: ChangeEntry): Promise<void> {
-  const changes = entry.changes ?? null;
-  const row = await db.models.AuditLog.create(
-    {
-      actor_id: entry.actorId,
-      action: entry.action,
-      target_type: entry.targetType ?? null,
-      target_ids: entry.targetIds ?? [],
-      changes,
-      context: entry.source ? { source: entry.source, ...entry.context } : (entry.context ?? null),
-      ip: entry.ip ?? null,
-      request_id: entry.requestId ?? null,
-      via: entry.via?.kind ?? null,
-      via_name: entry.via?.name ?? null,
-    },
-    { transaction: tx },
-  );
-  // The event's targets, indexed for "this user's history", in the event's own transaction. Only
-  // users: a role's id there would put the role's events in the history of the user with that id.
-  const targets = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
-  for (let i = 0; i < targets.length; i += TARGETS_PER_INSERT) {
-    const part = targets.slice(i, i + TARGETS_PER_INSERT);
-    await db.sequelize.query(
-      `INSERT INTO audit_targets (target_id, audit_id, created_at) VALUES ${part.map(() => '(?, ?, ?)').join(', ')}`,
-      {
-        replacements: part.flatMap((target) => [target, row.id, row.created_at]),
-        transaction: tx,
-      },
-    );
-  }
-}
+const AUDIT_INSERT = `INSERT INTO audit_logs
+  (actor_id, action, target_type, target_ids, changes, context, ip, request_id, via, via_name, created_at)
+  VALUES :rows`;
+const TARGETS_INSERT = 'INSERT INTO audit_targets (target_id, audit_id, created_at) VALUES :rows';
 
-/** Audit rows per multi-row INSERT (12 values each). */
-const ROWS_PER_INSERT = 500;
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /**
- * Many audit rows in multi-row statements, each naming one user: an import chunk's new accounts.
- * The same rows `writeAuditRow` writes one by one. Only `recordChanges` calls it.
+ * The audit rows of `entries` and their target rows, in `tx`, in multi-row statements: one row
+ * for a form's change, an import chunk's new accounts at once. Plain INSERTs rather than model
+ * instances: a chunk's thousand rows would otherwise build a thousand instances to throw away.
+ * Only the journal calls it.
  */
 export async function writeAuditRows(db: Database, tx: Transaction, entries: readonly ChangeEntry[]): Promise<void> {
-  for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
-    const part = entries.slice(i, i + ROWS_PER_INSERT);
-    const rows = await db.models.AuditLog.bulkCreate(
-      part.map((entry) => ({
-        actor_id: entry.actorId,
-        action: entry.action,
-        target_type: entry.targetType ?? null,
-        target_ids: entry.targetIds ?? [],
-        changes: entry.changes ?? null,
-        context: entry.source ? { source: entry.source, ...entry.context } : (entry.context ?? null),
-        ip: entry.ip ?? null,
-        request_id: entry.requestId ?? null,
-        via: entry.via?.kind ?? null,
-        via_name: entry.via?.name ?? null,
-      })),
-      { transaction: tx },
-    );
-    const targets = rows.flatMap((row, k) =>
-      part[k]?.targetType === 'user'
-        ? [...new Set(part[k]?.targetIds ?? [])].map((id) => [id, row.id, row.created_at] as const)
-        : [],
-    );
-    for (let j = 0; j < targets.length; j += TARGETS_PER_INSERT) {
-      const slice = targets.slice(j, j + TARGETS_PER_INSERT);
-      await db.sequelize.query(
-        `INSERT INTO audit_targets (target_id, audit_id, created_at) VALUES ${slice.map(() => '(?, ?, ?)').join(', ')}`,
-        { replacements: slice.flat(), transaction: tx },
-      );
-    }
-  }
+  if (entries.length === 0) return;
+  const at = sqlDate(db, new Date());
+  const ids = await insertWithIds(
+    db,
+    tx,
+    AUDIT_INSERT,
+    entries.map((entry) => [
+      entry.actorId,
+      entry.action,
+      entry.targetType ?? null,
+      JSON.stringify(entry.targetIds ?? []),
+      json(entry.changes),
+      json(entry.source ? { source: entry.source, ...entry.context } : entry.context),
+      entry.ip ?? null,
+      entry.requestId ?? null,
+      entry.via?.kind ?? null,
+      entry.via?.name ?? null,
+      at,
+    ]),
+    ROWS_PER_INSERT,
+  );
+  // The events' targets, indexed for "this user's history", in the events' own transaction. Only
+  // users: a role's id there would put the role's events in the history of the user with that id.
+  const targets = entries.flatMap((entry, k) =>
+    entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])].map((id) => [id, ids[k], at]) : [],
+  );
+  await insertMany(db, tx, TARGETS_INSERT, targets, TARGETS_PER_INSERT);
 }

@@ -1,11 +1,19 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/transaction.js';
-import { writeAuditRow, writeAuditRows } from './audit-row.js';
+import { writeAuditRows } from './audit-row.js';
 import { type ChangeEntry, SECRET_FIELDS } from './entry.js';
 import { recordWebhookEvents } from './outbox.js';
 
 export { type AuditOriginSource, auditOriginOf, type ChangeEntry, diff } from './entry.js';
+
+/** An entry as it is recorded: a password or hash never reaches the audit log or a webhook. */
+const withoutSecrets = (entry: ChangeEntry): ChangeEntry => ({
+  ...entry,
+  changes: entry.changes
+    ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
+    : null,
+});
 
 /**
  * The journal: the one way a change is recorded. It writes the audit row and the change's webhook
@@ -16,11 +24,8 @@ export async function recordChange(db: Database, tx: Transaction | null, entry: 
   // An event about nothing else (a sign-in, an export) gets a transaction of its own: its row,
   // targets and webhook events commit together, in their turn among the writers.
   if (!tx) return writeTransaction(db, (own) => recordChange(db, own, entry));
-  const changes = entry.changes
-    ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
-    : null;
-  const recorded = { ...entry, changes };
-  await writeAuditRow(db, tx, recorded);
+  const recorded = withoutSecrets(entry);
+  await writeAuditRows(db, tx, [recorded]);
   await recordWebhookEvents(db, tx, recorded);
 }
 
@@ -36,13 +41,7 @@ export async function recordChanges(db: Database, tx: Transaction, entries: read
   if (entries.some((e) => e.action !== first.action || e.targetType !== 'user' || (e.targetIds ?? []).length !== 1)) {
     throw new Error('recordChanges takes entries of one action, each about one user');
   }
-  const clean = entries.map((entry) => ({
-    ...entry,
-    changes: entry.changes
-      ? Object.fromEntries(Object.entries(entry.changes).filter(([k]) => !SECRET_FIELDS.has(k)))
-      : null,
-  }));
-  await writeAuditRows(db, tx, clean);
+  await writeAuditRows(db, tx, entries.map(withoutSecrets));
   await recordWebhookEvents(db, tx, {
     ...first,
     changes: null,

@@ -18,7 +18,7 @@ import { completeUpload, createUpload, type StagedLine, type StagedRecord, stage
 /** Rows shown before anything is applied (the preview of the SPA's import page). */
 const SAMPLE_ROWS = 5;
 /** Lines written per round of staging. */
-const STAGE_BATCH = 2_000;
+const STAGE_BATCH = 1_000;
 /** Passwords hashed at once: the hashes run on libuv's pool, which has four threads. */
 const HASHES_AT_ONCE = 4;
 
@@ -174,19 +174,29 @@ export async function stageFile(
       const message = `No column holds the e-mail addresses. The file's columns are: ${headers.join(', ') || 'none'}. Name the right one with map[<column>]=email.`;
       throw new AppError('VALIDATION_FAILED', message, { errors: { file: [message] }, extra: { file } });
     }
-    uploadId = await createUpload(db, actorId, file);
+    const id = await createUpload(db, actorId, file);
+    uploadId = id;
+    // Each batch is written while the next one is read: parsing and the database overlap.
+    let writing: Promise<void> = Promise.resolve();
+    const write = async (lines: SourceRow[]) => {
+      await writing;
+      writing = stageBatch(db, id, lines, match.columns, options.dryRun);
+      // Handled when awaited; until then a failure must not count as unhandled.
+      writing.catch(() => undefined);
+    };
     let batch = first;
     let rows = 0;
     while (!step.done) {
       batch.push(step.value);
       if (batch.length >= STAGE_BATCH) {
-        await stageBatch(db, uploadId, batch, match.columns, options.dryRun);
+        await write(batch);
         rows += batch.length;
         batch = [];
       }
       step = await iterator.next();
     }
-    await stageBatch(db, uploadId, batch, match.columns, options.dryRun);
+    await write(batch);
+    await writing;
     rows += batch.length;
     if (rows === 0) throw fileRefused('The file has a header row but no rows below it.');
     await completeUpload(db, uploadId, rows);

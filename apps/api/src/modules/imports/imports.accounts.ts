@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
+import { insertMany, insertWithIds } from '../../db/inserted-ids.js';
 import { sqlDate } from '../../db/sql-date.js';
 
 /** The accounts an import chunk's lines name, as the decisions need them. */
@@ -97,31 +98,15 @@ export async function insertAccounts(
   now: Date,
 ): Promise<Map<string, number>> {
   const at = sqlDate(db, now);
-  for (let i = 0; i < accounts.length; i += USERS_PER_INSERT) {
-    const part = accounts.slice(i, i + USERS_PER_INSERT);
-    await db.sequelize.query(
-      `INSERT INTO users (name, email, password_hash, is_active, external_id, lock_version, created_at, updated_at)
-       VALUES ${part.map(() => '(?, ?, ?, ?, ?, 0, ?, ?)').join(', ')}`,
-      {
-        replacements: part.flatMap((a) => [a.name, a.email, a.passwordHash, a.isActive, a.externalId, at, at]),
-        type: QueryTypes.INSERT,
-        transaction: tx,
-      },
-    );
-  }
-  const ids = new Map<string, number>();
-  for (let i = 0; i < accounts.length; i += USERS_PER_INSERT) {
-    const rows = await db.sequelize.query<{ id: number | string; email: string }>(
-      'SELECT id, email FROM users WHERE email IN (:emails)',
-      {
-        replacements: { emails: accounts.slice(i, i + USERS_PER_INSERT).map((a) => a.email) },
-        type: QueryTypes.SELECT,
-        transaction: tx,
-      },
-    );
-    for (const r of rows) ids.set(r.email.toLowerCase(), Number(r.id));
-  }
-  return ids;
+  const ids = await insertWithIds(
+    db,
+    tx,
+    `INSERT INTO users (name, email, password_hash, is_active, external_id, lock_version, created_at, updated_at)
+     VALUES :rows`,
+    accounts.map((a) => [a.name, a.email, a.passwordHash, a.isActive, a.externalId, 0, at, at]),
+    USERS_PER_INSERT,
+  );
+  return new Map(accounts.map((a, k) => [a.email.toLowerCase(), ids[k] as number]));
 }
 
 /** Adds role assignments in multi-row statements. */
@@ -130,17 +115,13 @@ export async function insertRoleAssignments(
   tx: Transaction,
   pairs: ReadonlyArray<readonly [userId: number, roleId: number]>,
 ): Promise<void> {
-  for (let i = 0; i < pairs.length; i += 1_000) {
-    const part = pairs.slice(i, i + 1_000);
-    await db.sequelize.query(
-      `INSERT INTO user_roles (user_id, role_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`,
-      {
-        replacements: part.flat(),
-        type: QueryTypes.INSERT,
-        transaction: tx,
-      },
-    );
-  }
+  await insertMany(
+    db,
+    tx,
+    'INSERT INTO user_roles (user_id, role_id) VALUES :rows',
+    pairs.map((p) => [...p]),
+    1_000,
+  );
 }
 
 /** One account's fields as an import line changes them (and its roles, when the line names them). */
@@ -194,24 +175,18 @@ export async function recordImportChanges(
     before: unknown;
   }>,
 ): Promise<void> {
-  for (let i = 0; i < changes.length; i += 1_000) {
-    const part = changes.slice(i, i + 1_000);
-    await db.sequelize.query(
-      `INSERT INTO import_changes (job_id, user_id, \`change\`, line, lock_version, \`before\`) VALUES ${part
-        .map(() => '(?, ?, ?, ?, ?, ?)')
-        .join(', ')}`,
-      {
-        replacements: part.flatMap((c) => [
-          jobId,
-          c.userId,
-          c.change,
-          c.line,
-          c.lockVersion,
-          c.before === null ? null : JSON.stringify(c.before),
-        ]),
-        type: QueryTypes.INSERT,
-        transaction: tx,
-      },
-    );
-  }
+  await insertMany(
+    db,
+    tx,
+    'INSERT INTO import_changes (job_id, user_id, `change`, line, lock_version, `before`) VALUES :rows',
+    changes.map((c) => [
+      jobId,
+      c.userId,
+      c.change,
+      c.line,
+      c.lockVersion,
+      c.before === null ? null : JSON.stringify(c.before),
+    ]),
+    1_000,
+  );
 }
