@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { importsMessages } from '../src/i18n/imports-messages';
 import { apiList, en, signedInPage } from './support/app';
-import { browserMissing, launch, screenshot, seriousA11yViolations } from './support/browser';
+import { browserMissing, captureViews, launch, screenshot } from './support/browser';
 import { ADMIN, webDir } from './support/env';
 import { pauseWebhooks } from './support/jobs';
 
@@ -21,24 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The page in the four views (light/dark, 1280/375 px), each checked by axe. */
-async function capture(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 900 });
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-      await screenshot(page, `${name}-${theme}-${width}`);
-      const violations = await seriousA11yViolations(page);
-      expect(
-        violations,
-        `${name} ${theme} ${width}: ${violations.map((v) => `${v.id}: ${v.help}`).join('\n')}`,
-      ).toEqual([]);
-    }
-  }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** Chooses a file through the page's file input, as the browser's picker would. */
 async function choose(page: Page, file: string) {
@@ -72,7 +54,7 @@ describe.skipIf(browserMissing())('importing users from a file', () => {
     await read.getByText(t.delimiters[';'], { exact: true }).waitFor();
     await expect(read.getByLabel(t.read.fieldFor('E-Mail'), { exact: true }).inputValue()).resolves.toBe('email');
     await read.getByText('Zoë Müller', { exact: true }).first().waitFor();
-    await capture(page, 'import-dry-run');
+    await captureViews(page, 'import-dry-run');
 
     // The problem lines, filtered by code.
     const summary = page.getByRole('region', { name: t.summary.title });
@@ -86,7 +68,7 @@ describe.skipIf(browserMissing())('importing users from a file', () => {
     await page.getByRole('paragraph').filter({ hasText: t.run.done }).first().waitFor({ timeout: 60_000 });
     const run = page.getByRole('region', { name: t.run.title });
     await run.getByText(t.summary.created(creates), { exact: false }).first().waitFor();
-    await capture(page, 'import-done');
+    await captureViews(page, 'import-done');
     const [jose] = (await apiList(page, 'q=jose.muller1%40example.com')).rows;
     expect(jose?.name).toBe('José Müller');
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { en, signedInPage, usersTable, waitForRows, waitForToast } from './support/app';
-import { browserMissing, launch, screenshot, seriousA11yViolations } from './support/browser';
+import { browserMissing, captureViews, launch, screenshot, seriousA11yViolations } from './support/browser';
 import { ADMIN } from './support/env';
 import { apiJob, BULK_YEAR, deleteBulkUsers, finishedJob, insertBulkUsers, pauseWebhooks } from './support/jobs';
 
@@ -24,24 +24,6 @@ afterAll(async () => {
   deleteBulkUsers();
   await browser?.close();
 });
-
-/** The open dialog in the four views (light/dark, 1280/375 px), each checked by axe. */
-async function captureDialog(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-      await screenshot(page, `${name}-${theme}-${width}`);
-      const violations = await seriousA11yViolations(page);
-      expect(
-        violations,
-        `${name} ${theme} ${width}: ${violations.map((v) => `${v.id}: ${v.help}`).join('\n')}`,
-      ).toEqual([]);
-    }
-  }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** A CSV's lines (its fields quoted; the report's hold no line breaks). */
 const lines = (bytes: Buffer) =>
@@ -76,7 +58,7 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     const checking = dialog.getByRole('progressbar', { name: j.job.progressLabel });
     if (await checking.isVisible()) await screenshot(page, 'job-dialog-checking-1280');
     await dialog.getByText(j.outcome.wouldChange(BULK_USERS), { exact: true }).waitFor({ timeout: 60_000 });
-    await captureDialog(page, 'job-dialog');
+    await captureViews(page, 'job-dialog', 800);
 
     await dialog
       .getByRole('button', { name: j.matching.confirmAll(t.bulk.deactivate, BULK_USERS), exact: true })

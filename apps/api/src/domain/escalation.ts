@@ -54,6 +54,28 @@ export function roleOptions(actor: Actor, roles: readonly RoleGrant[]): RoleOpti
   });
 }
 
+/** Roles named by people (a form's default roles, a file's roles cell) resolved and checked. */
+export type NamedRoles =
+  | { ids: number[] }
+  | { unknown: { name: string; index: number } }
+  | { beyond: RoleGrant & { missing: string[] } };
+
+/**
+ * The roles `names` name (whatever their case, `roles` keyed by lower-case name), each one the
+ * actor may grant: their ids (each once), else the first name no role has, else the first role
+ * carrying a permission the actor lacks. An import's options and its lines ask this same rule.
+ */
+export function rolesByName(actor: Actor, roles: ReadonlyMap<string, RoleGrant>, names: readonly string[]): NamedRoles {
+  const grants: RoleGrant[] = [];
+  for (const [index, name] of names.entries()) {
+    const role = roles.get(name.toLowerCase());
+    if (!role) return { unknown: { name, index } };
+    grants.push(role);
+  }
+  const beyond = rolesBeyondActor(actor, grants)[0];
+  return beyond ? { beyond } : { ids: [...new Set(grants.map((g) => g.id))] };
+}
+
 /** Loads roles with their permission names, for the check above: by id, or every role by name. */
 export async function loadRoleGrants(
   db: Database,

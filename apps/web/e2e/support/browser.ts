@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { CHROMIUM, RESULTS_DIR } from './env';
 
 export const baseUrl = () => inject('baseUrl');
@@ -104,4 +104,25 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     }));
   }, EXTRA_RULES);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * The page as it is now in the four views (light/dark, 1280/375 px wide, `height` tall), each
+ * screenshot as `<name>-<theme>-<width>` and checked by axe; back to light at 1280 after.
+ */
+export async function captureViews(page: Page, name: string, height = 900): Promise<void> {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+      await screenshot(page, `${name}-${theme}-${width}`);
+      const violations = await seriousA11yViolations(page);
+      expect(
+        violations,
+        `${name} ${theme} ${width}: ${violations.map((v) => `${v.id}: ${v.help}`).join('\n')}`,
+      ).toEqual([]);
+    }
+  }
+  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
+  await page.setViewportSize({ width: 1280, height });
 }

@@ -2,7 +2,7 @@ import { type ImportProblemCode, plainText, UserCreateInputSchema } from '@app/c
 import type { Actor } from '../../auth/actor.js';
 import { classifyImportedHash } from '../../auth/imported-hashes.js';
 import { UNUSABLE_PASSWORD } from '../../auth/password.js';
-import { type RoleGrant, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
+import { type RoleGrant, roleRefusal, rolesByName } from '../../domain/escalation.js';
 import type { StagedLine } from './imports.staging.js';
 
 /**
@@ -41,15 +41,12 @@ const externalIdSchema = plainText('external id').max(255, 'The external id can 
 const firstMessage = (issues: ReadonlyArray<{ message: string }>, fallback: string) => issues[0]?.message ?? fallback;
 
 function rolesOf(names: readonly string[], env: LineEnv): { ids: number[] } | LineProblem {
-  const grants: RoleGrant[] = [];
-  for (const name of names) {
-    const role = env.roles.get(name.toLowerCase());
-    if (!role) return { code: 'UNKNOWN_ROLE', message: `There is no role named "${name.slice(0, 100)}".` };
-    grants.push(role);
-  }
-  const beyond = rolesBeyondActor(env.actor, grants)[0];
-  if (beyond) return { code: 'ROLE_NOT_GRANTABLE', message: roleRefusal(beyond, beyond.missing) };
-  return { ids: [...new Set(grants.map((g) => g.id))] };
+  const named = rolesByName(env.actor, env.roles, names);
+  if ('unknown' in named)
+    return { code: 'UNKNOWN_ROLE', message: `There is no role named "${named.unknown.name.slice(0, 100)}".` };
+  if ('beyond' in named)
+    return { code: 'ROLE_NOT_GRANTABLE', message: roleRefusal(named.beyond, named.beyond.missing) };
+  return named;
 }
 
 /** The line's fields, each checked as the form checks it; the first problem found otherwise. */

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import { insertMany, insertWithIds } from '../../db/inserted-ids.js';
 import { sqlDate } from '../../db/sql-date.js';
 
-/** The accounts an import chunk's lines name, as the decisions need them. */
+/** An account as an import chunk's decisions, and an undo's, need it. */
 export interface Account {
   id: number;
   name: string;
@@ -13,6 +13,8 @@ export interface Account {
   external_id: string | null;
   lock_version: number;
   roleIds: number[];
+  /** The role names, sorted (what an audit diff records). */
+  roleNames: string[];
 }
 
 /** A new account, as one row of a multi-row INSERT. */
@@ -25,17 +27,18 @@ export interface NewAccount {
 }
 
 /**
- * The accounts holding `emails` (deleted ones too), with their roles; under their row locks in a
- * real chunk (`lock`), so nothing changes them between the decision and the write.
+ * The accounts holding `key`'s e-mails or ids (deleted ones too), with their roles, in id order;
+ * under their row locks in a real chunk (`lock`), so nothing changes them between the decision
+ * and the write.
  */
-export async function accountsByEmail(
+export async function readAccounts(
   db: Database,
   tx: Transaction,
-  emails: readonly string[],
+  key: { emails: readonly string[] } | { ids: readonly number[] },
   lock: boolean,
-): Promise<Map<string, Account>> {
-  const found = new Map<string, Account>();
-  if (emails.length === 0) return found;
+): Promise<Account[]> {
+  const [column, values] = 'emails' in key ? ['email', key.emails] : ['id', key.ids];
+  if (values.length === 0) return [];
   const rows = await db.sequelize.query<{
     id: number | string;
     name: string;
@@ -45,21 +48,26 @@ export async function accountsByEmail(
     external_id: string | null;
     lock_version: number | string;
   }>(
-    `SELECT id, name, email, is_active, deleted_at, external_id, lock_version FROM users WHERE email IN (:emails)${
+    `SELECT id, name, email, is_active, deleted_at, external_id, lock_version FROM users WHERE ${column} IN (:values) ORDER BY id${
       lock && db.dialect === 'mysql' ? ' FOR UPDATE' : ''
     }`,
-    { replacements: { emails: [...emails] }, type: QueryTypes.SELECT, transaction: tx },
+    { replacements: { values: [...values] }, type: QueryTypes.SELECT, transaction: tx },
   );
-  if (rows.length === 0) return found;
-  const roles = await db.sequelize.query<{ user_id: number | string; role_id: number | string }>(
-    'SELECT user_id, role_id FROM user_roles WHERE user_id IN (:ids)',
+  if (rows.length === 0) return [];
+  const roles = await db.sequelize.query<{ user_id: number | string; role_id: number | string; name: string }>(
+    'SELECT ur.user_id, ur.role_id, r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id IN (:ids)',
     { replacements: { ids: rows.map((r) => r.id) }, type: QueryTypes.SELECT, transaction: tx },
   );
-  const byUser = new Map<number, number[]>();
-  for (const r of roles) byUser.set(Number(r.user_id), [...(byUser.get(Number(r.user_id)) ?? []), Number(r.role_id)]);
-  for (const r of rows) {
+  const byUser = new Map<number, Array<{ id: number; name: string }>>();
+  for (const r of roles) {
+    const own = byUser.get(Number(r.user_id)) ?? [];
+    own.push({ id: Number(r.role_id), name: r.name });
+    byUser.set(Number(r.user_id), own);
+  }
+  return rows.map((r) => {
     const id = Number(r.id);
-    found.set(r.email.toLowerCase(), {
+    const own = byUser.get(id) ?? [];
+    return {
       id,
       name: r.name,
       email: r.email,
@@ -67,10 +75,21 @@ export async function accountsByEmail(
       deleted: r.deleted_at !== null,
       external_id: r.external_id,
       lock_version: Number(r.lock_version),
-      roleIds: byUser.get(id) ?? [],
-    });
-  }
-  return found;
+      roleIds: own.map((x) => x.id),
+      roleNames: own.map((x) => x.name).sort(),
+    };
+  });
+}
+
+/** `readAccounts` by canonical e-mail (lower case). */
+export async function accountsByEmail(
+  db: Database,
+  tx: Transaction,
+  emails: readonly string[],
+  lock: boolean,
+): Promise<Map<string, Account>> {
+  const accounts = await readAccounts(db, tx, { emails }, lock);
+  return new Map(accounts.map((a) => [a.email.toLowerCase(), a]));
 }
 
 /** Which accounts hold each of `externalIds` (unique when set). */

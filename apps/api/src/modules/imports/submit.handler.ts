@@ -4,7 +4,7 @@ import type { ImportOptions, Job } from '@app/contracts';
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { Context } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { loadRoleGrants, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
+import { loadRoleGrants, roleRefusal, rolesByName } from '../../domain/escalation.js';
 import { usersPolicy } from '../../domain/users.policy.js';
 import { AppError, forbidden } from '../../errors.js';
 import { type ImportJobParams, type JobRow, toJob } from '../../jobs/job-rows.js';
@@ -36,24 +36,21 @@ function refusal(err: UploadRefused, maxBytes: number): AppError {
 async function defaultRoleIds(ctx: SubmitContext, names: readonly string[]): Promise<number[]> {
   if (names.length === 0) return [];
   const roles = await loadRoleGrants(ctx.db, 'all');
-  const byName = new Map(roles.map((r) => [r.name.toLowerCase(), r]));
-  const chosen = names.map((name, i) => {
-    const role = byName.get(name.toLowerCase());
-    if (!role) {
-      const message = `There is no role named "${name}".`;
-      throw new AppError('VALIDATION_FAILED', message, { errors: { [`defaultRoles.${i}`]: [message] } });
-    }
-    return role;
-  });
-  const beyond = rolesBeyondActor(ctx.actor, chosen)[0];
-  if (beyond) {
-    const message = roleRefusal(beyond, beyond.missing);
-    throw new AppError('FORBIDDEN', message, {
-      errors: { defaultRoles: [message] },
-      extra: { permission: beyond.missing[0] ?? '' },
+  const named = rolesByName(ctx.actor, new Map(roles.map((r) => [r.name.toLowerCase(), r])), names);
+  if ('unknown' in named) {
+    const message = `There is no role named "${named.unknown.name}".`;
+    throw new AppError('VALIDATION_FAILED', message, {
+      errors: { [`defaultRoles.${named.unknown.index}`]: [message] },
     });
   }
-  return [...new Set(chosen.map((r) => r.id))];
+  if ('beyond' in named) {
+    const message = roleRefusal(named.beyond, named.beyond.missing);
+    throw new AppError('FORBIDDEN', message, {
+      errors: { defaultRoles: [message] },
+      extra: { permission: named.beyond.missing[0] ?? '' },
+    });
+  }
+  return named.ids;
 }
 
 /** What the options ask beyond `users.create` (which the route's guard checked). */

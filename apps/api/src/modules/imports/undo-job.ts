@@ -15,8 +15,8 @@ import { diff, recordChange } from '../../journal/journal.js';
 import { revokeCredentials } from '../users/users.batch-repository.js';
 import { withStatsDeferred } from '../users/users.stats-deferral.js';
 import { auditOrigin } from '../users/users.write-support.js';
-import { accountsByIds, type ImportChange, importChangesAfter } from './imports.undo-repository.js';
-import { updateAccount } from './imports.accounts.js';
+import { type ImportChange, importChangesAfter } from './imports.undo-repository.js';
+import { type Account, readAccounts, updateAccount } from './imports.accounts.js';
 
 /**
  * Undoing an import, a chunk of its changed accounts at a time (in user id order): each account
@@ -25,6 +25,26 @@ import { updateAccount } from './imports.accounts.js';
  * it updated gets back its fields as they were. An account changed since the import (its lock
  * version moved) is left alone and reported. Everything else meets the rules of SPEC §7.
  */
+
+/** An account's value of a field an import's diff names (`roles`: the role names, sorted). */
+function fieldOf(account: Account, field: string): unknown {
+  switch (field) {
+    case 'name':
+      return account.name;
+    case 'email':
+      return account.email;
+    case 'is_active':
+      return account.is_active;
+    case 'external_id':
+      return account.external_id;
+    case 'deleted':
+      return account.deleted;
+    case 'roles':
+      return account.roleNames;
+    default:
+      return undefined;
+  }
+}
 
 type Plan =
   | { kind: 'remove'; change: ImportChange; target: Target }
@@ -120,11 +140,8 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
       const changes = await importChangesAfter(db, tx, params.of, after, size);
       const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
       if (changes.length === 0) return { progress: empty, items: [], done: true };
-      const accounts = await accountsByIds(
-        db,
-        tx,
-        changes.map((c) => c.userId),
-      );
+      const read = await readAccounts(db, tx, { ids: changes.map((c) => c.userId) }, true);
+      const accounts = new Map(read.map((a) => [a.id, a]));
       const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
       const items: JobItem[] = [];
       const plans: Plan[] = [];
@@ -155,16 +172,7 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
           plans.push({ kind: 'remove', change: { ...change, roleIds: account.roleIds }, target });
         else {
           const before = change.before ?? {};
-          const now = Object.fromEntries(
-            Object.keys(before).map((k) => [
-              k,
-              k === 'deleted'
-                ? account.deleted
-                : k === 'roles'
-                  ? account.roleNames
-                  : (account as unknown as Record<string, unknown>)[k],
-            ]),
-          );
+          const now = Object.fromEntries(Object.keys(before).map((k) => [k, fieldOf(account, k)]));
           plans.push({ kind: 'restore', change: { ...change, roleIds: account.roleIds }, target, before, now });
         }
       }

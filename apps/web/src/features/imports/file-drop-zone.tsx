@@ -1,4 +1,4 @@
-import { type ImportPageMessages, useImportMessages } from './import-messages';
+import { useImportMessages } from './import-messages';
 import { cn } from '@app/ui';
 import { FileUp } from 'lucide-react';
 import { type DragEvent, useRef, useState } from 'react';

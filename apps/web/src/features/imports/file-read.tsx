@@ -1,4 +1,4 @@
-import { type ImportPageMessages, useImportMessages } from './import-messages';
+import { useImportMessages } from './import-messages';
 import { IMPORT_FIELDS, type ImportField, type ImportFilePreview } from '@app/contracts';
 
 /** A file as read: a dry run's (rows counted), or a refused one's (read no further than its first rows). */

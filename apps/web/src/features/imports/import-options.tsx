@@ -1,4 +1,4 @@
-import { type ImportPageMessages, useImportMessages } from './import-messages';
+import { useImportMessages } from './import-messages';
 import {
   IMPORT_DELIMITERS,
   IMPORT_ENCODINGS,

@@ -1,7 +1,6 @@
 import { importsMessages } from '../../i18n/imports-messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { en } from '../../i18n/en';
 import { renderApp } from '../../test/render-app';
 import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
 import {

@@ -1,13 +1,11 @@
 import { importsMessages } from '../../i18n/imports-messages';
 import type { JobShow } from '@app/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../../i18n/en';
 import { jobOf } from '../../test/job-fixtures';
-import { server } from '../../test/msw';
 import { renderApp } from '../../test/render-app';
-import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import { fail, mockTrpc, ok, sessionOf, type TrpcReply, type TrpcResolver } from '../../test/trpc-mock';
 import {
   chooseFile,
   fileOf,
@@ -28,11 +26,16 @@ const runJob = (overrides: Parameters<typeof importJob>[0] = {}) =>
   importJob({ id: 30, dryRun: false, status: 'running', finished_at: null, ...overrides });
 
 /** The page with a file chosen and its dry run (job 21) done: the import button, once offered. */
-async function pageReadyToImport(shows: Record<number, JobShow>, count = 52) {
+async function pageReadyToImport(
+  shows: Record<number, JobShow>,
+  count = 52,
+  more: Record<string, TrpcResolver | TrpcReply> = {},
+) {
   mockTrpc({
     'auth.me': ok(sessionOf(['users.view', 'users.create'])),
     'users.new': ok(NEW_FORM),
     'jobs.show': jobsById(shows),
+    ...more,
   });
   renderApp('/users/import');
   await screen.findByRole('heading', { level: 1, name: t.title });
@@ -92,14 +95,16 @@ describe('importing for real', { timeout: 30_000 }, () => {
     });
     const undoJob = jobOf({ id: 31, kind: 'undo', operation: null, active: null, status: 'queued', undo: null });
     mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
-    const undone: string[] = [];
-    server.use(
-      http.post('*/api/jobs/:id/undo', ({ request }) => {
-        undone.push(new URL(request.url).pathname);
-        return HttpResponse.json({ job: undoJob }, { status: 202 });
+    const undone: unknown[] = [];
+    const undo = (input: unknown) => {
+      undone.push(input);
+      return ok({ job: undoJob });
+    };
+    fireEvent.click(
+      await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done), 31: showOf(undoJob) }, 52, {
+        'imports.undo': undo,
       }),
     );
-    fireEvent.click(await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done), 31: showOf(undoJob) }));
 
     fireEvent.click(await screen.findByRole('button', { name: t.undo.button }));
     const dialog = await screen.findByRole('dialog', { name: t.undo.title });
@@ -108,7 +113,7 @@ describe('importing for real', { timeout: 30_000 }, () => {
 
     const link = await screen.findByRole('link', { name: t.undo.viewUndo });
     expect(link.getAttribute('href')).toBe('/jobs/31');
-    expect(undone).toEqual(['/api/jobs/30/undo']);
+    expect(undone).toEqual([{ id: 30 }]);
     expect(screen.queryByRole('button', { name: t.undo.button })).toBeNull();
   });
 
@@ -120,21 +125,11 @@ describe('importing for real', { timeout: 30_000 }, () => {
     });
     const sentence = 'This import can no longer be undone: its undo window closed.';
     mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
-    server.use(
-      http.post('*/api/jobs/:id/undo', () =>
-        HttpResponse.json(
-          {
-            type: '/problems/not-undoable',
-            title: 'This job cannot be undone.',
-            status: 409,
-            code: 'NOT_UNDOABLE',
-            detail: sentence,
-          },
-          { status: 409 },
-        ),
-      ),
+    fireEvent.click(
+      await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done) }, 52, {
+        'imports.undo': fail({ message: sentence, code: 'NOT_UNDOABLE', httpStatus: 409 }),
+      }),
     );
-    fireEvent.click(await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done) }));
     fireEvent.click(await screen.findByRole('button', { name: t.undo.button }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: t.undo.confirm }));
 

@@ -1,4 +1,4 @@
-import { type ImportPageMessages, useImportMessages } from './import-messages';
+import { useImportMessages } from './import-messages';
 import { isFinishedJob, type JobShow } from '@app/contracts';
 import { Alert, Button, buttonClassName } from '@app/ui';
 import { Upload } from 'lucide-react';

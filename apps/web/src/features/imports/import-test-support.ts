@@ -4,7 +4,6 @@ import type { ImportSummary, JobShow, JobWithSubmitter } from '@app/contracts';
 import { fireEvent, screen } from '@testing-library/react';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { vi } from 'vitest';
-import { en } from '../../i18n/en';
 import { jobOf } from '../../test/job-fixtures';
 import { server } from '../../test/msw';
 import { fail, ok, type TrpcResolver } from '../../test/trpc-mock';

@@ -1,10 +1,11 @@
-import { type ImportPageMessages, useImportMessages } from './import-messages';
+import { useImportMessages } from './import-messages';
 import type { Job } from '@app/contracts';
 import { Alert, Button, buttonClassName, ConfirmDialog } from '@app/ui';
 import { Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { apiErrorMessage } from '../../lib/api-error';
 import { useUndoImport } from './use-undo-import';
 
 /** Whether the server still offers to undo this import: before `undo.until`, and not undone yet. */
@@ -17,7 +18,7 @@ export function UndoImport({ job }: { job: Job }) {
   const t = m.imports.undo;
   const [open, setOpen] = useState(false);
   const undo = useUndoImport(job.id);
-  const undoId = undo.data?.id ?? job.undo?.by ?? null;
+  const undoId = undo.data?.job.id ?? job.undo?.by ?? null;
 
   if (undoId !== null) {
     return (
@@ -35,7 +36,7 @@ export function UndoImport({ job }: { job: Job }) {
   if (!canUndo(job)) return null;
   return (
     <div className="space-y-3">
-      {undo.isError ? <Alert tone="danger">{undo.error.message}</Alert> : null}
+      {undo.isError ? <Alert tone="danger">{apiErrorMessage(undo.error, m)}</Alert> : null}
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <Button variant="secondary" onClick={() => setOpen(true)}>
           <Undo2 aria-hidden="true" />
@@ -55,10 +56,13 @@ export function UndoImport({ job }: { job: Job }) {
         tone="danger"
         pending={undo.isPending}
         onConfirm={() =>
-          undo.mutate(undefined, {
-            onSuccess: () => toast.success(t.started),
-            onSettled: () => setOpen(false),
-          })
+          undo.mutate(
+            { id: job.id },
+            {
+              onSuccess: () => toast.success(t.started),
+              onSettled: () => setOpen(false),
+            },
+          )
         }
       />
     </div>
