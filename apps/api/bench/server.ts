@@ -36,15 +36,21 @@ export interface ApiServer {
 
 let built = false;
 
-/** Builds the production runtime once per run (`dist/main.js`, as `npm start` does). */
+/**
+ * The production runtime, built once per run as `npm start` builds dist/, but into a folder of the
+ * bench's own: `npm test` runs the benchmark smokes beside the browser tests, whose server runs
+ * from dist/.
+ */
+const BUILD_DIR = '.bench-build';
+
 function buildOnce() {
   if (built) return;
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: API_DIR, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build.mjs', BUILD_DIR], { cwd: API_DIR, stdio: 'inherit' });
   built = true;
 }
 
 /**
- * Starts the API as production runs it, `node dist/main.js` (no npm or shell wrapper, so the
+ * Starts the API as production runs it, `node .bench-build/main.js` (no npm or shell wrapper, so the
  * pid is the server itself), bound to 127.0.0.1 on a free port, and waits until /api/health
  * answers.
  */
@@ -57,7 +63,7 @@ export async function startApi(
   const port = await freePort();
   // With a profile directory, V8 samples the process until it exits and writes a .cpuprofile there.
   const profiling = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profiling, 'dist/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...profiling, `${BUILD_DIR}/main.js`], {
     cwd: API_DIR,
     env: {
       ...process.env,

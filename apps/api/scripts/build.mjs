@@ -5,5 +5,9 @@ import fs from 'node:fs';
 import { build } from 'esbuild';
 import { apiDir, esbuildOptions } from './esbuild-options.mjs';
 
-fs.rmSync(new URL('dist', apiDir), { recursive: true, force: true });
-await build(esbuildOptions({ entryPoints: { main: 'src/main.ts', cli: 'src/cli/index.ts' }, outdir: 'dist' }));
+// Another folder beside dist/ may be named (the benchmark builds into .bench-build/, so a build of
+// its own never swaps dist/ under a server the browser tests started from it).
+const outdir = process.argv[2] ?? 'dist';
+if (!/^\.?[\w-]+$/.test(outdir)) throw new Error(`build into a folder of apps/api, not ${outdir}`);
+fs.rmSync(new URL(outdir, apiDir), { recursive: true, force: true });
+await build(esbuildOptions({ entryPoints: { main: 'src/main.ts', cli: 'src/cli/index.ts' }, outdir }));
