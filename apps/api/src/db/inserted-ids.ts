@@ -12,7 +12,11 @@ type Numbering = { consecutive: true; step: number } | { consecutive: false };
 
 const numberings = new WeakMap<Database, Promise<Numbering>>();
 
-function numbering(db: Database): Promise<Numbering> {
+/**
+ * Read on the caller's own transaction: a read on another pooled connection would wait for one,
+ * and with as many writers as connections, each holding one, it would wait for ever.
+ */
+function numbering(db: Database, tx: Transaction): Promise<Numbering> {
   let known = numberings.get(db);
   if (!known) {
     known =
@@ -21,7 +25,7 @@ function numbering(db: Database): Promise<Numbering> {
         : db.sequelize
             .query<{ mode: number | string; step: number | string }>(
               'SELECT @@innodb_autoinc_lock_mode AS mode, @@auto_increment_increment AS step',
-              { type: QueryTypes.SELECT, plain: false },
+              { type: QueryTypes.SELECT, plain: false, transaction: tx },
             )
             .then(([row]) =>
               row && Number(row.mode) <= 1 ? { consecutive: true, step: Number(row.step) } : { consecutive: false },
@@ -57,7 +61,8 @@ export async function insertWithIds(
   rows: readonly unknown[][],
   perStatement: number,
 ): Promise<number[]> {
-  const how = await numbering(db);
+  // A first read that failed with another caller's transaction is asked again on this one.
+  const how = await numbering(db, tx).catch(() => numbering(db, tx));
   const ids: number[] = [];
   const size = how.consecutive ? perStatement : 1;
   const step = how.consecutive ? how.step : 1;
