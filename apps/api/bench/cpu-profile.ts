@@ -60,7 +60,8 @@ export function owner(frame: CallFrame): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1] as string;
   if (url.startsWith('node:')) return url.replace(/^node:internal\//, 'node:');
-  if (url.includes('/dist/') || url.includes('/.bench-build/')) return bundledSource(frame) ?? `API bundle (${path.basename(url)})`;
+  if (url.includes('/dist/') || url.includes('/.bench-build/'))
+    return bundledSource(frame) ?? `API bundle (${path.basename(url)})`;
   if (url) return path.basename(url);
   // V8's and Node's native frames: (garbage collector), (program), writev, crc32…
   return functionName.startsWith('(') ? functionName : `native ${functionName || '(anonymous)'}`;

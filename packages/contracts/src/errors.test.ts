@@ -44,6 +44,8 @@ describe('error codes', () => {
         'UNSUPPORTED_MEDIA_TYPE',
         'JOB_FINISHED',
         'NOT_UNDOABLE',
+        'ROLE_IN_USE',
+        'ROLE_PROTECTED',
       ].sort(),
     );
   });
@@ -55,6 +57,8 @@ describe('error codes', () => {
       FORBIDDEN: 403,
       OUTRANKED: 403,
       NOT_FOUND: 404,
+      ROLE_IN_USE: 409,
+      ROLE_PROTECTED: 422,
       METHOD_NOT_ALLOWED: 405,
       PAYLOAD_TOO_LARGE: 413,
       UNSUPPORTED_MEDIA_TYPE: 415,

@@ -15,6 +15,10 @@ export const ERRORS = {
     status: 409,
     title: 'Someone else changed this record. Reload it and try again.',
   },
+  ROLE_IN_USE: {
+    status: 409,
+    title: 'This role has members. Delete it with detach=true to take it from them.',
+  },
   JOB_FINISHED: { status: 409, title: 'The job has already finished.' },
   NOT_UNDOABLE: { status: 409, title: 'This job cannot be undone.' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large.' },
@@ -31,6 +35,10 @@ export const ERRORS = {
   NOT_INACTIVE: { status: 422, title: 'Only an inactive user can be deleted. Deactivate it first.' },
   SELF_DELETE: { status: 422, title: 'You cannot delete your own account.' },
   NOT_DELETED: { status: 422, title: 'The user is not deleted.' },
+  ROLE_PROTECTED: {
+    status: 422,
+    title: 'The administrator role always holds every permission; it cannot be renamed or deleted.',
+  },
   RATE_LIMITED: { status: 429, title: 'Too many requests. Wait a moment and try again.' },
   INTERNAL: { status: 500, title: 'Something went wrong on our side. Try again later.' },
   UNAVAILABLE: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityMap, PERMISSIONS, PermissionSchema, SEEDED_ROLES } from './permissions';
 
 describe('permissions', () => {
-  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations, jobs.view by background jobs)', () => {
+  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations, jobs.view by background jobs, roles.create/update/delete by the role editor)', () => {
     expect(PERMISSIONS).toEqual([
       'users.view',
       'users.create',
@@ -13,6 +13,9 @@ describe('permissions', () => {
       'users.export',
       'users.setActive',
       'roles.view',
+      'roles.create',
+      'roles.update',
+      'roles.delete',
       'audit.view',
       'tokens.manage',
       'webhooks.manage',

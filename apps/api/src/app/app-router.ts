@@ -2,6 +2,7 @@ import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { importsRouter } from '../modules/imports/imports.router.js';
 import { jobsRouter } from '../modules/jobs/jobs.router.js';
+import { permissionsRouter } from '../modules/permissions/permissions.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
 import { sessionsRouter } from '../modules/sessions/sessions.router.js';
 import { createSystemRouter } from '../modules/system/system.router.js';
@@ -30,6 +31,7 @@ export const appRouter = router({
   auth: authRouter,
   users: usersRouter,
   roles: rolesRouter,
+  permissions: permissionsRouter,
   audit: auditRouter,
   tokens: tokensRouter,
   sessions: sessionsRouter,

@@ -14,8 +14,10 @@ const GRANTS = `SELECT ur.user_id AS user_id, rp.permission_id AS permission_id
  * For each of `userIds`, the permissions it holds (through roles or directly) that `actor` does
  * not: all the privilege ceiling needs. An actor holding every permission costs one tiny read;
  * others read only the grants of the permissions they lack, one statement per 1 000 ids.
- * Read under the targets' row locks the answer holds until commit: a user's roles are replaced
- * only under that lock, and no route changes what a role grants.
+ * Read under the targets' row locks: a user's roles and direct permissions are replaced only
+ * under that lock, so they hold until commit. What a role grants can change meanwhile (PUT
+ * /roles/{id} locks the role, not its members); such a write is judged as of just before that
+ * change, when the actor could change the target, and is not refused after the fact.
  */
 export async function permissionsBeyond(
   db: Database,

@@ -1,7 +1,8 @@
 import type { AuditAction, WebhookEventType } from '@app/contracts';
 import type { ChangeEntry } from './entry.js';
 
-type UserEventType = Exclude<WebhookEventType, 'bulk.completed'>;
+type UserEventType = Extract<WebhookEventType, `user.${string}`>;
+type RoleEventType = Extract<WebhookEventType, `role.${string}`>;
 
 /** A changed field as receivers see it (and as the audit API shows it). */
 type FieldChanges = Record<string, { from: unknown; to: unknown }>;
@@ -55,6 +56,8 @@ export interface EventPlan {
   /** `user.updated`'s before/after (the audit entry's, which never holds a password). */
   changes: FieldChanges | null;
   bulk: BulkCompleted | null;
+  /** A role's event: the role's id, and its name for `role.deleted` (the row is gone by then). */
+  role?: { type: RoleEventType; id: number; name: string | null } | null;
 }
 
 /** Single-user actions and the event each makes. Keyed by the contract's actions: a renamed one fails to compile. */
@@ -75,8 +78,31 @@ const BULK = {
   'users.bulk.forceDelete': { operation: 'forceDelete', type: 'user.force_deleted' },
 } as const satisfies Partial<Record<AuditAction, { operation: string; type: UserEventType | null }>>;
 
+/** Role actions and the event each makes (`role.updated` carries the audit entry's changes). */
+const ROLE = {
+  'role.create': 'role.created',
+  'role.update': 'role.updated',
+  'role.delete': 'role.deleted',
+} as const satisfies Partial<Record<AuditAction, RoleEventType>>;
+
 const isSingle = (action: AuditAction): action is keyof typeof SINGLE => action in SINGLE;
 const isBulk = (action: AuditAction): action is keyof typeof BULK => action in BULK;
+const isRole = (action: AuditAction): action is keyof typeof ROLE => action in ROLE;
+
+/** A role change's event: one role, named by the entry's `name` change when the row is gone. */
+function roleEvent(entry: ChangeEntry & { action: keyof typeof ROLE }): EventPlan | null {
+  const id = entry.targetIds?.[0];
+  if (entry.targetType !== 'role' || id === undefined) return null;
+  const type = ROLE[entry.action];
+  const name = entry.changes?.name?.before;
+  return {
+    userIds: [],
+    userTypes: [],
+    changes: type === 'role.updated' ? fieldChanges(entry) : null,
+    bulk: null,
+    role: { type, id, name: typeof name === 'string' ? name : null },
+  };
+}
 
 function fieldChanges(entry: ChangeEntry): FieldChanges {
   const out: FieldChanges = {};
@@ -112,6 +138,7 @@ function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted[
  */
 export function planEvents(entry: ChangeEntry): EventPlan | null {
   if (entry.action === 'job.finish') return jobSummary(entry);
+  if (isRole(entry.action)) return roleEvent({ ...entry, action: entry.action });
   const userIds = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
   if (userIds.length === 0) return null;
   if (isSingle(entry.action)) return { userIds, userTypes: [SINGLE[entry.action]], changes: null, bulk: null };

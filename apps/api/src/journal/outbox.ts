@@ -10,8 +10,8 @@ import { announceNewDeliveries } from './signal.js';
 
 /**
  * The transactional outbox. `recordChange` calls `recordWebhookEvents` inside the transaction of
- * every user change, so an event row exists exactly when its change committed: a rollback takes
- * both, a crash after commit leaves both for a dispatcher to find.
+ * every user or role change, so an event row exists exactly when its change committed: a rollback
+ * takes both, a crash after commit leaves both for a dispatcher to find.
  */
 
 /** Rows per INSERT and ids per IN (): a 10 000-user bulk in ten statements each. */
@@ -89,6 +89,44 @@ async function userSnapshots(db: Database, tx: Transaction | null, ids: number[]
   return out;
 }
 
+interface RoleSnapshot {
+  id: number;
+  name: string;
+  description: string | null;
+  permissions: string[];
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+/** The role as the transaction leaves it, with the names of the permissions it grants; null when gone. */
+async function roleSnapshot(db: Database, tx: Transaction | null, id: number): Promise<RoleSnapshot | null> {
+  const [row] = await db.sequelize.query<{
+    id: number | string;
+    name: string;
+    description: string | null;
+    created_at: Date | string | null;
+    updated_at: Date | string | null;
+  }>('SELECT id, name, description, created_at, updated_at FROM roles WHERE id = ?', {
+    replacements: [id],
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  if (!row) return null;
+  const permissions = await db.sequelize.query<{ name: string }>(
+    `SELECT p.name FROM permissions p JOIN role_permissions rp ON rp.permission_id = p.id
+      WHERE rp.role_id = ? ORDER BY p.name`,
+    { replacements: [id], type: QueryTypes.SELECT, transaction: tx },
+  );
+  return {
+    id: Number(row.id),
+    name: row.name,
+    description: row.description ?? null,
+    permissions: permissions.map((p) => p.name),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
 /** The events of `plan` that at least one endpoint wants, with their Standard Webhooks bodies. */
 async function buildEvents(
   db: Database,
@@ -112,6 +150,13 @@ async function buildEvents(
     }
   }
   if (plan.bulk && wanted.has('bulk.completed')) add('bulk.completed', plan.bulk);
+  const role = plan.role;
+  if (role && wanted.has(role.type)) {
+    // A deleted role is its id and name: the row is gone before the event is written.
+    const snapshot = role.type === 'role.deleted' ? null : await roleSnapshot(db, tx, role.id);
+    const data = snapshot ?? { id: role.id, name: role.name };
+    add(role.type, role.type === 'role.updated' ? { role: data, changes: plan.changes ?? {} } : { role: data });
+  }
   return rows;
 }
 
@@ -163,7 +208,11 @@ export async function recordWebhookEvents(db: Database, tx: Transaction | null, 
   const plan = planEvents(entry);
   if (!plan) return;
   const endpoints = await activeEndpoints(db, tx);
-  const types = new Set<string>([...plan.userTypes, ...(plan.bulk ? ['bulk.completed'] : [])]);
+  const types = new Set<string>([
+    ...plan.userTypes,
+    ...(plan.bulk ? ['bulk.completed'] : []),
+    ...(plan.role ? [plan.role.type] : []),
+  ]);
   const wanted = new Set([...types].filter((type) => endpoints.some((endpoint) => endpoint.events.has(type))));
   if (wanted.size === 0) return;
   const write = async () => {

@@ -15,10 +15,10 @@ beforeAll(async () => {
   target = await createTestDatabaseTarget();
   db = await openTestDatabase(target, { migrated: false });
   await migrate(db);
-  await (await createMigrator(db)).down({ to: '0008-audit-trail' });
-  // The permissions and roles of an installation from before the audit log (no audit.view yet).
-  for (const table of ['role_permissions', 'roles', 'permissions']) await db.sequelize.query(`DELETE FROM ${table}`);
+  // The permissions and roles of an installation from before the audit log (no audit.view yet),
+  // seeded while the schema has every column the models read (roles.description came with 0015).
   await seedPermissionsAndRoles(db);
+  await (await createMigrator(db)).down({ to: '0008-audit-trail' });
   await db.sequelize.query("DELETE FROM permissions WHERE name = 'audit.view'");
   await db.sequelize.query('DELETE FROM role_permissions WHERE permission_id NOT IN (SELECT id FROM permissions)');
   const now = new Date();

@@ -68,6 +68,8 @@ describe('migrations', () => {
         'jobs',
         'permissions',
         'rate_limits',
+        // Striped member counts per role (migration 0015), kept by triggers.
+        'role_member_counts',
         'role_permissions',
         'roles',
         'schema_migrations',

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, PERMISSIONS } from '@app/contracts';
+import { AUDIT_ACTIONS, PERMISSIONS, SEEDED_ROLES } from '@app/contracts';
 import fc from 'fast-check';
 import { Op } from 'sequelize';
 import { UNUSABLE_PASSWORD } from '../../src/auth/password.js';
@@ -120,6 +120,7 @@ export class FuzzWorld {
    */
   private async reseed() {
     const { User, Role, UserRole } = this.t.db.models;
+    await this.restoreSeededRoles();
     const rows = await User.findAll({ where: { id: { [Op.lte]: SEEDED } }, paranoid: false });
     const present = new Map(rows.map((row) => [row.id, row]));
     const roles = new Map((await Role.findAll()).map((role) => [role.name, role.id]));
@@ -139,6 +140,20 @@ export class FuzzWorld {
       });
       const roleIds = seedRoles(id).map((name) => roles.get(name) as number);
       if (roleIds.length) await UserRole.bulkCreate(roleIds.map((role_id) => ({ user_id: id, role_id })));
+    }
+  }
+
+  /**
+   * Puts the seeded roles back as seeded: the fuzzer renames, regrants and deletes roles, and the
+   * callers and seeded users are made with `viewer` and `admin` as they were.
+   */
+  private async restoreSeededRoles() {
+    const { Permission, Role, RolePermission } = this.t.db.models;
+    const ids = new Map((await Permission.findAll()).map((p) => [p.name, p.id]));
+    for (const [name, granted] of Object.entries(SEEDED_ROLES)) {
+      const [role] = await Role.findOrCreate({ where: { name }, defaults: { name } });
+      await RolePermission.destroy({ where: { role_id: role.id } });
+      await RolePermission.bulkCreate(granted.map((p) => ({ role_id: role.id, permission_id: ids.get(p) as number })));
     }
   }
 

@@ -38,6 +38,7 @@ const SHAPE_CODES = ['VALIDATION_FAILED', 'RELATION_NOT_ALLOWED', 'COUNT_NOT_ALL
 const STATEFUL_REFUSALS: RegExp[] = [
   /There is no role with id/, // roles_ids naming a role that does not exist
   /already used by another account/, // an e-mail address taken
+  /^A role named .+ already exists\.$/, // a role name taken (cases of one batch run side by side)
   /There can be at most \d+ webhooks/,
   /API tokens: revoke one/,
   /is inactive: a token would not work/,

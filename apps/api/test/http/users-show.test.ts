@@ -153,7 +153,7 @@ describe('GET /users/{id}/edit', () => {
       allowed: false,
       code: 'OUTRANKED',
       message:
-        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, audit.view, tokens.manage, webhooks.manage, jobs.view): only someone who holds all of them can change this account.',
+        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, roles.create, roles.update, roles.delete, audit.view, tokens.manage, webhooks.manage, jobs.view): only someone who holds all of them can change this account.',
     });
   });
 
@@ -188,7 +188,20 @@ describe('GET /roles/{id}', () => {
     const role = await t.db.models.Role.findOne({ where: { name: 'manager' } });
     const plain = await get(`/api/roles/${role?.id}`, viewer);
     expect(plain.json()).toEqual({
-      item: { id: role?.id, name: 'manager', guard_name: 'web' },
+      item: {
+        id: role?.id,
+        name: 'manager',
+        description: null,
+        guard_name: 'web',
+        version: expect.any(String),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        // A viewer may do neither, and is told why.
+        actions: {
+          update: { allowed: false, code: 'FORBIDDEN', message: 'You need the roles.update permission to do this.' },
+          delete: { allowed: false, code: 'FORBIDDEN', message: 'You need the roles.delete permission to do this.' },
+        },
+      },
       meta: { loaded_relations: [], loaded_counts: [], loaded_appends: [] },
     });
     const full = await get(`/api/roles/${role?.id}?with[]=permissions&withCount[]=permissions`, viewer);
@@ -211,7 +224,7 @@ describe('GET /roles/{id}', () => {
     const role = await t.db.models.Role.findOne({ where: { name: 'admin' } });
     const bad = await get(`/api/roles/${role?.id}?with[]=users`);
     expect(bad.json()).toMatchObject({ code: 'RELATION_NOT_ALLOWED', errors: { 'with.0': expect.any(Array) } });
-    expect((await get(`/api/roles/${role?.id}?withCount[]=users`)).json().code).toBe('COUNT_NOT_ALLOWED');
+    expect((await get(`/api/roles/${role?.id}?withCount[]=roles`)).json().code).toBe('COUNT_NOT_ALLOWED');
     expect((await get('/api/roles/9999')).statusCode).toBe(404);
   });
 });

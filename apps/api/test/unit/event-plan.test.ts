@@ -27,4 +27,20 @@ describe('the journal plans webhook events from the contract actions', () => {
   it.each(['auth.login', 'users.export', 'token.create', 'webhook.update'] as const)('%s makes none', (action) => {
     expect(planEvents(entry(action))).toBeNull();
   });
+
+  it.each([
+    ['role.create', 'role.created'],
+    ['role.update', 'role.updated'],
+    ['role.delete', 'role.deleted'],
+  ] as const)('%s makes %s for its role, and no user event', (action, type) => {
+    const plan = planEvents({
+      actorId: 1,
+      action,
+      targetType: 'role',
+      targetIds: [4],
+      changes: { name: { before: 'ops', after: action === 'role.delete' ? null : 'ops' } },
+    });
+    expect(plan?.role).toEqual({ type, id: 4, name: 'ops' });
+    expect(plan?.userIds).toEqual([]);
+  });
 });

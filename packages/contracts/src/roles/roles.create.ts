@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PermissionSchema } from '../permissions';
 import { dedupe } from '../query/normalise';
+import { plainText } from '../text';
 import { RoleItemSchema } from './roles.query';
 
 /**
@@ -14,9 +15,16 @@ export const RoleNameSchema = z
   .max(100, 'The name can be at most 100 characters long.')
   .regex(/^[\w.-]+$/, 'A role name may contain only letters, digits, ".", "-" and "_".');
 
-/** Creating a role: its name and the permissions it grants (each listed once). */
+/** What the role is for, in a sentence or two: one line of plain text; blank or null means none. */
+export const RoleDescriptionSchema = plainText('description')
+  .max(500, 'The description can be at most 500 characters long.')
+  .nullable()
+  .transform((text) => text || null);
+
+/** Creating a role: its name, an optional description and the permissions it grants. */
 export const RoleCreateInputSchema = z.object({
   name: RoleNameSchema,
+  description: RoleDescriptionSchema.default(null),
   permissions: z.array(PermissionSchema).transform(dedupe).default([]),
 });
 export type RoleCreateInput = z.output<typeof RoleCreateInputSchema>;

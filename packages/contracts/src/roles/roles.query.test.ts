@@ -26,14 +26,33 @@ describe('role show query', () => {
     });
   });
 
-  it('describes a role item with optional permissions and count', () => {
+  it('accepts users as a count', () => {
+    expect(accept(roleShowQuery.input, { withCount: ['users', 'permissions'] }).withCount).toEqual([
+      'users',
+      'permissions',
+    ]);
+  });
+
+  it('describes a role item with optional permissions, counts and actions', () => {
     const item = {
       id: 1,
       name: 'admin',
+      description: null,
       guard_name: 'web',
+      version: 'MToz',
+      created_at: '2024-05-01T09:30:00.000Z',
+      updated_at: '2024-05-02T09:30:00.000Z',
       permissions: [{ id: 3, name: 'users.view' }],
       permissions_count: 1,
+      users_count: 12,
+      actions: { update: { allowed: true }, delete: { allowed: false, code: 'ROLE_PROTECTED', message: 'No.' } },
     };
     expect(RoleItemSchema.parse(item)).toEqual(item);
+  });
+
+  it('requires the version and the dates of a role', () => {
+    expect(RoleItemSchema.safeParse({ id: 1, name: 'admin', description: null, guard_name: 'web' }).success).toBe(
+      false,
+    );
   });
 });

@@ -1,20 +1,33 @@
 import { z } from 'zod';
-import { IdSchema, NamedRefSchema } from '../common';
+import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
+import { ActionStateSchema } from '../lists';
 import { defineShowQuery, ShowMetaSchema, type ShowQueryOf } from '../query/define-show-query';
 
 export const roleShowQuery = defineShowQuery({
   with: ['permissions'],
-  withCount: ['permissions'],
+  withCount: ['permissions', 'users'],
   append: [],
 });
 export type RoleShowQuery = ShowQueryOf<typeof roleShowQuery>;
 
+/** What the caller may do to a role, as the writes themselves would judge it (roles.rules.ts). */
+export const RoleActionsSchema = z.object({ update: ActionStateSchema, delete: ActionStateSchema });
+export type RoleActions = z.infer<typeof RoleActionsSchema>;
+
 export const RoleItemSchema = z.object({
   id: IdSchema,
   name: z.string(),
+  description: z.string().nullable(),
   guard_name: z.string(),
+  /** The optimistic-lock token a change (PUT /roles/{id}) sends back, as a user's `version`. */
+  version: z.string(),
+  created_at: IsoDateTimeSchema,
+  updated_at: IsoDateTimeSchema,
   permissions: z.array(NamedRefSchema).optional(),
   permissions_count: z.number().int().nonnegative().optional(),
+  /** Users holding the role, active or not, outside the trash. */
+  users_count: z.number().int().nonnegative().optional(),
+  actions: RoleActionsSchema.optional(),
 });
 export type RoleItem = z.infer<typeof RoleItemSchema>;
 

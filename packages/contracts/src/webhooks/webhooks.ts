@@ -17,6 +17,9 @@ export const WEBHOOK_EVENTS = [
   'user.restored',
   'user.force_deleted',
   'bulk.completed',
+  'role.created',
+  'role.updated',
+  'role.deleted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENTS, {

@@ -20,7 +20,8 @@ import { parseOptions } from '../options.js';
 
 async function resolveIds(db: Database, table: 'roles' | 'permissions', names: string[]): Promise<number[]> {
   if (names.length === 0) return [];
-  const model = table === 'roles' ? db.models.Role : db.models.Permission;
+  // Read as named rows alike: a role has more columns (description, lock_version) than this needs.
+  const model = (table === 'roles' ? db.models.Role : db.models.Permission) as typeof db.models.Permission;
   const rows = await model.findAll({ where: { name: { [Op.in]: names } } });
   const missing = names.filter((n) => !rows.some((r) => r.name === n));
   if (missing.length) {

@@ -12,6 +12,8 @@ import { withholdFailedLoginEmails } from './0011-withhold-failed-login-emails.j
 import { jobs } from './0012-jobs.js';
 import { jobState } from './0013-job-state.js';
 import { imports } from './0014-imports.js';
+import { rolesEditing } from './0015-roles-editing.js';
+import { rolePermissions } from './0016-role-permissions.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -30,4 +32,6 @@ export const MIGRATIONS: readonly Migration[] = [
   jobs,
   jobState,
   imports,
+  rolesEditing,
+  rolePermissions,
 ];

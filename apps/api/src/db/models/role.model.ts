@@ -12,7 +12,10 @@ import { columnTypes } from './columns.js';
 class Role extends Model<InferAttributes<Role>, InferCreationAttributes<Role>> {
   declare id: CreationOptional<number>;
   declare name: string;
+  declare description: CreationOptional<string | null>;
   declare guard_name: CreationOptional<string>;
+  /** Optimistic-lock counter behind the role form's opaque `version` (migration 0015). */
+  declare lock_version: CreationOptional<number>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 }
@@ -52,7 +55,14 @@ export function initRoles(sequelize: Sequelize, dialect: Dialect) {
   };
   const stamps = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
   const RoleBound = class extends Role {};
-  RoleBound.init(named, { sequelize, modelName: 'Role', tableName: 'roles', ...stamps });
+  RoleBound.init(
+    {
+      ...named,
+      description: { type: DataTypes.STRING(500), allowNull: true },
+      lock_version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    },
+    { sequelize, modelName: 'Role', tableName: 'roles', ...stamps },
+  );
   const PermissionBound = class extends Permission {};
   PermissionBound.init(named, { sequelize, modelName: 'Permission', tableName: 'permissions', ...stamps });
   const RolePermissionBound = class extends RolePermission {};

@@ -1,5 +1,6 @@
 import {
   IdInputSchema,
+  UserAccessResultSchema,
   UserEditResultSchema,
   UserNewResultSchema,
   UserShowResultSchema,
@@ -13,6 +14,7 @@ import {
 import { rest, router } from '../../trpc/init.js';
 import { exportProcedure } from '../../trpc/export-procedure.js';
 import { can } from '../../trpc/procedures.js';
+import { userAccess } from './access.handler.js';
 import { editUser } from './edit.handler.js';
 import { exportUsers } from './export.handler.js';
 import { listUsers } from './list.handler.js';
@@ -55,4 +57,13 @@ export const usersRouter = router({
     .input(IdInputSchema)
     .output(UserEditResultSchema)
     .query(editUser),
+  access: can('users.view')
+    .meta(
+      rest('GET', '/users/{id}/access', {
+        summary: 'Each permission a user holds, with its sources: the roles granting it, or a direct grant',
+      }),
+    )
+    .input(IdInputSchema)
+    .output(UserAccessResultSchema)
+    .query(userAccess),
 });

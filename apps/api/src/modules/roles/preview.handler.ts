@@ -1,0 +1,133 @@
+import {
+  type ActionState,
+  type IdInput,
+  PERMISSIONS,
+  type Permission,
+  PREVIEW_SAMPLE,
+  type PermissionImpact,
+  type RolePreview,
+  type RolePreviewInput,
+} from '@app/contracts';
+import type { Actor } from '../../auth/actor.js';
+import type { Context } from '../../context.js';
+import { judgeRoleChange, lastHolderRefusal, type RoleChange } from '../../domain/roles.rules.js';
+import { notFound } from '../../errors.js';
+import {
+  firstMembersWithout,
+  managersLacking,
+  memberCount,
+  membersHoldingElsewhere,
+  permissionIdsByName,
+  roleForPreview,
+  rolesGranting,
+  someoneWouldHoldEverything,
+} from './roles.preview-reads.js';
+
+type PreviewContext = Context & { actor: Actor };
+
+/** The permissions among `names` the contract knows, in its order (a stray stored name is left out). */
+const known = (names: Iterable<string>): Permission[] => {
+  const set = new Set(names);
+  return PERMISSIONS.filter((p) => set.has(p));
+};
+
+const stateOf = (ctx: PreviewContext, change: RoleChange): ActionState => {
+  const violation = judgeRoleChange(ctx.actor, change, ctx.config.users.activation.adminRoleName);
+  return violation ? { allowed: false, code: violation.code, message: violation.message } : { allowed: true };
+};
+
+/**
+ * POST /roles/{id}/preview: what saving `permissions` (the whole set) on the role would do,
+ * nothing written. See roles.preview-reads.ts for why each count stays fast at 800 000 members.
+ *
+ * - gains / losses, per permission added / taken away: the members outside the trash who do not
+ *   hold it another way (another role granting it, or a direct grant) — the same set either
+ *   way: they gain it, or they lose it. Counts exact; the first 20 by id.
+ * - outranks: the users who manage accounts today and would be outranked by a member after the
+ *   change. Exactly: active users outside the trash, not members of the role, who hold
+ *   users.update (through a role or directly) and lack at least one added permission that some
+ *   member gains (a member gaining P outranks every manager lacking P — the user ceiling,
+ *   `outranked` in users.rules.ts). Only an added permission can create this; a manager whom
+ *   every member outranked already is counted too (checking "could change some member today"
+ *   would mean reading every member's permissions).
+ * - refusal: what PUT /roles/{id} would answer for this set (judgeRoleChange, the name kept);
+ *   when the rules allow it and permissions are taken away, also the last-holder rule
+ *   (LAST_ADMIN when nobody active would hold every permission, and somebody does today).
+ */
+export async function previewRoleChange({
+  ctx,
+  input,
+}: {
+  ctx: PreviewContext;
+  input: IdInput & RolePreviewInput;
+}): Promise<RolePreview> {
+  const { db } = ctx;
+  const role = await roleForPreview(db, input.id);
+  if (!role) throw notFound('The role');
+  const subject = { id: role.id, name: role.name, permissions: role.permissions };
+  let refusal = stateOf(ctx, { kind: 'update', role: subject, name: role.name, permissions: input.permissions });
+
+  const current = new Set(role.permissions);
+  const proposed = new Set<string>(input.permissions);
+  const added = known(proposed).filter((p) => !current.has(p));
+  const removed = known(current).filter((p) => !proposed.has(p));
+  const ids = await permissionIdsByName(db);
+  const members = await memberCount(db, role.id);
+
+  const impact = async (permission: Permission): Promise<PermissionImpact> => {
+    const permissionId = ids.get(permission);
+    if (members === 0 || permissionId === undefined) return { permission, count: 0, users: [] };
+    const others = { otherRoles: await rolesGranting(db, permissionId, role.id), permissionId };
+    const count = Math.max(0, members - (await membersHoldingElsewhere(db, role.id, others)));
+    const users = await firstMembersWithout(db, role.id, others, Math.min(count, PREVIEW_SAMPLE));
+    return { permission, count, users };
+  };
+  const gains: PermissionImpact[] = [];
+  for (const permission of added) gains.push(await impact(permission));
+  const losses: PermissionImpact[] = [];
+  for (const permission of removed) losses.push(await impact(permission));
+
+  const gained = gains.filter((g) => g.count > 0).flatMap((g) => ids.get(g.permission) ?? []);
+  const updateId = ids.get('users.update');
+  const outranks =
+    gained.length && updateId !== undefined
+      ? await managersLacking(db, {
+          roleId: role.id,
+          updateId,
+          updaterRoles: await rolesGranting(db, updateId, 0),
+          gained,
+          limit: PREVIEW_SAMPLE,
+        })
+      : { count: 0, users: [] };
+
+  if (refusal.allowed && removed.length) {
+    const all = known(ids.keys()).flatMap((p) => ids.get(p) ?? []);
+    const grantsOf = (names: Iterable<string>) => [...names].flatMap((p) => ids.get(p) ?? []);
+    const after = await someoneWouldHoldEverything(db, role.id, grantsOf(proposed), all);
+    // As the write's guard: refused only when it would end the guarantee someone holds today.
+    if (!after && (await someoneWouldHoldEverything(db, role.id, grantsOf(current), all))) {
+      refusal = { allowed: false, code: 'LAST_ADMIN', message: lastHolderRefusal(0) ?? undefined };
+    }
+  }
+  return { gains, losses, outranks, refusal };
+}
+
+/**
+ * POST /roles/preview: the same for a role not created yet. It has no members, so nobody gains
+ * anything (each permission is listed with 0) and nobody is outranked; the refusal is what
+ * POST /roles would answer for this set (roles.create, only permissions the caller holds).
+ */
+export async function previewNewRole({
+  ctx,
+  input,
+}: {
+  ctx: PreviewContext;
+  input: RolePreviewInput;
+}): Promise<RolePreview> {
+  return {
+    gains: known(input.permissions).map((permission) => ({ permission, count: 0, users: [] })),
+    losses: [],
+    outranks: { count: 0, users: [] },
+    refusal: stateOf(ctx, { kind: 'create', name: '', permissions: input.permissions }),
+  };
+}

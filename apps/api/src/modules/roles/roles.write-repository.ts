@@ -1,0 +1,203 @@
+import { PERMISSIONS } from '@app/contracts';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { insertWithIds } from '../../db/inserted-ids.js';
+import { sqlDate } from '../../db/sql-date.js';
+
+// The statements of the role writes (create, update, delete), each in the write's transaction.
+
+/** A role row as the writes read it. */
+export interface RoleRow {
+  id: number;
+  name: string;
+  description: string | null;
+  guard_name: string;
+  lock_version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+interface RawRoleRow extends Omit<RoleRow, 'id' | 'lock_version'> {
+  id: number | string;
+  lock_version: number | string;
+}
+
+const ROLE_COLUMNS = 'id, name, description, guard_name, lock_version, created_at, updated_at';
+
+const toRow = (raw: RawRoleRow): RoleRow => ({ ...raw, id: Number(raw.id), lock_version: Number(raw.lock_version) });
+
+/** The role, its row locked until the transaction ends (SQLite: BEGIN IMMEDIATE already); null when absent. */
+export async function lockRole(db: Database, tx: Transaction, id: number): Promise<RoleRow | null> {
+  const lock = db.dialect === 'mysql' ? ' FOR UPDATE' : '';
+  const [row] = await db.sequelize.query<RawRoleRow>(`SELECT ${ROLE_COLUMNS} FROM roles WHERE id = :id${lock}`, {
+    replacements: { id },
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  return row ? toRow(row) : null;
+}
+
+/** The permissions the role grants, sorted by name (here: the engines' collations differ). */
+export async function grantedPermissions(db: Database, tx: Transaction, roleId: number) {
+  const rows = await db.sequelize.query<{ id: number | string; name: string }>(
+    `SELECT p.id, p.name FROM permissions p JOIN role_permissions rp ON rp.permission_id = p.id
+      WHERE rp.role_id = :roleId`,
+    { replacements: { roleId }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return rows.map((r) => ({ id: Number(r.id), name: r.name })).sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * The role other than `exceptId` already called `name`, whatever its case. Roles are few, so
+ * LOWER() on both sides costs nothing; on MariaDB the unique index (a case-insensitive
+ * collation) also stops two writers racing for one name.
+ */
+export async function roleNamed(
+  db: Database,
+  tx: Transaction,
+  name: string,
+  exceptId: number | null = null,
+): Promise<{ id: number; name: string } | null> {
+  const other = exceptId === null ? '' : ' AND id <> :exceptId';
+  const [row] = await db.sequelize.query<{ id: number | string; name: string }>(
+    `SELECT id, name FROM roles WHERE LOWER(name) = LOWER(:name)${other} LIMIT 1`,
+    { replacements: { name, exceptId }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return row ? { id: Number(row.id), name: row.name } : null;
+}
+
+/** Inserts a role (version 0) and returns its id. */
+export async function insertRole(
+  db: Database,
+  tx: Transaction,
+  role: { name: string; description: string | null },
+): Promise<number> {
+  const now = sqlDate(db, new Date());
+  const [id] = await insertWithIds(
+    db,
+    tx,
+    'INSERT INTO roles (name, description, guard_name, lock_version, created_at, updated_at) VALUES :rows',
+    [[role.name, role.description, 'web', 0, now, now]],
+    1,
+  );
+  if (id === undefined) throw new Error(`the role ${role.name} was inserted without an id`);
+  return id;
+}
+
+/** Renames and describes the role, and moves its version on. */
+export async function updateRoleRow(
+  db: Database,
+  tx: Transaction,
+  id: number,
+  role: { name: string; description: string | null },
+): Promise<void> {
+  await db.sequelize.query(
+    `UPDATE roles SET name = :name, description = :description, lock_version = lock_version + 1, updated_at = :now
+      WHERE id = :id`,
+    { replacements: { ...role, id, now: sqlDate(db, new Date()) }, transaction: tx },
+  );
+}
+
+/**
+ * Makes the role grant exactly `names` (known permission names): removes the others, adds the
+ * missing. Returns the permissions it grants now, by name, sorted.
+ */
+export async function setRolePermissions(
+  db: Database,
+  tx: Transaction,
+  roleId: number,
+  names: readonly string[],
+): Promise<Array<{ id: number; name: string }>> {
+  const current = await grantedPermissions(db, tx, roleId);
+  const wanted = new Set(names);
+  const removed = current.filter((p) => !wanted.has(p.name)).map((p) => p.id);
+  if (removed.length) {
+    await db.sequelize.query('DELETE FROM role_permissions WHERE role_id = :roleId AND permission_id IN (:removed)', {
+      replacements: { roleId, removed },
+      transaction: tx,
+    });
+  }
+  const held = new Set(current.map((p) => p.name));
+  const added = names.filter((name) => !held.has(name));
+  if (added.length) {
+    await db.sequelize.query(
+      `INSERT INTO role_permissions (role_id, permission_id)
+       SELECT :roleId, p.id FROM permissions p WHERE p.name IN (:added)`,
+      { replacements: { roleId, added }, transaction: tx },
+    );
+  }
+  return removed.length || added.length ? grantedPermissions(db, tx, roleId) : current;
+}
+
+/**
+ * Who holds the role: every member's id, users in the trash included (they get the role back
+ * when restored, and their rows would block the delete), and how many of them are in the trash.
+ */
+export async function membersOf(
+  db: Database,
+  tx: Transaction,
+  roleId: number,
+): Promise<{ ids: number[]; trashed: number }> {
+  const rows = await db.sequelize.query<{ id: number | string; trashed: number | string }>(
+    `SELECT ur.user_id AS id, CASE WHEN u.deleted_at IS NULL THEN 0 ELSE 1 END AS trashed
+       FROM user_roles ur JOIN users u ON u.id = ur.user_id
+      WHERE ur.role_id = :roleId ORDER BY ur.user_id`,
+    { replacements: { roleId }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return { ids: rows.map((r) => Number(r.id)), trashed: rows.filter((r) => Number(r.trashed) === 1).length };
+}
+
+/**
+ * Deletes the role: first takes it from its members (one statement; user_roles' triggers keep
+ * the member counters), then its grants, then the row (whose trigger drops its counters).
+ */
+export async function deleteRoleRows(db: Database, tx: Transaction, roleId: number): Promise<void> {
+  for (const table of ['user_roles', 'role_permissions']) {
+    await db.sequelize.query(`DELETE FROM ${table} WHERE role_id = :roleId`, {
+      replacements: { roleId },
+      transaction: tx,
+    });
+  }
+  await db.sequelize.query('DELETE FROM roles WHERE id = :roleId', { replacements: { roleId }, transaction: tx });
+}
+
+/**
+ * Whether an active user not in the trash holds every permission (through roles or directly),
+ * read in `tx`. First through a role granting them all — one index probe per such role, and the
+ * administrator role always is one; only when none has an active member are the users whose
+ * roles and grants add up to everything looked for, a scan of every grant that no installation
+ * with an active administrator ever runs.
+ */
+export async function someoneHoldsEverything(db: Database, tx: Transaction): Promise<boolean> {
+  const known = await db.sequelize.query<{ id: number | string }>('SELECT id FROM permissions WHERE name IN (:all)', {
+    replacements: { all: [...PERMISSIONS] },
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  const ids = known.map((p) => Number(p.id));
+  if (ids.length === 0) return true;
+  const full = await db.sequelize.query<{ role_id: number | string }>(
+    `SELECT role_id FROM role_permissions WHERE permission_id IN (:ids)
+      GROUP BY role_id HAVING COUNT(*) = :n`,
+    { replacements: { ids, n: ids.length }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  if (full.length) {
+    const [holder] = await db.sequelize.query(
+      `SELECT 1 AS found FROM user_roles ur JOIN users u ON u.id = ur.user_id
+        WHERE ur.role_id IN (:roles) AND u.is_active = 1 AND u.deleted_at IS NULL LIMIT 1`,
+      { replacements: { roles: full.map((r) => Number(r.role_id)) }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    if (holder) return true;
+  }
+  const [holder] = await db.sequelize.query(
+    `SELECT g.user_id FROM (
+        SELECT ur.user_id, rp.permission_id FROM user_roles ur JOIN role_permissions rp ON rp.role_id = ur.role_id
+         WHERE rp.permission_id IN (:ids)
+        UNION
+        SELECT up.user_id, up.permission_id FROM user_permissions up WHERE up.permission_id IN (:ids)
+      ) g JOIN users u ON u.id = g.user_id AND u.is_active = 1 AND u.deleted_at IS NULL
+      GROUP BY g.user_id HAVING COUNT(*) = :n LIMIT 1`,
+    { replacements: { ids, n: ids.length }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return holder !== undefined;
+}

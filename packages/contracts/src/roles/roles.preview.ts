@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { IdSchema } from '../common';
+import { ActionStateSchema } from '../lists';
+import { PermissionSchema } from '../permissions';
+import { dedupe } from '../query/normalise';
+
+/** How many users each part of a preview names (the first by id); the counts are always exact. */
+export const PREVIEW_SAMPLE = 20;
+
+/**
+ * POST /roles/{id}/preview and POST /roles/preview: the permissions the role would grant — the
+ * whole set, as PUT /roles/{id} takes it (what is left out would be taken away).
+ */
+export const RolePreviewInputSchema = z.object({
+  permissions: z
+    .array(PermissionSchema, { error: 'List the permissions the role would grant (an empty list for none).' })
+    .transform(dedupe),
+});
+export type RolePreviewInput = z.output<typeof RolePreviewInputSchema>;
+
+/** A user a preview names. */
+export const PreviewUserSchema = z.object({ id: IdSchema, name: z.string(), email: z.string() });
+export type PreviewUser = z.infer<typeof PreviewUserSchema>;
+
+/** Who a change of one permission reaches: how many users, and the first of them by id. */
+export const PermissionImpactSchema = z.object({
+  permission: PermissionSchema,
+  count: z.number().int().nonnegative(),
+  users: z.array(PreviewUserSchema),
+});
+export type PermissionImpact = z.infer<typeof PermissionImpactSchema>;
+
+/**
+ * What saving the set would do, nothing written: for each permission added, the members (not in
+ * the trash) who do not hold it yet another way (`gains`); for each one taken away, the members
+ * who would hold it no more (`losses`); the users managing accounts today who would come to be
+ * outranked by a member (`outranks`); and whether the caller may save it at all (`refusal`, as
+ * the write would judge it).
+ */
+export const RolePreviewSchema = z.object({
+  gains: z.array(PermissionImpactSchema),
+  losses: z.array(PermissionImpactSchema),
+  outranks: z.object({ count: z.number().int().nonnegative(), users: z.array(PreviewUserSchema) }),
+  refusal: ActionStateSchema,
+});
+export type RolePreview = z.infer<typeof RolePreviewSchema>;
