@@ -7,6 +7,7 @@ import { ADMIN } from './support/env';
 /** What an administrator's navigation holds, in order. */
 const DESTINATIONS = [
   { name: en.nav.users, path: '/users' },
+  { name: en.roles.nav, path: '/roles' },
   { name: en.nav.audit, path: '/audit' },
   { name: en.webhooks.nav, path: '/webhooks' },
   { name: en.jobs.nav, path: '/jobs' },
@@ -72,7 +73,8 @@ describe.skipIf(browserMissing())('the top navigation', () => {
 
   it('opens and closes from the keyboard, marks the current page and returns focus', async () => {
     const { context, page } = await signedInPage(browser, ADMIN, { width: 375 });
-    await page.goto('/audit');
+    // On the second destination: Tab from the first link lands on the current page's.
+    await page.goto(DESTINATIONS[1].path);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await menuButton(page).focus();
     await page.keyboard.press('Enter');

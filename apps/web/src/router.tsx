@@ -135,6 +135,10 @@ export const routes: RouteObject[] = [
       { path: 'jobs', lazy: lazyPage(() => import('./features/jobs/jobs-list-page').then((m) => m.JobsListPage)) },
       { path: 'jobs/:id', lazy: lazyPage(() => import('./features/jobs/job-page').then((m) => m.JobPage)) },
       {
+        path: 'roles',
+        lazy: lazyPage(() => import('./features/roles/roles-list-page').then((m) => m.RolesListPage), 'roles.view'),
+      },
+      {
         path: 'roles/:id',
         lazy: lazyPage(() => import('./features/roles/role-show-page').then((m) => m.RoleShowPage), 'roles.view'),
       },

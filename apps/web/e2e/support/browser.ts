@@ -114,7 +114,15 @@ export async function captureViews(page: Page, name: string, height = 900): Prom
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height });
     for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+      // The theme's colours change through CSS transitions: the picture and axe's contrast check
+      // wait for them to finish (a second at most: a page may restart one as it lays out), or they
+      // see the colours half-way.
+      await page.evaluate(async (dark) => {
+        document.documentElement.classList.toggle('dark', dark);
+        const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
+        const done = Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
+        await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      }, theme === 'dark');
       await screenshot(page, `${name}-${theme}-${width}`);
       const violations = await seriousA11yViolations(page);
       expect(

@@ -1,7 +1,7 @@
 import { PERMISSIONS } from '@app/contracts';
 import { cn } from '@app/ui';
 import { Check, Minus } from 'lucide-react';
-import { useMessages } from '../../i18n/messages';
+import { useMessages } from '../i18n/messages';
 
 interface PermissionRow {
   name: string;
@@ -47,11 +47,10 @@ export function PermissionList({ granted, showMissing = false, className }: Perm
   return (
     <div className={cn('divide-y divide-border', className)}>
       {groupRows(rows).map(([group, items]) => (
-        <section key={group} aria-labelledby={`permission-group-${group}`} className="px-5 py-4">
-          <h3
-            id={`permission-group-${group}`}
-            className="text-xs font-medium tracking-wide text-muted-foreground uppercase"
-          >
+        // Not a named region: a page may also have a section named "API tokens" or "Users"; the
+        // heading is what a screen reader's heading list shows.
+        <section key={group} className="px-5 py-4">
+          <h3 className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
             {m.permissions.groups[group] ?? group}
           </h3>
           <ul className="mt-2 space-y-1">

@@ -1,5 +1,7 @@
 import { auditMessages } from './audit-messages';
 import { jobsMessages } from './jobs-messages';
+import { permissionMessages } from './permission-messages';
+import { rolesMessages } from './roles-messages';
 import { sessionsMessages } from './sessions-messages';
 import { tokensMessages } from './tokens-messages';
 import { webhooksMessages } from './webhooks-messages';
@@ -77,30 +79,7 @@ export const en = {
       'Your account can sign in, but it has no permissions in this console. Ask an administrator to give you a role.',
     openUsers: 'Open users',
   },
-  permissions: {
-    groups: { users: 'Users', roles: 'Roles', other: 'Other' } as Record<string, string>,
-    names: {
-      'users.view': { label: 'View users', description: 'Browse the user list and open user details.' },
-      'users.create': { label: 'Create users', description: 'Add new user accounts.' },
-      'users.update': { label: 'Edit users', description: 'Change names, e-mail addresses, passwords and roles.' },
-      'users.delete': { label: 'Delete users', description: 'Move inactive users to the trash.' },
-      'users.restore': { label: 'Restore users', description: 'Bring deleted users back from the trash.' },
-      'users.forceDelete': { label: 'Delete users permanently', description: 'Remove users from the trash for good.' },
-      'users.export': { label: 'Export users', description: 'Download the user list as CSV, Excel or JSON.' },
-      'users.setActive': { label: 'Activate and deactivate users', description: 'Allow or block a user’s sign-in.' },
-      'roles.view': { label: 'View roles', description: 'See roles and the permissions they grant.' },
-      'audit.view': { label: 'View the audit log', description: 'See who changed what, when, and from where.' },
-      'tokens.manage': {
-        label: 'Manage other users’ API tokens',
-        description: 'See, create and revoke API tokens for accounts you outrank.',
-      },
-      'webhooks.manage': {
-        label: 'Manage webhooks',
-        description:
-          'Add endpoints that are sent every change to users (names, e-mail addresses, status), and read what was sent.',
-      },
-    } as Record<string, { label: string; description: string } | undefined>,
-  },
+  permissions: permissionMessages,
   ...userPagesMessages,
   role: {
     loading: 'Loading role…',
@@ -155,6 +134,7 @@ export const en = {
     backHome: 'Go to the start page',
   },
   usersList: usersListMessages,
+  roles: rolesMessages,
   audit: auditMessages,
   tokens: tokensMessages,
   sessions: sessionsMessages,

@@ -22,6 +22,18 @@ const EVENTS: Record<DeliveredEventType, { label: string; description: string }>
     label: 'Bulk action completed',
     description: 'A summary after a bulk action, besides one event per user it changed.',
   },
+  'role.created': {
+    label: 'Role created',
+    description: 'A role was created, with the permissions it grants.',
+  },
+  'role.updated': {
+    label: 'Role changed',
+    description: 'A role was renamed or its permissions changed: every member gains or loses them at once.',
+  },
+  'role.deleted': {
+    label: 'Role deleted',
+    description: 'A role was deleted; its members, if any, lost it.',
+  },
   'webhook.test': {
     label: 'Test event',
     description: 'Sent on request to this endpoint alone, to check the receiver.',

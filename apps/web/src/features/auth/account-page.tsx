@@ -13,7 +13,7 @@ import {
 import { KeyRound, LogOut, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
-import { PermissionList } from '../roles/permission-list';
+import { PermissionList } from '../../components/permission-list';
 import { AccountNav } from './account-nav';
 import { useSession } from './use-session';
 import { useSignOut } from './use-sign-out';

@@ -1,13 +1,16 @@
 import { PERMISSIONS } from '@app/contracts';
 import { Badge, Card, CardDescription, CardHeader, CardTitle, EmptyState, Skeleton } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
-import { ChevronLeft, KeyRound, Shield } from 'lucide-react';
+import { ChevronLeft, KeyRound, Shield, Users } from 'lucide-react';
+import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { RecordErrorState } from '../errors/record-error-state';
 import { useIdParam } from '../../lib/use-id-param';
-import { PermissionList } from './permission-list';
+import { PermissionList } from '../../components/permission-list';
 import { useLeaveBack } from '../../lib/use-leave-back';
+import { useCan } from '../auth/use-session';
+import { roleMembersHref } from '../users/users-links';
 
 /** `/roles/:id` (roles.view): the role, its guard, and what it grants next to what it does not. */
 export function RoleShowPage() {
@@ -19,6 +22,7 @@ export function RoleShowPage() {
     enabled: id !== null,
   });
   const item = role.data?.item;
+  const canOpenUsers = useCan()['users.view'] === true;
 
   if (item) {
     const granted = (item.permissions ?? []).map((permission) => permission.name);
@@ -36,6 +40,15 @@ export function RoleShowPage() {
             <div className="mt-1 flex flex-wrap items-center gap-2">
               <Badge>{m.role.guard(item.guard_name)}</Badge>
               <Badge tone={count > 0 ? 'success' : 'neutral'}>{m.role.permissionCount(count)}</Badge>
+              {canOpenUsers ? (
+                <Link
+                  to={roleMembersHref(item.id)}
+                  className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground"
+                >
+                  <Users aria-hidden="true" className="size-4" />
+                  {m.roles.membersLink}
+                </Link>
+              ) : null}
             </div>
           </div>
         </div>
@@ -96,10 +109,10 @@ export function RoleShowPage() {
   );
 }
 
-/** Roles have no list of their own: "back" returns to wherever the role was opened from. */
+/** "Back" returns to wherever the role was opened from (a user's page, the list), else to the list. */
 function RoleBack() {
   const m = useMessages();
-  const back = useLeaveBack('/');
+  const back = useLeaveBack('/roles');
   return (
     <button
       type="button"

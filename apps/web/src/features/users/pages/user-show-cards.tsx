@@ -4,7 +4,7 @@ import { ChevronRight, Shield } from 'lucide-react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
 import { useCan } from '../../auth/use-session';
-import { PermissionList } from '../../roles/permission-list';
+import { PermissionList } from '../../../components/permission-list';
 import { UserStatusBadge } from './user-badges';
 
 function DateTime({ iso }: { iso: string }) {
