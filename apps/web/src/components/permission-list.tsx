@@ -28,6 +28,8 @@ export interface PermissionListProps {
   granted: readonly string[];
   /** Also list the known permissions not held, muted, so the gaps are visible too. */
   showMissing?: boolean;
+  /** Where each held permission comes from, in words ("Through manager · given directly"). */
+  sources?: ReadonlyMap<string, string>;
   className?: string;
 }
 
@@ -35,7 +37,7 @@ export interface PermissionListProps {
  * Permissions in plain words, grouped by resource: each row says what it allows and shows the
  * technical name for those who manage roles. Names unknown to this console are listed as they are.
  */
-export function PermissionList({ granted, showMissing = false, className }: PermissionListProps) {
+export function PermissionList({ granted, showMissing = false, sources, className }: PermissionListProps) {
   const m = useMessages();
   const held = new Set(granted);
   const known = PERMISSIONS as readonly string[];
@@ -82,6 +84,9 @@ export function PermissionList({ granted, showMissing = false, className }: Perm
                       <code className="font-mono text-xs font-normal text-muted-foreground">{name}</code>
                     </span>
                     {words ? <span className="block text-xs text-muted-foreground">{words.description}</span> : null}
+                    {sources?.get(name) ? (
+                      <span className="block text-xs font-medium text-foreground/80">{sources.get(name)}</span>
+                    ) : null}
                   </span>
                 </li>
               );

@@ -23,11 +23,17 @@ export const userPagesMessages = {
     rolesTitle: 'Roles',
     rolesDescription: 'Roles grant this user their permissions.',
     noRoles: 'No roles assigned.',
-    permissionsTitle: 'Permissions',
+    permissionsTitle: 'Access',
     permissionsDescription: (count: number) =>
       count === 1
-        ? '1 permission, through roles or granted directly.'
-        : `${count} permissions, through roles or granted directly.`,
+        ? '1 permission, and where it comes from: a role or a direct grant.'
+        : `${count} permissions, and where each comes from: a role or a direct grant.`,
+    /** Where a permission comes from: its roles' names, then a direct grant. */
+    accessSources: (roles: readonly string[], direct: boolean) =>
+      [roles.length ? `Through ${roles.join(', ')}` : null, direct ? 'granted directly' : null]
+        .filter(Boolean)
+        .join(' · ')
+        .replace(/^granted/, 'Granted'),
     noPermissions: 'This user holds no permissions.',
     deletedBannerTitle: 'This user is in the trash',
     deletedBanner: (date: string) => `Deleted on ${date}. A deleted user can’t sign in.`,

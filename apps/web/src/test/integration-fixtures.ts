@@ -141,3 +141,12 @@ export const NO_SECURITY_ANSWERS = {
   'sessions.listFor': ok({ items: [] }),
   'tokens.listFor': ok({ items: [] }),
 };
+
+/**
+ * A user's History with no events. A page test answers it rather than leaving it pending: tRPC
+ * batches the page's queries, and a pending one would hold its batch-mates (the user's access)
+ * and every refetch of them for ever.
+ */
+export const NO_HISTORY = {
+  'audit.list': ok({ rows: [], meta: { page: 1, perPage: 10, total: 0, totalExact: true, pageCount: 0 }, filters: {} }),
+};

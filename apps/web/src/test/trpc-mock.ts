@@ -20,6 +20,9 @@ export const ok = (data: unknown): TrpcReply => ({ data });
 const NO_JOBS = { rows: [], meta: { page: 1, perPage: 10, total: 0, totalExact: true, pageCount: 0 } };
 export const fail = (error: TrpcErrorBody): TrpcReply => ({ error });
 
+const NO_ACCESS: TrpcResolver = (input) =>
+  ok({ item: { id: (input as { id?: number } | undefined)?.id ?? 0, permissions: [] } });
+
 export const UNAUTHENTICATED: TrpcErrorBody = {
   message: 'You need to sign in to do this.',
   code: 'UNAUTHENTICATED',
@@ -38,7 +41,10 @@ export interface TrpcCall {
  */
 export function mockTrpc(table: Record<string, TrpcResolver | TrpcReply>) {
   // The header asks for the caller's running jobs on every page: none, unless a test says so.
-  const resolvers = new Map<string, TrpcResolver | TrpcReply>(Object.entries({ 'jobs.list': ok(NO_JOBS), ...table }));
+  // A user's page also asks where each permission comes from: nowhere known, unless a test says so.
+  const resolvers = new Map<string, TrpcResolver | TrpcReply>(
+    Object.entries({ 'jobs.list': ok(NO_JOBS), 'users.access': NO_ACCESS, ...table }),
+  );
   const calls: TrpcCall[] = [];
 
   const answer = async (path: string, input: unknown) => {

@@ -1,7 +1,10 @@
 import type { UserItem } from '@app/contracts';
 import { Card, CardDescription, CardHeader, CardTitle, cn, DescriptionList } from '@app/ui';
 import { ChevronRight, Shield } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
+import { useTRPC } from '../../../lib/trpc';
 import { useMessages } from '../../../i18n/messages';
 import { useCan } from '../../auth/use-session';
 import { PermissionList } from '../../../components/permission-list';
@@ -99,8 +102,37 @@ export function UserRolesCard({
   );
 }
 
-export function UserPermissionsCard({ names, className }: { names: readonly string[]; className?: string }) {
+/** Each held permission's sources in words, from GET /users/{id}/access (empty until it answers). */
+function useAccessSources(userId: number): ReadonlyMap<string, string> {
   const m = useMessages();
+  const trpc = useTRPC();
+  const access = useQuery(trpc.users.access.queryOptions({ id: userId }));
+  return useMemo(
+    () =>
+      new Map(
+        (access.data?.item.permissions ?? []).map((p) => [
+          p.name,
+          m.userPage.accessSources(
+            p.sources.flatMap((s) => (s.kind === 'role' ? [s.name] : [])),
+            p.sources.some((s) => s.kind === 'direct'),
+          ),
+        ]),
+      ),
+    [access.data, m],
+  );
+}
+
+export function UserPermissionsCard({
+  userId,
+  names,
+  className,
+}: {
+  userId: number;
+  names: readonly string[];
+  className?: string;
+}) {
+  const m = useMessages();
+  const sources = useAccessSources(userId);
   return (
     <Card aria-labelledby="user-permissions-title" className={cn('overflow-hidden', className)}>
       <CardHeader className="pb-3">
@@ -114,7 +146,7 @@ export function UserPermissionsCard({ names, className }: { names: readonly stri
       {names.length === 0 ? (
         <p className="border-t border-border px-5 py-4 text-sm text-muted-foreground">{m.userPage.noPermissions}</p>
       ) : (
-        <PermissionList granted={names} className="border-t border-border" />
+        <PermissionList granted={names} sources={sources} className="border-t border-border" />
       )}
     </Card>
   );

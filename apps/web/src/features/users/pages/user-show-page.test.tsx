@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
-import { NO_SECURITY_ANSWERS } from '../../../test/integration-fixtures';
+import { NO_HISTORY, NO_SECURITY_ANSWERS } from '../../../test/integration-fixtures';
 import { renderApp } from '../../../test/render-app';
 import { fail, mockTrpc, ok, sessionOf } from '../../../test/trpc-mock';
 import { userShow } from '../../../test/user-fixtures';
@@ -12,7 +12,7 @@ describe('user page', () => {
   it('shows the user, their roles as links and their permissions', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': ok(userShow()),
       ...NO_SECURITY_ANSWERS,
     });
@@ -29,6 +29,38 @@ describe('user page', () => {
       append: ['permission_names', 'is_admin'],
       withTrashed: true,
     });
+  });
+
+  it('says where each permission comes from: a role, a direct grant, or both', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      ...NO_HISTORY,
+      ...NO_SECURITY_ANSWERS,
+      'users.show': ok(userShow()),
+      'users.access': ok({
+        item: {
+          id: 42,
+          permissions: [
+            {
+              name: 'users.view',
+              sources: [
+                { kind: 'role', id: 2, name: 'manager' },
+                { kind: 'role', id: 3, name: 'viewer' },
+              ],
+            },
+            { name: 'users.export', sources: [{ kind: 'role', id: 2, name: 'manager' }, { kind: 'direct' }] },
+          ],
+        },
+      }),
+    });
+    renderApp('/users/42');
+
+    const access = await screen.findByRole('region', { name: en.userPage.permissionsTitle });
+    expect(await within(access).findByText(en.userPage.accessSources(['manager', 'viewer'], false))).toBeTruthy();
+    expect(within(access).getByText(en.userPage.accessSources(['manager'], true))).toBeTruthy();
+    expect(en.userPage.accessSources(['manager'], true)).toBe('Through manager · granted directly');
+    expect(en.userPage.accessSources([], true)).toBe('Granted directly');
+    expect(api.callsTo('users.access')[0]).toEqual({ id: 42 });
   });
 
   it('hides every action the caller may not use', async () => {
@@ -88,7 +120,7 @@ describe('user page', () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
       ...NO_SECURITY_ANSWERS,
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': ok(userShow({ is_active: true })),
     });
     renderApp('/users/42');
@@ -107,7 +139,7 @@ describe('user page', () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
       ...NO_SECURITY_ANSWERS,
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': ok(userShow({ ...user, actions: { ...user.actions, delete: { allowed: true } } })),
     });
     renderApp('/users/42');
@@ -122,7 +154,7 @@ describe('user page', () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
       ...NO_SECURITY_ANSWERS,
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': ok(userShow({ is_active: false })),
       'users.delete': ok(null),
       'users.list': 'pending',
@@ -148,7 +180,7 @@ describe('user page', () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
       ...NO_SECURITY_ANSWERS,
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': ok(userShow()),
       'users.setActive': fail({ message, code: 'LAST_ADMIN', httpStatus: 422 }),
     });
@@ -166,7 +198,7 @@ describe('user page', () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
       ...NO_SECURITY_ANSWERS,
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': ok(userShow({ is_active: false, deleted_at: '2024-06-01T08:00:00.000Z' })),
     });
     renderApp('/users/42');
@@ -182,7 +214,7 @@ describe('user page', () => {
     mockTrpc({
       'auth.me': ok(sessionOf('all')),
       ...NO_SECURITY_ANSWERS,
-      'audit.list': 'pending',
+      ...NO_HISTORY,
       'users.show': fail({ message: 'The user was not found.', code: 'NOT_FOUND', httpStatus: 404 }),
     });
     renderApp('/users/999');

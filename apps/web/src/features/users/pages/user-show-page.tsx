@@ -91,7 +91,7 @@ function UserProfile({ user }: { user: UserShowItem }) {
       <div className="mt-8 grid gap-6 lg:grid-cols-3 lg:items-start">
         <UserDetailsCard user={user} className="lg:col-span-2" />
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
-        <UserPermissionsCard names={user.permission_names ?? []} className="lg:col-span-2" />
+        <UserPermissionsCard userId={user.id} names={user.permission_names ?? []} className="lg:col-span-2" />
         {/* Which sections appear is the server's answer (`sections`), as the actions are. */}
         {user.sections.history ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
         {user.sections.sessions ? (
