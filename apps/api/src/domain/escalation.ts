@@ -36,6 +36,23 @@ export function rolesBeyondActor(
 export const permissionsBeyondActor = (actor: Actor, granted: readonly string[]): string[] =>
   inContractOrder(granted.filter((p) => !actor.permissions.has(p)));
 
+/**
+ * A change to a user's direct grants (`changed`: the permissions added and removed) the actor
+ * may make only when it holds each of them, as for roles: the permissions it lacks and the
+ * sentence refusing it, or null.
+ */
+export function directGrantRefusal(
+  actor: Actor,
+  changed: readonly string[],
+): { message: string; missing: string[] } | null {
+  const missing = permissionsBeyondActor(actor, changed);
+  if (missing.length === 0) return null;
+  return {
+    missing,
+    message: `You can grant or take away only permissions you hold yourself; you do not hold ${missing.join(', ')}.`,
+  };
+}
+
 /** The sentence a write refuses a role with, naming the permissions the actor lacks. */
 export const roleRefusal = (role: { name: string }, missing: readonly string[]) =>
   `You cannot grant or remove the role ${role.name}: it carries permissions you do not hold (${missing.join(', ')}).`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { canonicalEmailField, EMAIL_PATTERN } from '../email';
 import { constrainInput, describeInput, ifThen, inputJsonSchema } from '../json-schema';
+import { PermissionSchema } from '../permissions';
 import { integer, numeric, POSITIVE_INTEGER_TEXT_PATTERN } from '../query/fields';
 import { dedupe, isPlainObject } from '../query/normalise';
 import { ENCODABLE_TEXT_PATTERN, plainText, UNENCODABLE_PASSWORD_MESSAGE } from '../text';
@@ -27,6 +28,11 @@ const password = z
 const roleIdMessage = 'Each role id must be a whole number of 1 or more.';
 const roleId = numeric(integer(roleIdMessage, { min: 1 }));
 const rolesIds = z.array(roleId, { error: 'Give the roles as a list of role ids.' }).transform(dedupe);
+
+// A user's direct grants, beside what their roles give: the whole list (what is left out is taken away).
+const directPermissions = z
+  .array(PermissionSchema, { error: 'List the permissions granted to the user directly (an empty list for none).' })
+  .transform(dedupe);
 
 const isActive = z.boolean({ error: 'Active must be true or false.' });
 
@@ -93,6 +99,7 @@ export const UserUpdateInputSchema = z
     password: keptPassword,
     password_confirmation: keptConfirmation,
     roles_ids: rolesIds.optional(),
+    permissions: directPermissions.optional(),
     is_active: isActive.optional(),
     version: z
       .string({ error: 'The version is missing. Reload the record and try again.' })

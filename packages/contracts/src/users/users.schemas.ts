@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
+import { PermissionSchema } from '../permissions';
 import { ShowMetaSchema } from '../query/define-show-query';
 import { UserActionsSchema, UserSectionsSchema } from './users.actions';
 import { RoleOptionSchema } from './users.new';
@@ -12,6 +13,8 @@ export const UserRowSchema = z.object({
   name: z.string(),
   email: z.string(),
   roles_count: z.number().int().nonnegative(),
+  /** The names of the roles the user holds, alphabetical. */
+  roles: z.array(z.string()),
   is_active: z.boolean(),
   created_at: IsoDateTimeSchema,
   deleted_at: IsoDateTimeSchema.nullable(),
@@ -49,9 +52,13 @@ export type UserShowItem = z.infer<typeof UserShowItemSchema>;
 export const UserShowResultSchema = z.object({ item: UserShowItemSchema, meta: ShowMetaSchema });
 export type UserShowResult = z.infer<typeof UserShowResultSchema>;
 
-/** GET /users/{id}/edit: the item with its role ids and the optimistic-lock token. */
+/**
+ * GET /users/{id}/edit: the item with its role ids, the permissions granted to it directly (beside
+ * its roles'; the form edits them as a whole list) and the optimistic-lock token.
+ */
 export const UserEditItemSchema = UserItemSchema.extend({
   roles_ids: z.array(IdSchema),
+  permissions: z.array(PermissionSchema),
   version: z.string(),
   actions: UserActionsSchema,
 });

@@ -1,4 +1,5 @@
 import type { IdInput, RoleDeleteQuery } from '@app/contracts';
+import { lastHolderGuard } from '../../domain/permission-holders.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { judgeRoleChange } from '../../domain/roles.rules.js';
 import { lockAdministratorChanges } from '../../domain/users.locks.js';
@@ -6,7 +7,7 @@ import { notFound } from '../../errors.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { deleteRoleRows, grantedPermissions, lockRole, membersOf } from './roles.write-repository.js';
-import { lastHolderGuard, refuseRole, roleInUse } from './roles.write-support.js';
+import { refuseRole, roleInUse } from './roles.write-support.js';
 
 /** At most this many detached member ids travel in the audit row; `detached` counts them all. */
 const DETACHED_IDS_KEPT = 1_000;

@@ -1,12 +1,10 @@
 import type { RoleItem } from '@app/contracts';
-import type { Transaction } from 'sequelize';
-import type { Database } from '../../db/database.js';
-import { lastHolderRefusal, type RoleViolation } from '../../domain/roles.rules.js';
+import type { RoleViolation } from '../../domain/roles.rules.js';
 import { AppError } from '../../errors.js';
 import { roleItemOf } from './roles.item.js';
-import { type RoleRow, someoneHoldsEverything } from './roles.write-repository.js';
+import type { RoleRow } from './roles.write-repository.js';
 
-// What the role writes share: their refusals, the last-holder guard and the item they answer with.
+// What the role writes share: their refusals and the item they answer with.
 
 /** A rule's refusal as the doors send it: the field it concerns, and the first permission missing. */
 export function refuseRole(violation: RoleViolation): never {
@@ -37,24 +35,6 @@ export function roleInUse(name: string, members: { ids: readonly number[]; trash
     'ROLE_IN_USE',
     `The role ${name} is given to ${users}${trash}. Delete it with detach=true to take it from them.`,
   );
-}
-
-/**
- * The last-holder guard of a change that may take permissions away (a role losing some, a role
- * deleted from its members): `before` is read before the change and `check` after it, both in
- * the change's transaction, after `lockAdministratorChanges` — so two such changes run in turn
- * and the second reads what the first left. A change is refused (LAST_ADMIN) only when it would
- * end the guarantee; where nobody held everything before, it has none to keep.
- */
-export async function lastHolderGuard(db: Database, tx: Transaction) {
-  const before = await someoneHoldsEverything(db, tx);
-  return {
-    async check(): Promise<void> {
-      if (!before) return;
-      const refusal = lastHolderRefusal((await someoneHoldsEverything(db, tx)) ? 1 : 0);
-      if (refusal) throw new AppError('LAST_ADMIN', refusal);
-    },
-  };
 }
 
 /** The role as a write answers with it: its row and the permissions it grants. */

@@ -1,4 +1,5 @@
 import type { IdInput, RoleUpdated, RoleUpdateInput } from '@app/contracts';
+import { lastHolderGuard } from '../../domain/permission-holders.js';
 import { UniqueConstraintError } from 'sequelize';
 import { writeTransaction } from '../../db/transaction.js';
 import { judgeRoleChange } from '../../domain/roles.rules.js';
@@ -13,7 +14,7 @@ import {
   setRolePermissions,
   updateRoleRow,
 } from './roles.write-repository.js';
-import { lastHolderGuard, nameTaken, refuseRole, writtenRoleItem, staleVersion } from './roles.write-support.js';
+import { nameTaken, refuseRole, writtenRoleItem, staleVersion } from './roles.write-support.js';
 import { roleVersionOf } from './roles.item.js';
 
 /**

@@ -6,9 +6,10 @@ import type { Context } from '../../context.js';
 import { actionsFor } from '../../domain/users.actions.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { toTarget } from '../../domain/users.targets.js';
+import { directGrantsOf } from './users.permissions-change.js';
 
 /**
- * GET /users/{id}/edit: what the edit form needs. Each role option says whether the caller may
+ * GET /users/{id}/edit: what the edit form needs, with the user's direct grants. Each role option says whether the caller may
  * grant or remove it (anti-escalation), and `actions` (with `can`, their yes/no) whether the
  * caller may change this user at all (record policy, privilege ceiling, rules), so the form
  * offers only what the server would accept.
@@ -23,14 +24,22 @@ export async function editUser({
   // The route's guard (users.update) is the record policy here; a trashed user cannot be edited.
   const user = await ctx.db.models.User.findByPk(input.id);
   if (!user) throw notFound('The user');
-  const [roles, grants, actionsById] = await Promise.all([
+  const [roles, permissions, grants, actionsById] = await Promise.all([
     rolesOf(ctx.db, user.id),
+    directGrantsOf(ctx.db, null, user.id),
     loadRoleGrants(ctx.db, 'all'),
     actionsFor(ctx, [toTarget(user)]),
   ]);
   const actions = actionsById.get(user.id) as UserEditResult['item']['actions'];
   return {
-    item: { ...toUserItem(user), roles, roles_ids: roles.map((r) => r.id), version: versionOf(user), actions },
+    item: {
+      ...toUserItem(user),
+      roles,
+      roles_ids: roles.map((r) => r.id),
+      permissions,
+      version: versionOf(user),
+      actions,
+    },
     options: { roles: roleOptions(ctx.actor, grants) },
     can: {
       update: actions.update.allowed,

@@ -12,7 +12,10 @@ import { revokeCredentials, revokeOtherCredentials } from './users.batch-reposit
 import { checkRoleChange } from './users.roles-change.js';
 import { type Change, judge, outranked } from '../../domain/users.rules.js';
 import { liveUser, refuse, targetOf } from '../../domain/users.targets.js';
-import { lockUsers, roleIdByName } from '../../domain/users.locks.js';
+import { lockAdministratorChanges, lockUsers, roleIdByName } from '../../domain/users.locks.js';
+import { lastHolderGuard } from '../../domain/permission-holders.js';
+import { RetryTransaction } from '../../db/transaction.js';
+import { checkGrantChange, directGrantsOf, replaceGrants } from './users.permissions-change.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { replaceRoles, roleIdsOf } from './users.write-repository.js';
 
@@ -26,7 +29,8 @@ const staleVersion = () =>
  * PUT /users/{id}: the privilege ceiling first (403 OUTRANKED: a caller who may not touch the
  * account learns nothing more), then the optimistic lock (409 when `version` is stale, nothing
  * written), the e-mail, the status (needs users.setActive, rules 1–2) and the roles
- * (anti-escalation, rule 2 when the admin role is removed), all judged and applied in one
+ * (anti-escalation, rule 2 when the admin role is removed) and the direct grants (anti-escalation;
+ * taking one away keeps someone holding every permission), all judged and applied in one
  * transaction. A new password ends the user's other sessions and tokens in that transaction.
  */
 export async function updateUser({
@@ -43,6 +47,13 @@ export async function updateUser({
       // Only a PUT that could take an administrator away (status off, or roles replaced) of a
       // user who holds the admin role waits for the administrators' turn; a rename never does.
       const mayRemoveAdmin = input.is_active === false || input.roles_ids !== undefined;
+      // Taking a direct grant away may end the administrators' guarantee: such a change takes
+      // their turn before the user's row, like any change that could (one lock order).
+      const nextGrants: readonly string[] | undefined = input.permissions;
+      const takesGrants = (grants: readonly string[]) =>
+        nextGrants !== undefined && grants.some((p) => !nextGrants.includes(p));
+      const inTurn = takesGrants(await directGrantsOf(db, tx, input.id));
+      if (inTurn) await lockAdministratorChanges(db, tx);
       const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
       const { user, admins } = mayRemoveAdmin
         ? await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName)
@@ -52,6 +63,9 @@ export async function updateUser({
       if (ceiling) refuse(ceiling);
       if (versionOf(user) !== input.version) throw staleVersion();
       if (await emailTaken(db, tx, input.email, user.id)) throw emailTakenError();
+      const grantsBefore = await directGrantsOf(db, tx, user.id);
+      if (!inTurn && takesGrants(grantsBefore)) throw new RetryTransaction('a direct grant appeared before the lock');
+      const grants = nextGrants ? checkGrantChange(ctx, grantsBefore, nextGrants) : null;
 
       const changes: Change[] = [];
       const statusChanges = input.is_active !== undefined && input.is_active !== target.is_active;
@@ -68,6 +82,7 @@ export async function updateUser({
       const violation = judge(ctx.actor, changes, admins, config.users).get(user.id);
       if (violation) refuse(violation);
 
+      const guard = grants?.removed.length ? await lastHolderGuard(db, tx) : null;
       const beforeRoles = (await rolesOf(db, user.id, tx)).map((r) => r.name);
       const before = { name: user.name, email: user.email, is_active: target.is_active };
       user.set({ name: input.name, email: input.email, lock_version: user.lock_version + 1 });
@@ -75,6 +90,8 @@ export async function updateUser({
       if (passwordHash) user.set('password_hash', passwordHash);
       await user.save({ transaction: tx });
       await replaceRoles(db, tx, user.id, delta.added, delta.removed);
+      if (grants) await replaceGrants(db, tx, user.id, grants);
+      await guard?.check();
       const deactivated = statusChanges && !input.is_active;
       if (deactivated) await revokeCredentials(db, tx, [user.id]);
       // Whoever changed the password, the old one's sessions and tokens must not outlive it; the
@@ -90,8 +107,14 @@ export async function updateUser({
         targetType: 'user',
         targetIds: [user.id],
         changes: diff(
-          { ...before, roles: beforeRoles },
-          { name: user.name, email: user.email, is_active: Boolean(user.is_active), roles: roles.map((r) => r.name) },
+          { ...before, roles: beforeRoles, permissions: grantsBefore },
+          {
+            name: user.name,
+            email: user.email,
+            is_active: Boolean(user.is_active),
+            roles: roles.map((r) => r.name),
+            permissions: grants ? await directGrantsOf(db, tx, user.id) : grantsBefore,
+          },
         ),
         ...(passwordHash ? { context: { passwordChanged: true, ...revoked } } : {}),
       });
