@@ -65,6 +65,11 @@ if (mysqlUrl) {
       name: 'bench-jobs-smoke',
       cmd: ['npm', 'run', 'bench', '--', '--jobs', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
     },
+    // A role given to 80 % of them: GET /roles, the preview and the save of a change, a member's next request.
+    {
+      name: 'bench-roles-smoke',
+      cmd: ['npm', 'run', 'bench', '--', '--roles', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
+    },
     // Each import scenario at 10 000 lines: dry run, create, upsert again, XLSX against CSV.
     {
       name: 'bench-imports-smoke',

@@ -55,6 +55,8 @@ const HELP = `Usage: npm run bench -- [options]
                        rate, a dry run, cancel, and the list while one runs (--jobs --help)
   --imports            instead of the scenarios: user imports (CSV and XLSX, a million lines) against
                        a plain INSERT floor: dry run, create, upsert, the list meanwhile (--imports --help)
+  --roles              instead of the scenarios: GET /roles, the preview and the save of a change to a
+                       role of 800 000 members, and whether a member's next request sees it (--roles --help)
   --profile            instead of the scenarios: one scenario (--scenario NAME, default list-default)
                        under load for --duration S (default 20) against an already-seeded database,
                        the API run with --cpu-prof; prints self and total time by function and owner

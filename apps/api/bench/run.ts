@@ -106,6 +106,10 @@ async function main(): Promise<number> {
     const { runImportsBench } = await import('./imports-run.js');
     return runImportsBench(process.argv.slice(2));
   }
+  if (process.argv.includes('--roles')) {
+    const { runRolesBench } = await import('./roles-run.js');
+    return runRolesBench(process.argv.slice(2));
+  }
   if (process.argv.includes('--webhooks')) {
     const { runWebhooksBench } = await import('./webhooks-run.js');
     return runWebhooksBench(process.argv.slice(2));
