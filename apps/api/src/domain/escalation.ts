@@ -1,4 +1,4 @@
-import type { RoleOption } from '@app/contracts';
+import { PERMISSIONS, type PermissionOption, type RoleOption } from '@app/contracts';
 import { Op, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import type { Actor } from '../auth/actor.js';
@@ -51,6 +51,17 @@ export function directGrantRefusal(
     missing,
     message: `You can grant or take away only permissions you hold yourself; you do not hold ${missing.join(', ')}.`,
   };
+}
+
+/**
+ * Each permission as the user form offers it as a direct grant to this actor: grantable, or not
+ * with the sentence the write would refuse with (`directGrantRefusal`, the same rule).
+ */
+export function permissionOptions(actor: Actor): PermissionOption[] {
+  return PERMISSIONS.map((name) => {
+    const refusal = directGrantRefusal(actor, [name]);
+    return refusal ? { name, grantable: false, reason: refusal.message } : { name, grantable: true };
+  });
 }
 
 /** The sentence a write refuses a role with, naming the permissions the actor lacks. */

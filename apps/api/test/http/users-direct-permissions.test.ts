@@ -78,6 +78,13 @@ describe.each(DOORS)('direct permissions through %s', (door) => {
     const user = await g.user();
     expect((await put(door, managerToken, user.id, { permissions: ['users.export'] })).status).toBe(200);
 
+    // The edit form is told the same: what the manager may tick, and why not the rest.
+    const { options } = (await request(t.app, { token: managerToken }).get(`/api/users/${user.id}/edit`)).json();
+    expect(options.permissions).toHaveLength(PERMISSIONS.length);
+    expect(options.permissions).toContainEqual({ name: 'users.export', grantable: true });
+    const locked = options.permissions.find((o: { name: string }) => o.name === 'users.delete');
+    expect(locked).toMatchObject({ grantable: false, reason: expect.stringContaining('you do not hold users.delete') });
+
     const beyond = await put(door, managerToken, user.id, { permissions: ['users.export', 'users.delete'] });
     expect(beyond).toMatchObject({ status: 403, code: 'FORBIDDEN', permission: 'users.delete' });
     expect(beyond.errors?.permissions?.[0]).toContain('you do not hold users.delete');

@@ -88,13 +88,21 @@ export const UsersListResultSchema = listResultSchema(UserListRowSchema, {
 });
 export type UsersListResult = z.infer<typeof UsersListResultSchema>;
 
+/** A permission as the edit form offers it to the caller: whether it may grant or take it away, and why not. */
+export const PermissionOptionSchema = z.object({
+  name: PermissionSchema,
+  grantable: z.boolean(),
+  reason: z.string().optional(),
+});
+export type PermissionOption = z.infer<typeof PermissionOptionSchema>;
+
 /**
- * GET /users/{id}/edit: the form's data, the role options (with whether the caller may grant each)
+ * GET /users/{id}/edit: the form's data, the role and direct-permission options (with whether the caller may grant each)
  * and record capabilities (`can`: each action's `allowed`, kept for clients of the first contract).
  */
 export const UserEditResultSchema = z.object({
   item: UserEditItemSchema,
-  options: z.object({ roles: z.array(RoleOptionSchema) }),
+  options: z.object({ roles: z.array(RoleOptionSchema), permissions: z.array(PermissionOptionSchema) }),
   can: z.object({
     update: z.boolean(),
     setActive: z.boolean(),

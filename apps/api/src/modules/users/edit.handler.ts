@@ -1,5 +1,5 @@
 import type { IdInput, UserEditResult } from '@app/contracts';
-import { loadRoleGrants, roleOptions } from '../../domain/escalation.js';
+import { loadRoleGrants, permissionOptions, roleOptions } from '../../domain/escalation.js';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../context.js';
@@ -40,7 +40,7 @@ export async function editUser({
       version: versionOf(user),
       actions,
     },
-    options: { roles: roleOptions(ctx.actor, grants) },
+    options: { roles: roleOptions(ctx.actor, grants), permissions: permissionOptions(ctx.actor) },
     can: {
       update: actions.update.allowed,
       setActive: actions.setActive.allowed,
