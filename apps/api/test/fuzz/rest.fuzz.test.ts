@@ -54,6 +54,15 @@ describe('the REST fuzzer', () => {
         'DELETE /api/users/{id}/tokens/{tokenId}',
         'GET /api/auth/sessions',
         'DELETE /api/users/{id}/sessions/{sessionId}',
+        'GET /api/roles',
+        'POST /api/roles',
+        'PUT /api/roles/{id}',
+        'DELETE /api/roles/{id}',
+        'POST /api/roles/{id}/preview',
+        'POST /api/roles/preview',
+        'GET /api/roles/export',
+        'GET /api/permissions',
+        'GET /api/users/{id}/access',
       ]),
     );
     expect(operations.length).toBeGreaterThanOrEqual(20);
