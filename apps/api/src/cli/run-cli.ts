@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js';
 import { CliError, type CliIO } from './cli-error.js';
 import { auditPrune } from './commands/audit.commands.js';
 import { dbMigrate, dbSeed } from './commands/db.commands.js';
-import { roleCreate } from './commands/role.commands.js';
+import { roleCreate, roleDelete, roleUpdate } from './commands/role.commands.js';
 import { tokenCreate } from './commands/token.commands.js';
 import { userCreate, userSetPassword } from './commands/user.commands.js';
 import { webhooksPrune, webhooksReseal } from './commands/webhook.commands.js';
@@ -23,6 +23,11 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   },
   'user:set-password': { run: userSetPassword, usage: 'user:set-password --email E --password P' },
   'role:create': { run: roleCreate, usage: 'role:create --name N [--permission P]...' },
+  'role:update': {
+    run: roleUpdate,
+    usage: 'role:update --name N [--rename M] [--permission P]... | [--no-permissions]   the whole list',
+  },
+  'role:delete': { run: roleDelete, usage: 'role:delete --name N [--detach]   --detach takes it from its members' },
   'audit:prune': {
     run: auditPrune,
     usage: 'audit:prune [--days N]           delete audit events older than N days (AUDIT_RETENTION_DAYS)',

@@ -224,6 +224,39 @@ describe('the operator CLI', () => {
     });
   });
 
+  it('changes and deletes roles through the API handlers, under the same rules', async () => {
+    const res = await cli('role:update', '--name', 'EXPORTER', '--rename', 'exporters', '--permission', 'users.view');
+    expect(res).toMatchObject({ code: 0, out: expect.stringMatching(/^Updated role #\d+ exporters: users.view\.$/) });
+    const audit = await db.models.AuditLog.findOne({ where: { action: 'role.update' }, order: [['id', 'DESC']] });
+    expect(audit?.context).toMatchObject({ source: 'cli' });
+    expect(audit?.changes).toMatchObject({ name: { before: 'exporter', after: 'exporters' } });
+    // Left out, the permissions stay; --no-permissions empties them.
+    expect((await cli('role:update', '--name', 'exporters', '--rename', 'exporter')).out).toMatch(/: users.view\.$/);
+    expect((await cli('role:update', '--name', 'exporter', '--no-permissions')).out).toMatch(/: no permissions\.$/);
+
+    expect(await cli('role:update', '--name', 'admin', '--rename', 'boss')).toMatchObject({
+      code: 1,
+      err: 'Error: --rename: The admin role cannot be renamed.',
+    });
+    expect((await cli('role:update', '--name', 'nobody-has-this')).err).toBe(
+      'Error: --name: There is no role named nobody-has-this.',
+    );
+    expect((await cli('role:delete', '--name', 'admin')).err).toBe('Error: The admin role cannot be deleted.');
+
+    // A role with members goes only with --detach, which takes it from them.
+    const role = await db.models.Role.findOne({ where: { name: 'exporter' } });
+    const member = await db.models.User.findOne({ where: { email: { [Op.ne]: 'admin@example.com' } } });
+    await db.models.UserRole.create({ user_id: member?.id as number, role_id: role?.id as number });
+    expect((await cli('role:delete', '--name', 'exporter')).err).toMatch(
+      /^Error: The role exporter is given to 1 user\./,
+    );
+    expect(await cli('role:delete', '--name', 'exporter', '--detach')).toMatchObject({
+      code: 0,
+      out: `Deleted role #${role?.id} exporter.`,
+    });
+    expect(await db.models.UserRole.count({ where: { role_id: role?.id as number } })).toBe(0);
+  });
+
   it('creates an API token shown once, stored hashed, with an optional expiry', async () => {
     const res = await cli('token:create', '--email', 'admin@example.com', '--name', 'ci', '--expires-days', '30');
     expect(res.code).toBe(0);
