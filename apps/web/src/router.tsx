@@ -139,8 +139,16 @@ export const routes: RouteObject[] = [
         lazy: lazyPage(() => import('./features/roles/roles-list-page').then((m) => m.RolesListPage), 'roles.view'),
       },
       {
+        path: 'roles/new',
+        lazy: lazyPage(() => import('./features/roles/role-new-page').then((m) => m.RoleNewPage), 'roles.create'),
+      },
+      {
         path: 'roles/:id',
         lazy: lazyPage(() => import('./features/roles/role-show-page').then((m) => m.RoleShowPage), 'roles.view'),
+      },
+      {
+        path: 'roles/:id/edit',
+        lazy: lazyPage(() => import('./features/roles/role-edit-page').then((m) => m.RoleEditPage), 'roles.update'),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../permissions';
-import { PERMISSION_CATALOGUE, PermissionSourceSchema, UserAccessResultSchema } from './permission-catalogue';
+import {
+  PERMISSION_CATALOGUE,
+  PermissionRowSchema,
+  PermissionSourceSchema,
+  UserAccessResultSchema,
+} from './permission-catalogue';
 
 describe('the permission catalogue', () => {
   it('has one entry per permission, in the contract’s order', () => {
@@ -18,6 +23,24 @@ describe('the permission catalogue', () => {
     for (const name of PERMISSIONS) {
       expect(PERMISSION_CATALOGUE[name].description, name).toMatch(/^[A-Z][^\n]*\.$/);
     }
+  });
+});
+
+describe('a catalogue row', () => {
+  const row = { name: 'users.delete', resource: 'users', action: 'delete', description: 'Delete.', roles: [] };
+
+  it('says whether the caller may grant the permission, and why not', () => {
+    expect(PermissionRowSchema.parse({ ...row, grantable: true })).toMatchObject({ grantable: true });
+    const locked = {
+      ...row,
+      grantable: false,
+      reason: 'You can grant or take away only permissions you hold yourself; you do not hold users.delete.',
+    };
+    expect(PermissionRowSchema.parse(locked)).toEqual(locked);
+  });
+
+  it('refuses a row that does not say whether it is grantable', () => {
+    expect(PermissionRowSchema.safeParse(row).success).toBe(false);
   });
 });
 

@@ -91,13 +91,21 @@ export const PERMISSION_CATALOGUE: { readonly [P in Permission]: PermissionEntry
   },
 };
 
-/** `GET /permissions`: one row per permission, in the contract's order, with the roles granting it. */
+/**
+ * `GET /permissions`: one row per permission, in the contract's order, with the roles granting it
+ * and whether the caller may give it to a role or take it away (decisions as data: the role
+ * editor disables what the writes would refuse, with their reason).
+ */
 export const PermissionRowSchema = z.object({
   name: PermissionSchema,
   resource: z.enum(PERMISSION_RESOURCES),
   action: z.enum(PERMISSION_ACTIONS),
   description: z.string(),
   roles: z.array(NamedRefSchema).describe('The roles granting this permission, by name.'),
+  grantable: z
+    .boolean()
+    .describe('Whether the caller may grant this permission or remove it: only one it holds itself.'),
+  reason: z.string().optional().describe('Why the caller may not grant or remove it, when it may not.'),
 });
 export type PermissionRow = z.infer<typeof PermissionRowSchema>;
 

@@ -1,14 +1,22 @@
-import { PERMISSION_CATALOGUE, PERMISSIONS, type PermissionsListResult } from '@app/contracts';
+import { PERMISSION_CATALOGUE, type PermissionsListResult } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
+import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
+import { permissionOptions } from '../../domain/escalation.js';
 
 /**
  * GET /permissions: the catalogue in the contract's order, each permission with the roles granting
- * it by name. One read of every grant, whatever the number of roles: a role grants at most every
- * permission, so the rows are roles × permissions at most. A permission row created by hand under
- * a name the contract does not know is left out, as it is from the caller's capabilities.
+ * it by name and whether the caller may grant or remove it — the writes' own rule (no escalation:
+ * `permissionOptions`), so the editor disables exactly what PUT /roles would refuse. One read
+ * of every grant, whatever the number of roles: a role grants at most every permission, so the
+ * rows are roles × permissions at most. A permission row created by hand under a name the
+ * contract does not know is left out, as it is from the caller's capabilities.
  */
-export async function listPermissions({ ctx }: { ctx: { db: Database } }): Promise<PermissionsListResult> {
+export async function listPermissions({
+  ctx,
+}: {
+  ctx: { db: Database; actor: Actor };
+}): Promise<PermissionsListResult> {
   const grants = await ctx.db.sequelize.query<{ permission: string; id: number | string; name: string }>(
     `SELECT p.name AS permission, r.id, r.name
        FROM role_permissions rp
@@ -23,6 +31,12 @@ export async function listPermissions({ ctx }: { ctx: { db: Database } }): Promi
     roles.push({ id: Number(grant.id), name: grant.name });
     rolesOf.set(grant.permission, roles);
   }
-  const rows = PERMISSIONS.map((name) => ({ name, ...PERMISSION_CATALOGUE[name], roles: rolesOf.get(name) ?? [] }));
+  // The user form's rule and sentence (domain/escalation.ts): a role's grants and a user's
+  // direct ones are given and taken away under the same no-escalation rule.
+  const rows = permissionOptions(ctx.actor).map((option) => ({
+    ...option,
+    ...PERMISSION_CATALOGUE[option.name],
+    roles: rolesOf.get(option.name) ?? [],
+  }));
   return { rows, meta: { total: rows.length } };
 }

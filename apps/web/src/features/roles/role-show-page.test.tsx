@@ -1,34 +1,93 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
+import { roleEditorMessages } from '../../i18n/role-editor-messages';
 import { renderApp } from '../../test/render-app';
-import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import { fail, mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import { roleShow } from './role-test-fixtures';
 
-describe('role page', () => {
-  it('shows the role, its guard, its permissions and their count', async () => {
-    const api = mockTrpc({
-      'auth.me': ok(sessionOf(['roles.view'])),
-      'roles.show': ok({
-        item: {
-          id: 3,
-          name: 'viewer',
-          guard_name: 'web',
-          permissions: [
-            { id: 9, name: 'roles.view' },
-            { id: 1, name: 'users.view' },
-          ],
-          permissions_count: 2,
+const t = roleEditorMessages;
+const words = (name: string) => en.permissions.names[name]?.label ?? name;
+
+describe('role page', { timeout: 20_000 }, () => {
+  it('shows the role, its description, its members and what it grants as a read-only matrix', async () => {
+    const api = mockTrpc({ 'auth.me': ok(sessionOf(['roles.view', 'users.view'])), 'roles.show': roleShow() });
+    renderApp('/roles/7');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'support' })).toBeTruthy();
+    expect(screen.getByText('Answers customers')).toBeTruthy();
+    expect(screen.getByText(en.role.permissionCount(2))).toBeTruthy();
+    expect(screen.getByRole('link', { name: t.show.members(3) }).getAttribute('href')).toBe(
+      '/users?filters[role_id][]=7',
+    );
+    const cell = (name: string) => screen.getByText(words(name)).closest('li');
+    expect(cell('users.delete')?.textContent).toContain(en.role.granted);
+    expect(cell('users.export')?.textContent).toContain(en.role.notGranted);
+    expect(screen.getAllByText(en.role.granted)).toHaveLength(2);
+    // Read-only: nothing to tick, and no Edit or Delete without roles.update / roles.delete.
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('link', { name: t.show.edit })).toBeNull();
+    expect(screen.queryByRole('button', { name: t.show.delete })).toBeNull();
+    expect(api.callsTo('roles.show')[0]).toEqual({ id: 7, with: ['permissions'], withCount: ['permissions', 'users'] });
+  });
+
+  it('offers Edit and Delete as the server allows, with its reason when it does not', async () => {
+    const reason = 'You cannot change the role support: it grants permissions you do not hold (users.delete).';
+    mockTrpc({
+      'auth.me': ok(sessionOf(['roles.view', 'roles.update', 'roles.delete'])),
+      'roles.show': roleShow({
+        actions: {
+          update: { allowed: false, code: 'OUTRANKED', message: reason },
+          delete: { allowed: true },
         },
-        meta: { loaded_relations: ['permissions'], loaded_counts: ['permissions_count'], loaded_appends: [] },
       }),
     });
-    renderApp('/roles/3');
+    renderApp('/roles/7');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'viewer' })).toBeTruthy();
-    expect(screen.getByText(en.role.guard('web'))).toBeTruthy();
-    expect(screen.getByText(en.role.permissionCount(2))).toBeTruthy();
-    expect(screen.getAllByText(en.role.granted)).toHaveLength(2);
-    expect(screen.getByText(en.permissions.names['users.view']!.label)).toBeTruthy();
-    expect(api.callsTo('roles.show')[0]).toEqual({ id: 3, with: ['permissions'], withCount: ['permissions'] });
+    const edit = await screen.findByRole('button', { name: t.show.edit });
+    expect(edit.getAttribute('aria-disabled')).toBe('true');
+    expect(edit.getAttribute('title')).toBe(reason);
+    expect(screen.getByRole('button', { name: t.show.delete }).getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('deletes a role with members after saying how many lose it, detaching them', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'roles.show': roleShow(),
+      'roles.delete': ok(null),
+      'roles.list': 'pending',
+    });
+    const { router } = renderApp('/roles/7');
+
+    fireEvent.click(await screen.findByRole('button', { name: t.show.delete }));
+    const dialog = await screen.findByRole('dialog', { name: t.remove.title('support') });
+    expect(within(dialog).getByText(new RegExp(t.remove.members(3, 'support')))).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: t.remove.confirm }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/roles'));
+    expect(api.callsTo('roles.delete')).toEqual([{ id: 7, detach: true }]);
+    expect(await screen.findByText(t.remove.done('support'))).toBeTruthy();
+  });
+
+  it('deletes a role nobody holds without detaching, and shows a refusal in the dialog', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'roles.show': roleShow({ users_count: 0 }),
+      'roles.delete': fail({
+        message: 'This would leave no active user holding every permission.',
+        code: 'LAST_ADMIN',
+        httpStatus: 422,
+      }),
+    });
+    const { router } = renderApp('/roles/7');
+
+    fireEvent.click(await screen.findByRole('button', { name: t.show.delete }));
+    const dialog = await screen.findByRole('dialog', { name: t.remove.title('support') });
+    expect(within(dialog).queryByText(/will lose it/)).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: t.remove.confirm }));
+
+    expect(await within(dialog).findByText('This would leave no active user holding every permission.')).toBeTruthy();
+    expect(api.callsTo('roles.delete')).toEqual([{ id: 7 }]);
+    expect(router.state.location.pathname).toBe('/roles/7');
   });
 });

@@ -1,28 +1,52 @@
-import { PERMISSIONS } from '@app/contracts';
-import { Badge, Card, CardDescription, CardHeader, CardTitle, EmptyState, Skeleton } from '@app/ui';
+import { type ActionState, PERMISSION_CATALOGUE, PERMISSIONS } from '@app/contracts';
+import {
+  Badge,
+  Button,
+  buttonClassName,
+  Card,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  EmptyState,
+  Skeleton,
+} from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
-import { ChevronLeft, KeyRound, Shield, Users } from 'lucide-react';
+import { ChevronLeft, KeyRound, Pencil, Shield, Trash2, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
+import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { useTRPC } from '../../lib/trpc';
 import { RecordErrorState } from '../errors/record-error-state';
 import { useIdParam } from '../../lib/use-id-param';
-import { PermissionList } from '../../components/permission-list';
+import { PermissionMatrix } from '../../components/permission-matrix';
 import { useLeaveBack } from '../../lib/use-leave-back';
 import { useCan } from '../auth/use-session';
 import { roleMembersHref } from '../users/users-links';
+import { useDeleteRoleDialog } from './use-delete-role';
 
-/** `/roles/:id` (roles.view): the role, its guard, and what it grants next to what it does not. */
+/** The catalogue as the contracts name it: what a read-only matrix lays out (no decisions needed). */
+const CATALOGUE_ROWS = PERMISSIONS.map((name) => ({ name, ...PERMISSION_CATALOGUE[name] }));
+
+/**
+ * `/roles/:id` (roles.view): the role, who holds it, and what it grants as the resource × action
+ * matrix; Edit and Delete as the server judged them for the caller (with the reason when not).
+ */
 export function RoleShowPage() {
   const m = useMessages();
+  const r = useRoleEditorMessages();
   const trpc = useTRPC();
   const id = useIdParam();
   const role = useQuery({
-    ...trpc.roles.show.queryOptions({ id: id ?? 0, with: ['permissions'], withCount: ['permissions'] }),
+    ...trpc.roles.show.queryOptions({ id: id ?? 0, with: ['permissions'], withCount: ['permissions', 'users'] }),
     enabled: id !== null,
   });
   const item = role.data?.item;
-  const canOpenUsers = useCan()['users.view'] === true;
+  const can = useCan();
+  const canOpenUsers = can['users.view'] === true;
+  const remove = useDeleteRoleDialog(
+    item ? { id: item.id, name: item.name, users_count: item.users_count ?? 0 } : undefined,
+    () => role.refetch(),
+  );
 
   if (item) {
     const granted = (item.permissions ?? []).map((permission) => permission.name);
@@ -31,28 +55,48 @@ export function RoleShowPage() {
       <>
         <title>{m.app.documentTitle(item.name)}</title>
         <RoleBack />
-        <div className="mt-4 flex items-center gap-4">
-          <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-surface-muted text-muted-foreground ring-1 ring-border ring-inset">
-            <Shield aria-hidden="true" className="size-5" />
-          </span>
-          <div className="min-w-0">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-foreground capitalize">{item.name}</h1>
-            <div className="mt-1 flex flex-wrap items-center gap-2">
-              <Badge>{m.role.guard(item.guard_name)}</Badge>
-              <Badge tone={count > 0 ? 'success' : 'neutral'}>{m.role.permissionCount(count)}</Badge>
-              {canOpenUsers ? (
-                <Link
-                  to={roleMembersHref(item.id)}
-                  className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground"
-                >
-                  <Users aria-hidden="true" className="size-4" />
-                  {m.roles.membersLink}
-                </Link>
-              ) : null}
+        <div className="mt-4 flex max-w-5xl flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+          <div className="flex min-w-0 items-center gap-4">
+            <span className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-surface-muted text-muted-foreground ring-1 ring-border ring-inset">
+              <Shield aria-hidden="true" className="size-5" />
+            </span>
+            <div className="min-w-0">
+              <h1 className="truncate text-2xl font-semibold tracking-tight text-foreground capitalize">{item.name}</h1>
+              <div className="mt-1 flex flex-wrap items-center gap-2">
+                <Badge>{m.role.guard(item.guard_name)}</Badge>
+                <Badge tone={count > 0 ? 'success' : 'neutral'}>{m.role.permissionCount(count)}</Badge>
+                <RoleMembers id={item.id} count={item.users_count ?? 0} canOpenUsers={canOpenUsers} />
+              </div>
             </div>
           </div>
+          {item.actions ? (
+            <div className="flex shrink-0 gap-2">
+              {can['roles.update'] ? (
+                item.actions.update.allowed ? (
+                  <Link to={`/roles/${item.id}/edit`} className={buttonClassName({ variant: 'secondary' })}>
+                    <Pencil aria-hidden="true" />
+                    {r.show.edit}
+                  </Link>
+                ) : (
+                  <Button variant="secondary" unavailableReason={refusal(item.actions.update)}>
+                    <Pencil aria-hidden="true" />
+                    {r.show.edit}
+                  </Button>
+                )
+              ) : null}
+              {can['roles.delete'] ? (
+                <Button variant="danger" unavailableReason={refusal(item.actions.delete)} onClick={remove.ask}>
+                  <Trash2 aria-hidden="true" />
+                  {r.show.delete}
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
         </div>
-        <Card aria-labelledby="role-permissions-title" className="mt-8 max-w-3xl overflow-hidden">
+        <p className="mt-4 max-w-3xl text-sm text-pretty text-muted-foreground">
+          {item.description ?? r.show.noDescription}
+        </p>
+        <Card aria-labelledby="role-permissions-title" className="mt-6 max-w-5xl">
           <CardHeader className="pb-4">
             <div>
               <CardTitle id="role-permissions-title">{m.role.permissionsTitle}</CardTitle>
@@ -66,9 +110,16 @@ export function RoleShowPage() {
               title={m.role.empty}
             />
           ) : (
-            <PermissionList granted={granted} showMissing className="border-t border-border" />
+            <PermissionMatrix
+              readOnly
+              label={m.role.permissionsTitle}
+              rows={CATALOGUE_ROWS}
+              value={granted}
+              className="border-t border-border"
+            />
           )}
         </Card>
+        {remove.dialog}
       </>
     );
   }
@@ -122,5 +173,22 @@ function RoleBack() {
       <ChevronLeft aria-hidden="true" className="size-4 shrink-0" />
       {m.common.back}
     </button>
+  );
+}
+
+const refusal = (state: ActionState) => (state.allowed ? null : (state.message ?? state.code ?? null));
+
+/** "Held by 12 users", a link to them in the users list for one who may open it. */
+function RoleMembers({ id, count, canOpenUsers }: { id: number; count: number; canOpenUsers: boolean }) {
+  const r = useRoleEditorMessages();
+  if (!canOpenUsers) return <span className="text-sm text-muted-foreground">{r.show.members(count)}</span>;
+  return (
+    <Link
+      to={roleMembersHref(id)}
+      className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-muted-foreground underline underline-offset-4 hover:text-foreground"
+    >
+      <Users aria-hidden="true" className="size-4" />
+      {r.show.members(count)}
+    </Link>
   );
 }

@@ -2,6 +2,7 @@ import type { Permission, RoleListRow } from '@app/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
+import { roleEditorMessages } from '../../i18n/role-editor-messages';
 import { renderApp } from '../../test/render-app';
 import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
 
@@ -126,9 +127,27 @@ describe('the Roles navigation entry', { timeout: 20_000 }, () => {
   });
 });
 
+describe('the New role button', { timeout: 20_000 }, () => {
+  it('leads to the new role form with roles.create', async () => {
+    mockRolesApi(['roles.view', 'roles.create']);
+    renderApp('/roles');
+
+    const link = await screen.findByRole('link', { name: roleEditorMessages.newRole });
+    expect(link.getAttribute('href')).toBe('/roles/new');
+  });
+
+  it('is absent without roles.create', async () => {
+    mockRolesApi(['roles.view', 'roles.update']);
+    renderApp('/roles');
+
+    await findTable();
+    expect(screen.queryByRole('link', { name: roleEditorMessages.newRole })).toBeNull();
+  });
+});
+
 describe('a role’s page', { timeout: 20_000 }, () => {
   const show = ok({
-    item: { id: 2, name: 'manager', guard_name: 'web', permissions: [], permissions_count: 0 },
+    item: { id: 2, name: 'manager', guard_name: 'web', permissions: [], permissions_count: 0, users_count: 4 },
     meta: { loaded_relations: ['permissions'], loaded_counts: ['permissions_count'], loaded_appends: [] },
   });
 
@@ -136,7 +155,7 @@ describe('a role’s page', { timeout: 20_000 }, () => {
     mockTrpc({ 'auth.me': ok(sessionOf(['roles.view', 'users.view'])), 'roles.show': show });
     renderApp('/roles/2');
 
-    const link = await screen.findByRole('link', { name: t.membersLink });
+    const link = await screen.findByRole('link', { name: roleEditorMessages.show.members(4) });
     expect(link.getAttribute('href')).toBe('/users?filters[role_id][]=2');
   });
 
@@ -145,6 +164,7 @@ describe('a role’s page', { timeout: 20_000 }, () => {
     renderApp('/roles/2');
 
     await screen.findByRole('heading', { level: 1, name: 'manager' });
-    expect(screen.queryByRole('link', { name: t.membersLink })).toBeNull();
+    expect(screen.getByText(roleEditorMessages.show.members(4))).toBeTruthy();
+    expect(screen.queryByRole('link', { name: roleEditorMessages.show.members(4) })).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
-import { PageHeader } from '@app/ui';
-import { Shield } from 'lucide-react';
+import { buttonClassName, PageHeader } from '@app/ui';
+import { Plus, Shield } from 'lucide-react';
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { useMessages } from '../../i18n/messages';
+import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { ResourceListView } from '../../lib/resource-list/resource-list-view';
 import { useResourceList } from '../../lib/resource-list/use-resource-list';
 import { useTRPC } from '../../lib/trpc';
@@ -13,9 +15,11 @@ import { rolesList } from './roles-list-state';
 /** `/roles` (roles.view): every role with what it grants and who holds it, searchable, filterable, exportable. */
 export function RolesListPage() {
   const m = useMessages();
+  const r = useRoleEditorMessages();
   const t = m.roles;
   const trpc = useTRPC();
-  const canOpenUsers = useCan()['users.view'] === true;
+  const can = useCan();
+  const canOpenUsers = can['users.view'] === true;
   const columns = useMemo(() => rolesColumns({ m, canOpenUsers }), [m, canOpenUsers]);
   const fields = useMemo(() => rolesFilterFields(m), [m]);
   const roles = useResourceList(rolesList, {
@@ -27,7 +31,18 @@ export function RolesListPage() {
   return (
     <div>
       <title>{m.app.documentTitle(t.title)}</title>
-      <PageHeader title={t.title} description={t.subtitle} />
+      <PageHeader
+        title={t.title}
+        description={t.subtitle}
+        actions={
+          can['roles.create'] ? (
+            <Link to="/roles/new" className={buttonClassName({ size: 'md' })}>
+              <Plus aria-hidden="true" />
+              {r.newRole}
+            </Link>
+          ) : null
+        }
+      />
       <ResourceListView
         className="mt-6"
         controller={roles}

@@ -1,0 +1,140 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../i18n/en';
+import { roleEditorMessages } from '../../i18n/role-editor-messages';
+import { renderApp } from '../../test/render-app';
+import { fail, mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import { catalogueFor, NO_IMPACT, person, roleItem, roleShow } from './role-test-fixtures';
+
+const f = roleEditorMessages.form;
+const p = roleEditorMessages.preview;
+const label = (name: string) => en.permissions.names[name]?.label ?? name;
+const box = (name: string) => screen.getByRole('checkbox', { name: label(name) }) as HTMLInputElement;
+const save = () => fireEvent.click(screen.getByRole('button', { name: f.save }));
+
+const IMPACT = {
+  gains: [{ permission: 'users.export', count: 1204, users: [person(3, 'Ana'), person(5, 'Bo')] }],
+  losses: [{ permission: 'users.delete', count: 3, users: [person(3, 'Ana'), person(8, 'Cy'), person(9, 'Di')] }],
+  outranks: { count: 2, users: [person(20, 'Eve'), person(21, 'Finn')] },
+  refusal: { allowed: true },
+};
+
+describe('the edit role page', { timeout: 20_000 }, () => {
+  it('previews who gains and loses what, then saves with the version and opens the role', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'roles.show': roleShow(),
+      'permissions.list': catalogueFor('all'),
+      'roles.preview': ok(IMPACT),
+      'roles.update': (input) => ok({ item: roleItem({ id: (input as { id: number }).id }) }),
+    });
+    const { router } = renderApp('/roles/7/edit');
+
+    // Opened unchanged: nothing to preview, nothing asked.
+    expect(await screen.findByText(p.unchanged)).toBeTruthy();
+    expect(api.callsTo('roles.preview')).toHaveLength(0);
+    fireEvent.click(box('users.export'));
+    fireEvent.click(box('users.delete'));
+
+    expect(await screen.findByText('1,204 users gain users.export; 3 users lose users.delete.')).toBeTruthy();
+    expect(api.callsTo('roles.preview')).toEqual([{ id: 7, permissions: ['users.view', 'users.export'] }]);
+    expect(screen.getByText('Ana, Bo and 1,202 more')).toBeTruthy();
+    const warning = screen.getByRole('alert');
+    expect(within(warning).getByText(p.outranksTitle(2))).toBeTruthy();
+    expect(warning.textContent).toContain('Eve, Finn');
+
+    save();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/roles/7'));
+    expect(api.callsTo('roles.update')).toEqual([
+      {
+        id: 7,
+        name: 'support',
+        description: 'Answers customers',
+        permissions: ['users.view', 'users.export'],
+        version: 'v1',
+      },
+    ]);
+    expect(await screen.findByText(f.saved)).toBeTruthy();
+  });
+
+  it('locks the permissions the caller lacks, with the server’s reason, and All skips them', async () => {
+    const held = ['users.view', 'users.update', 'roles.view', 'roles.update'] as const;
+    mockTrpc({
+      'auth.me': ok(sessionOf([...held])),
+      'roles.show': roleShow({ permissions: [{ id: 1, name: 'users.view' }] }),
+      'permissions.list': catalogueFor([...held]),
+      'roles.preview': ok(NO_IMPACT),
+    });
+    renderApp('/roles/7/edit');
+
+    const reason = 'You can grant or take away only permissions you hold yourself; you do not hold users.delete.';
+    const locked = await screen.findByRole('checkbox', {
+      name: label('users.delete'),
+      description: new RegExp(reason),
+    });
+    expect(locked.getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(locked);
+    expect((locked as HTMLInputElement).checked).toBe(false);
+    expect(box('users.update').getAttribute('aria-disabled')).toBeNull();
+
+    fireEvent.click(screen.getByRole('checkbox', { name: roleEditorMessages.matrix.allOf('Users') }));
+    expect(box('users.update').checked).toBe(true);
+    expect(box('users.delete').checked).toBe(false);
+    expect(box('users.export').checked).toBe(false);
+  });
+
+  it('offers the latest version after a conflict, and saves my changes on top of it', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'roles.show': roleShow(),
+      'permissions.list': catalogueFor('all'),
+      'roles.preview': ok(NO_IMPACT),
+      'roles.update': fail({
+        message: 'This role was changed by someone else. Reload it and try again.',
+        code: 'VERSION_CONFLICT',
+        httpStatus: 409,
+      }),
+    });
+    renderApp('/roles/7/edit');
+
+    await screen.findByDisplayValue('support');
+    fireEvent.click(box('users.export'));
+    save();
+
+    const banner = await screen.findByRole('alert');
+    expect(within(banner).getByText(f.conflictTitle)).toBeTruthy();
+    expect(banner.textContent).toContain('This role was changed by someone else.');
+
+    api.set('roles.show', roleShow({ version: 'v2', description: 'Their words' }));
+    fireEvent.click(within(banner).getByRole('button', { name: f.conflictReload }));
+    expect(await screen.findByText(f.conflictReloadedTitle)).toBeTruthy();
+    expect(screen.getByDisplayValue('Their words')).toBeTruthy();
+    expect(box('users.export').checked).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: f.conflictReapply }));
+    expect(box('users.export').checked).toBe(true);
+    api.set('roles.update', ok({ item: roleItem({ version: 'v3' }) }));
+    save();
+    await waitFor(() => expect(api.callsTo('roles.update')).toHaveLength(2));
+    expect(api.callsTo('roles.update')[1]).toMatchObject({
+      version: 'v2',
+      permissions: ['users.view', 'users.delete', 'users.export'],
+    });
+  });
+
+  it('says why instead of a form when the role is not the caller’s to edit', async () => {
+    const message = 'You cannot change the role support: it grants permissions you do not hold (users.delete).';
+    mockTrpc({
+      'auth.me': ok(sessionOf(['roles.view', 'roles.update'])),
+      'roles.show': roleShow({
+        actions: { update: { allowed: false, code: 'OUTRANKED', message }, delete: { allowed: false } },
+      }),
+      'permissions.list': catalogueFor(['roles.view', 'roles.update']),
+    });
+    renderApp('/roles/7/edit');
+
+    expect(await screen.findByText(f.cannotEditTitle)).toBeTruthy();
+    expect(screen.getByText(message)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: f.save })).toBeNull();
+  });
+});

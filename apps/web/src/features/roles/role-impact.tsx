@@ -1,0 +1,141 @@
+import {
+  type Permission,
+  PERMISSIONS,
+  type PermissionImpact,
+  type PreviewUser,
+  type RolePreview,
+} from '@app/contracts';
+import { Alert, Spinner } from '@app/ui';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
+import { useTRPCClient } from '../../lib/trpc';
+
+/** How long the matrix must rest before the server is asked: a few ticks in a row make one question. */
+const PREVIEW_DELAY_MS = 400;
+/** Names shown per line; the server sends up to 20, the count is always exact. */
+const NAMES_SHOWN = 5;
+
+function useSettled<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), delay);
+    return () => window.clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+const known = (names: readonly string[]): Permission[] => PERMISSIONS.filter((name) => names.includes(name));
+
+export interface RoleImpactProps {
+  /** The role being edited; none for a new role (asked of POST /roles/preview). */
+  roleId?: number;
+  /** What the role grants now (nothing for a new role). */
+  current: readonly string[];
+  /** What it would grant on saving. */
+  proposed: readonly string[];
+}
+
+/**
+ * "What will this do?", answered by the server before saving: who gains and who loses which
+ * permission (counts and the first users), who managing accounts today would be outranked, and
+ * whether the change may be saved at all. The matrix's value is sent a moment after it stops
+ * changing; the last answer stays on screen while the next is asked.
+ */
+export function RoleImpact({ roleId, current, proposed }: RoleImpactProps) {
+  const r = useRoleEditorMessages();
+  const t = r.preview;
+  const client = useTRPCClient();
+  const wanted = known(proposed).join(',');
+  const settled = useSettled(wanted, PREVIEW_DELAY_MS);
+  const unchanged = roleId !== undefined && settled === known(current).join(',');
+  const preview = useQuery({
+    queryKey: ['roles.preview', roleId ?? 'new', settled],
+    queryFn: () => {
+      const permissions = settled ? (settled.split(',') as Permission[]) : [];
+      return roleId === undefined
+        ? client.roles.previewNew.mutate({ permissions })
+        : client.roles.preview.mutate({ id: roleId, permissions });
+    },
+    enabled: !unchanged,
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+  const checking = wanted !== settled || preview.isFetching;
+
+  return (
+    <section aria-labelledby="role-impact-title" className="px-5 py-6 sm:px-6">
+      <div className="flex items-center gap-2">
+        <h2 id="role-impact-title" className="text-sm font-semibold text-foreground">
+          {t.title}
+        </h2>
+        {checking && !unchanged ? <Spinner className="size-3.5 text-muted-foreground" /> : null}
+      </div>
+      <p className="mt-1 text-sm text-pretty text-muted-foreground">{t.description}</p>
+      <div aria-live="polite" className="mt-4 flex flex-col gap-3">
+        {unchanged ? (
+          <p className="text-sm text-muted-foreground">{t.unchanged}</p>
+        ) : preview.data ? (
+          <ImpactReport preview={preview.data} isNew={roleId === undefined} />
+        ) : preview.isError ? (
+          <p className="text-sm text-muted-foreground">{t.failed}</p>
+        ) : (
+          <p className="text-sm text-muted-foreground">{t.checking}</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean }) {
+  const r = useRoleEditorMessages();
+  const t = r.preview;
+  const parts = [
+    ...preview.gains.map((gain) => t.gain(gain.count, gain.permission)),
+    ...preview.losses.map((loss) => t.lose(loss.count, loss.permission)),
+  ];
+  const reached = [...preview.gains, ...preview.losses].filter((impact) => impact.users.length > 0);
+  return (
+    <>
+      {preview.refusal.allowed ? null : (
+        <Alert tone="danger" title={t.refusedTitle}>
+          {preview.refusal.message}
+        </Alert>
+      )}
+      {isNew ? (
+        <p className="text-sm text-muted-foreground">{t.noMembers}</p>
+      ) : parts.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t.unchanged}</p>
+      ) : (
+        <p className="text-sm font-medium text-foreground">{t.sentence(parts)}</p>
+      )}
+      {isNew || reached.length === 0 ? null : (
+        <ul className="flex flex-col gap-1 text-sm text-muted-foreground">
+          {reached.map((impact) => (
+            <ImpactLine key={`${impact.permission}`} impact={impact} />
+          ))}
+        </ul>
+      )}
+      {preview.outranks.count > 0 ? (
+        <Alert tone="warning" title={t.outranksTitle(preview.outranks.count)}>
+          {t.firstUsers(namesOf(preview.outranks.users), preview.outranks.count - shown(preview.outranks.users))}.{' '}
+          {t.outranksBody}
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+const shown = (users: readonly PreviewUser[]) => Math.min(users.length, NAMES_SHOWN);
+const namesOf = (users: readonly PreviewUser[]) => users.slice(0, NAMES_SHOWN).map((user) => user.name);
+
+function ImpactLine({ impact }: { impact: PermissionImpact }) {
+  const r = useRoleEditorMessages();
+  return (
+    <li className="min-w-0 break-words">
+      <code className="font-mono text-xs text-foreground">{impact.permission}</code>
+      {': '}
+      <span>{r.preview.firstUsers(namesOf(impact.users), impact.count - shown(impact.users))}</span>
+    </li>
+  );
+}
