@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiList, countOf, en, mutatingControls, signedInPage, usersTable } from './support/app';
-import { browserMissing, launch, screenshot, seriousA11yViolations } from './support/browser';
+import { browserMissing, captureViews, launch, screenshot, seriousA11yViolations } from './support/browser';
 import { ADMIN, MANAGER } from './support/env';
 
 const t = en.usersList;
@@ -67,6 +67,41 @@ describe.skipIf(browserMissing())('a manager (users.update and users.setActive, 
     expect(await countOf(page, 'link', a.edit)).toBe(1);
     expect(await countOf(page, 'button', a.deactivate)).toBe(1);
     expect(await page.getByText(en.userPage.outrankedTitle, { exact: true }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('grants a viewer a permission it holds directly; the ones it lacks are locked, with the reason', async () => {
+    const { context, page } = await signedInPage(browser, MANAGER);
+    const viewer = (await apiList(page, 'filters[is_active]=active&perPage=100')).rows.find(
+      (row) => row.actions.update.allowed && row.email !== MANAGER.email,
+    );
+    if (!viewer) throw new Error('no user the manager may change');
+    const matrix = page.getByRole('group', { name: en.userForm.directTitle, exact: true });
+    const exportBox = matrix.getByRole('checkbox', { name: 'Export users', exact: true });
+    const saveWith = async (on: boolean) => {
+      await page.goto(`/users/${viewer.id}/edit`);
+      await exportBox.waitFor();
+      if ((await exportBox.isChecked()) !== on) await exportBox.click();
+      await page.getByRole('button', { name: en.userForm.save }).click();
+      await page.waitForURL(`**/users/${viewer.id}`);
+    };
+
+    await page.goto(`/users/${viewer.id}/edit`);
+    const locked = matrix.getByRole('checkbox', { name: 'Delete users', exact: true });
+    await locked.waitFor();
+    expect(await locked.getAttribute('aria-disabled')).toBe('true');
+    await locked.hover();
+    await page.getByText('you do not hold users.delete', { exact: false }).first().waitFor();
+    await captureViews(page, 'manager-direct-permissions', 1400);
+
+    await saveWith(true);
+    // The user's page says where the new permission comes from.
+    await page
+      .getByText(/granted directly/)
+      .first()
+      .waitFor();
+    await saveWith(false);
+    expect(await page.getByText(/granted directly/).count()).toBe(0);
     await context.close();
   });
 });

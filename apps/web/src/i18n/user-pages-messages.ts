@@ -98,6 +98,10 @@ export const userPagesMessages = {
     rolesHint: 'A user may hold several roles; their permissions add up.',
     roleLocked: 'You can’t grant or remove this role: it carries permissions you don’t hold.',
     noRoles: 'No roles exist yet.',
+    directTitle: 'Direct permissions',
+    directDescription:
+      'Granted to this user alone, beside what their roles give. You can grant or take away only permissions you hold yourself.',
+    noDirectValue: 'no direct permissions',
     create: 'Create user',
     save: 'Save changes',
     cancel: 'Cancel',

@@ -1,4 +1,11 @@
-import type { Permission, UserActions, UserEditResult, UserSections, UserShowResult } from '@app/contracts';
+import {
+  type Permission,
+  PERMISSIONS,
+  type UserActions,
+  type UserEditResult,
+  type UserSections,
+  type UserShowResult,
+} from '@app/contracts';
 import { capabilities } from './trpc-mock';
 
 type Granted = readonly Permission[] | 'all';
@@ -85,7 +92,11 @@ export const ROLE_OPTIONS = [
 /** A `users.edit` answer. */
 export function userEdit(
   item: Partial<UserEditResult['item']> = {},
-  extra: { roles?: UserEditResult['options']['roles']; can?: Partial<UserEditResult['can']> } = {},
+  extra: {
+    roles?: UserEditResult['options']['roles'];
+    permissions?: UserEditResult['options']['permissions'];
+    can?: Partial<UserEditResult['can']>;
+  } = {},
 ): UserEditResult {
   return {
     item: {
@@ -98,11 +109,15 @@ export function userEdit(
       deleted_at: null,
       roles: [{ id: 2, name: 'manager' }],
       roles_ids: [2],
+      permissions: [],
       version: 'v1',
       actions: actionsFor({ is_active: item.is_active ?? true, deleted_at: item.deleted_at ?? null }),
       ...item,
     },
-    options: { roles: extra.roles ?? ROLE_OPTIONS },
+    options: {
+      roles: extra.roles ?? ROLE_OPTIONS,
+      permissions: extra.permissions ?? PERMISSIONS.map((name) => ({ name, grantable: true })),
+    },
     can: { update: true, setActive: true, delete: true, restore: false, forceDelete: false, ...extra.can },
   };
 }

@@ -134,6 +134,7 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
         mode="edit"
         roleOptions={data.options.roles}
         showActive={showActive}
+        permissionOptions={data.options.permissions}
         draft={draft}
         onUseDraft={restoreDraft}
       />

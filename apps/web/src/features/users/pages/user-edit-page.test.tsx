@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { PERMISSIONS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
@@ -26,7 +27,15 @@ describe('edit user page', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/users/42'));
     expect(api.callsTo('users.update')).toEqual([
-      { id: 42, name: 'Ann Lee-Smith', email: 'ann@example.com', roles_ids: [2], is_active: true, version: 'v1' },
+      {
+        id: 42,
+        name: 'Ann Lee-Smith',
+        email: 'ann@example.com',
+        roles_ids: [2],
+        permissions: [],
+        is_active: true,
+        version: 'v1',
+      },
     ]);
     expect(await screen.findByText(f.saved)).toBeTruthy();
   });
@@ -71,7 +80,8 @@ describe('edit user page', () => {
     expect(document.getElementById(described.split(' ').at(-1) ?? '')?.textContent).toBe(
       'This e-mail address is already used by another account.',
     );
-    const roles = screen.getByRole('group', { name: f.roles });
+    // The first group so named: the roles' boxes (the direct-permission matrix has a "Roles" row too).
+    const roles = screen.getAllByRole('group', { name: f.roles })[0] as HTMLElement;
     expect(within(roles).getByText('There is no role with id 9.')).toBeTruthy();
     expect(document.activeElement).toBe(email);
   });
@@ -138,6 +148,45 @@ describe('edit user page', () => {
     expect(screen.getAllByText(f.roleLocked)).toHaveLength(2);
     // The server's can.setActive is false: no switch.
     expect(screen.queryByRole('switch', { name: f.active })).toBeNull();
+  });
+
+  it('edits the direct permissions: grants one the caller holds, shows why the others are locked', async () => {
+    const reason = 'You can grant or take away only permissions you hold yourself; you do not hold users.delete.';
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf(['users.view', 'users.update', 'users.export'])),
+      'users.edit': ok(
+        userEdit(
+          { permissions: ['users.view'] },
+          {
+            permissions: PERMISSIONS.map((name) =>
+              name === 'users.delete' ? { name, grantable: false, reason } : { name, grantable: true },
+            ),
+          },
+        ),
+      ),
+      'users.update': ok({ item: userShow().item }),
+      'users.show': ok(userShow()),
+    });
+    const { router } = renderApp('/users/42/edit');
+
+    const matrix = await screen.findByRole('group', { name: f.directTitle });
+    expect((within(matrix).getByRole('checkbox', { name: 'View users' }) as HTMLInputElement).checked).toBe(true);
+    const locked = within(matrix).getByRole('checkbox', { name: 'Delete users' });
+    expect(locked.getAttribute('aria-disabled')).toBe('true');
+    expect(
+      locked
+        .getAttribute('aria-describedby')
+        ?.split(' ')
+        .map((id) => document.getElementById(id)?.textContent),
+    ).toContain(reason);
+    fireEvent.click(locked);
+    fireEvent.click(within(matrix).getByRole('checkbox', { name: 'Export users' }));
+    save();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/42'));
+    expect(api.callsTo('users.update')).toEqual([
+      expect.objectContaining({ permissions: ['users.view', 'users.export'] }),
+    ]);
   });
 
   // The server decides (permission, record, rules) and ships can.setActive; the form only shows it.

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useMessages } from '../../../i18n/messages';
 import { FormSection } from '../../../components/form-frame';
+import type { PermissionOption } from '@app/contracts';
+import { UserDirectPermissions } from './user-direct-permissions';
 import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
 
 export interface RoleOption {
@@ -18,6 +20,8 @@ export interface UserFormFieldsProps<TSubmitted> {
   /** Undefined while loading; the roles section is left out when null (the options are not available). */
   roleOptions: readonly RoleOption[] | null | undefined;
   showActive: boolean;
+  /** The direct grants the caller may change (edit only); the section is left out without them. */
+  permissionOptions?: readonly PermissionOption[] | undefined;
   /** The user's own values replaced by a reload after a conflict, shown under their fields. */
   draft?: DraftValues;
   onUseDraft?: (field: ConflictField) => void;
@@ -47,6 +51,7 @@ export function UserFormFields<TSubmitted>({
   mode,
   roleOptions,
   showActive,
+  permissionOptions,
   draft = {},
   onUseDraft,
 }: UserFormFieldsProps<TSubmitted>) {
@@ -160,6 +165,13 @@ export function UserFormFields<TSubmitted>({
             </>
           ) : null}
         </FormSection>
+      ) : null}
+      {permissionOptions ? (
+        <UserDirectPermissions
+          form={form}
+          options={permissionOptions}
+          hint={hint('permissions', draft.permissions?.join(', ') || f.noDirectValue)}
+        />
       ) : null}
     </div>
   );

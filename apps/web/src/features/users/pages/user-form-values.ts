@@ -7,6 +7,8 @@ export interface UserFormValues {
   password: string;
   password_confirmation: string;
   roles_ids: number[];
+  /** Permissions granted to the user directly, by name (edit only: a new user gets roles). */
+  permissions: string[];
   is_active: boolean;
   /** The optimistic-lock token of the record being edited (edit only). */
   version?: string;
@@ -20,10 +22,11 @@ export const USER_FORM_FIELDS = [
   'password_confirmation',
   'is_active',
   'roles_ids',
+  'permissions',
 ] as const satisfies ReadonlyArray<keyof UserFormValues>;
 
 /** Fields another administrator can change under an open form (the password is never shown). */
-export const CONFLICT_FIELDS = ['name', 'email', 'is_active', 'roles_ids'] as const;
+export const CONFLICT_FIELDS = ['name', 'email', 'is_active', 'roles_ids', 'permissions'] as const;
 export type ConflictField = (typeof CONFLICT_FIELDS)[number];
 export type DraftValues = Partial<Pick<UserFormValues, ConflictField>>;
 
@@ -33,6 +36,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   password: '',
   password_confirmation: '',
   roles_ids: [],
+  permissions: [],
   is_active: true,
 };
 
@@ -43,6 +47,7 @@ export function toFormValues(item: UserEditItem): UserFormValues {
     password: '',
     password_confirmation: '',
     roles_ids: [...item.roles_ids].sort((a, b) => a - b),
+    permissions: [...item.permissions],
     is_active: item.is_active,
     version: item.version,
   };
