@@ -40,10 +40,10 @@ export async function deleteRole({
       config.users.activation.adminRoleName,
     );
     if (violation) refuseRole(violation);
-    const members = await membersOf(db, tx, role.id);
-    if (members.ids.length > 0 && !input.detach) throw roleInUse(role.name, members);
+    const members = await membersOf(db, tx, role.id, DETACHED_IDS_KEPT);
+    if (members.count > 0 && !input.detach) throw roleInUse(role.name, members);
 
-    const guard = members.ids.length > 0 ? await lastHolderGuard(db, tx) : null;
+    const guard = members.count > 0 ? await lastHolderGuard(db, tx) : null;
     await deleteRoleRows(db, tx, role.id);
     await guard?.check();
     await recordChange(db, tx, {
@@ -56,9 +56,7 @@ export async function deleteRole({
         description: { before: role.description, after: null },
         permissions: { before: permissions, after: null },
       },
-      ...(members.ids.length > 0
-        ? { context: { detached: members.ids.length, detached_ids: members.ids.slice(0, DETACHED_IDS_KEPT) } }
-        : {}),
+      ...(members.count > 0 ? { context: { detached: members.count, detached_ids: members.firstIds } } : {}),
     });
   });
 }

@@ -27,8 +27,8 @@ export const staleVersion = () =>
     'Someone else changed this role after you opened it. Reload to see their changes, then edit again.',
   );
 
-export function roleInUse(name: string, members: { ids: readonly number[]; trashed: number }): AppError {
-  const count = members.ids.length;
+export function roleInUse(name: string, members: { count: number; trashed: number }): AppError {
+  const { count } = members;
   const users = count === 1 ? '1 user' : `${count} users`;
   const trash = members.trashed ? ` (${members.trashed} of them in the trash)` : '';
   return new AppError(
