@@ -60,6 +60,7 @@ describe.skipIf(browserMissing())('lists on a 375 px phone', () => {
       t.columns.id,
       t.columns.email,
       t.columns.roles_count,
+      t.columns.roles,
       t.columns.is_active,
       t.columns.created_at,
     ]);

@@ -134,11 +134,11 @@ describe.skipIf(browserMissing())('acting on users', () => {
     const bytes = fs.readFileSync(await download.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...records] = parseCsv(bytes.subarray(3).toString('utf8'));
-    const visible: UserColumnKey[] = ['id', 'name', 'email', 'roles_count', 'is_active'];
+    const visible: UserColumnKey[] = ['id', 'name', 'email', 'roles_count', 'roles', 'is_active'];
     expect(header).toEqual(visible.map((key) => USER_COLUMNS.find((column) => column.key === key)?.label));
     expect(records.map((record) => Number(record[0]))).toEqual(idsOf(expected));
     expect(records.map((record) => record[2])).toEqual(expected.map((row) => row.email));
-    expect(records.every((record) => record[4] === 'true')).toBe(true);
+    expect(records.every((record) => record[5] === 'true')).toBe(true);
     await context.close();
   });
 

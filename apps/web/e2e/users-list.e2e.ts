@@ -1,7 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiList, en, expectShownIds, idsOf, searchOf, signedInPage, usersTable, waitForRows } from './support/app';
-import { browserMissing, launch } from './support/browser';
+import {
+  apiList,
+  createUserViaApi,
+  en,
+  expectShownIds,
+  idsOf,
+  searchOf,
+  signedInPage,
+  usersTable,
+  waitForRows,
+  waitForToast,
+} from './support/app';
+import { browserMissing, launch, screenshot } from './support/browser';
 
 const t = en.usersList;
 
@@ -208,6 +219,61 @@ describe.skipIf(browserMissing())('the users list', () => {
     await page.getByTitle(t.view.comfortable, { exact: true }).click();
     expect(await page.getByRole('radio', { name: t.view.comfortable, exact: true }).isChecked()).toBe(true);
     await expect.poll(() => page.evaluate(() => localStorage.getItem('users_table_density'))).toBe('comfortable');
+    await context.close();
+  });
+
+  it('gives a role to the selected users, shows it on their rows (a phone too), and takes it back', async () => {
+    const { context, page } = await openList();
+    const word = `Rolebulk${Date.now()}`;
+    for (const n of [1, 2])
+      await createUserViaApi(page, { name: `${word} Member ${n}`, email: `${word.toLowerCase()}${n}@example.com` });
+    await page.goto(`/users?q=${word}`);
+    await expectShownIds(page, idsOf((await apiList(page, `q=${word}`)).rows));
+    const rolesOf = async () => (await apiList(page, `q=${word}`)).rows.map((row) => row.roles);
+    expect(await rolesOf()).toEqual([[], []]);
+
+    await usersTable(page).getByRole('checkbox', { name: t.table.selectPage }).click();
+    const bar = page.getByRole('region', { name: t.selection.label });
+    await bar.getByRole('button', { name: t.bulk.addRole, exact: true }).click();
+    const picker = page.getByRole('dialog', { name: t.bulk.role.pickTitle.addRole(2) });
+    await picker.getByLabel(t.bulk.role.label, { exact: true }).selectOption({ label: 'viewer' });
+    await screenshot(page, 'users-bulk-role-picker-1280');
+    await picker.getByRole('button', { name: t.bulk.role.next, exact: true }).click();
+    const check = page.getByRole('dialog', { name: t.bulk.role.title.addRole(2, 'viewer') });
+    await check.getByText(t.bulk.role.affected.addRole(2, 'viewer')).waitFor();
+    await screenshot(page, 'users-bulk-add-role-check-1280');
+    await check.getByRole('button', { name: t.bulk.role.confirm.addRole(2, 'viewer'), exact: true }).click();
+    await waitForToast(page, t.bulk.role.done.addRole(2, 'viewer'));
+    await expect.poll(rolesOf).toEqual([['viewer'], ['viewer']]);
+    await expect.poll(() => usersTable(page).getByRole('link', { name: 'viewer', exact: true }).count()).toBe(2);
+    await screenshot(page, 'users-roles-column-1280');
+
+    for (const theme of ['light', 'dark'] as const) {
+      const phone = await signedInPage(browser, undefined, { width: 375, height: 800, theme });
+      await phone.page.goto(`/users?q=${word}`);
+      const cards = phone.page.getByRole('list', { name: t.table.label, exact: true });
+      await cards.getByRole('link', { name: 'viewer', exact: true }).first().waitFor();
+      const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      expect(wide, 'no sideways scrolling on a phone').toBe(false);
+      await screenshot(phone.page, `users-roles-column-375-${theme}`);
+      await phone.context.close();
+    }
+
+    // A badge opens the role's members; then the role goes again, through the other bulk action.
+    const viewerId = (await apiList(page, `q=${word}`)).availableRoles.find((r) => r.name === 'viewer')?.id;
+    await usersTable(page).getByRole('link', { name: 'viewer', exact: true }).first().click();
+    await expect.poll(() => searchOf(page).getAll('filters[role_id][]')).toEqual([String(viewerId)]);
+    await page.goto(`/users?q=${word}`);
+    await usersTable(page).getByRole('link', { name: 'viewer', exact: true }).first().waitFor();
+    await usersTable(page).getByRole('checkbox', { name: t.table.selectPage }).click();
+    await bar.getByRole('button', { name: t.bulk.removeRole, exact: true }).click();
+    const removal = page.getByRole('dialog', { name: t.bulk.role.pickTitle.removeRole(2) });
+    await removal.getByLabel(t.bulk.role.label, { exact: true }).selectOption({ label: 'viewer' });
+    await removal.getByRole('button', { name: t.bulk.role.next, exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: t.bulk.role.title.removeRole(2, 'viewer') });
+    await confirm.getByRole('button', { name: t.bulk.role.confirm.removeRole(2, 'viewer'), exact: true }).click();
+    await waitForToast(page, t.bulk.role.done.removeRole(2, 'viewer'));
+    await expect.poll(rolesOf).toEqual([[], []]);
     await context.close();
   });
 });

@@ -24,6 +24,9 @@ export function neutralise(text: string): string {
 export const jsonText = (value: unknown): string =>
   value === null || value === undefined ? '' : JSON.stringify(value);
 
+/** A `list` column's names as a person writes them in a cell: "manager, viewer" (empty for none). */
+export const listText = (value: unknown): string => (Array.isArray(value) ? value.map(String).join(', ') : '');
+
 /** `users-20250102-030405.csv`, in UTC, so a file name sorts and reads the same everywhere. */
 export function exportFilename(resource: string, extension: string, now = new Date()): string {
   const stamp = now

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, neutralise } from './columns.js';
+import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, listText, neutralise } from './columns.js';
 
 /** A separator some spreadsheet may split a line at, followed by a formula character. */
 const SPLIT_FORMULA = /([,;\t\r\n])(?=[=+\-@])/g;
@@ -19,6 +19,8 @@ function fieldWriter(column: ExportColumn<ExportRow>): (row: ExportRow) => strin
       return (row) => textField(String(row[key] ?? ''));
     case 'json':
       return (row) => textField(jsonText(row[key]));
+    case 'list':
+      return (row) => textField(listText(row[key]));
     case 'boolean':
       return (row) => (row[key] ? 'true' : 'false');
     default:

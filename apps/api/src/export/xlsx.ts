@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, neutralise } from './columns.js';
+import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, listText, neutralise } from './columns.js';
 import {
   columnLetters,
   dateSerial,
@@ -21,6 +21,7 @@ const WIDTH: Record<ExportColumn<ExportRow>['type'], number> = {
   datetime: 20,
   string: 32,
   json: 48,
+  list: 32,
 };
 
 /**
@@ -39,6 +40,8 @@ function cellWriter(column: ExportColumn<ExportRow>, index: number): (row: Expor
       return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(String(row[key] ?? '')))}</c>`;
     case 'json':
       return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(jsonText(row[key])))}</c>`;
+    case 'list':
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(listText(row[key])))}</c>`;
     case 'boolean':
       return (row, r) => `<c r="${letters}${r}" t="b"><v>${row[key] ? 1 : 0}</v></c>`;
     case 'datetime':

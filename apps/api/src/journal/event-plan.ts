@@ -132,6 +132,26 @@ function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted[
 }
 
 /**
+ * A bulk role change made in the request (POST /users/bulk with ids, `addRole`/`removeRole`):
+ * it is recorded as the edit form's `user.update` rows, one per set of users whose roles were
+ * alike, and the last of them carries the summary that `bulk.completed` reports.
+ */
+function roleBulkSummary(entry: ChangeEntry): BulkCompleted | null {
+  const summary = entry.context?.bulk_summary as { affected_ids?: unknown } | undefined;
+  const operation = entry.context?.bulk;
+  if (!summary || typeof operation !== 'string') return null;
+  const affected = [...idsOf(summary.affected_ids)];
+  const requested = entry.context?.requested;
+  return {
+    operation,
+    requested: typeof requested === 'number' ? requested : affected.length,
+    affected: affected.length,
+    affected_ids: affected,
+    skipped: skippedOf(summary as Record<string, unknown>),
+  };
+}
+
+/**
  * The webhook events an audited action makes, or null for actions no event reports (sign-ins,
  * exports, tokens, webhooks themselves). Every user change passes through `recordChange`, so
  * this is the one place that knows which change is which event.
@@ -148,7 +168,7 @@ export function planEvents(entry: ChangeEntry): EventPlan | null {
       userIds,
       userTypes: status ? ['user.updated', status] : ['user.updated'],
       changes: fieldChanges(entry),
-      bulk: null,
+      bulk: roleBulkSummary(entry),
     };
   }
   if (!isBulk(entry.action)) return null;

@@ -49,11 +49,11 @@ describe('GET /api/users/export', () => {
     expect(res.body.startsWith(BOM)).toBe(true);
     expect(res.body.endsWith('\r\n')).toBe(true);
     const lines = csvLines(res.body);
-    expect(lines[0]).toBe('"ID","Name","E-mail","Roles","Active","Created"');
+    expect(lines[0]).toBe('"ID","Name","E-mail","Role count","Roles","Active","Created"');
     expect(lines[1]).toMatch(
-      new RegExp(`^${plain.id},"csvmark Plain","${plain.email}",0,false,\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
+      new RegExp(`^${plain.id},"csvmark Plain","${plain.email}",0,"",false,\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
     );
-    expect(lines[2]).toMatch(new RegExp(`^${quoted.id},"csvmark Smith, ""Jo""","${quoted.email}",1,true,`));
+    expect(lines[2]).toMatch(new RegExp(`^${quoted.id},"csvmark Smith, ""Jo""","${quoted.email}",1,"viewer",true,`));
     expect(lines.slice(3)).toEqual(['']);
   });
 
@@ -71,6 +71,7 @@ describe('GET /api/users/export', () => {
       name: 'jsonmark Ann',
       email: ann.email,
       roles_count: 2,
+      roles: ['manager', 'viewer'],
       is_active: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
@@ -86,15 +87,25 @@ describe('GET /api/users/export', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="users-\d{8}-\d{6}\.xlsx"$/);
     const sheet = await usersSheet(res.rawPayload);
     expect(sheet.rowCount).toBe(2);
-    expect(sheet.getRow(1).values).toEqual([undefined, 'ID', 'Name', 'E-mail', 'Roles', 'Active', 'Created']);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      'ID',
+      'Name',
+      'E-mail',
+      'Role count',
+      'Roles',
+      'Active',
+      'Created',
+    ]);
     expect(sheet.getCell('A1').font?.bold).toBe(true);
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     const row = sheet.getRow(2);
     expect(row.getCell(1).value).toBe(bea.id);
     expect(row.getCell(2).value).toBe('xlsxmark Bea');
     expect(row.getCell(4).value).toBe(1);
-    expect(row.getCell(5).value).toBe(false);
-    const created = row.getCell(6);
+    expect(row.getCell(5).value).toBe('viewer');
+    expect(row.getCell(6).value).toBe(false);
+    const created = row.getCell(7);
     expect(created.value).toBeInstanceOf(Date);
     expect(created.numFmt).toMatch(/yyyy-mm-dd hh:mm/);
     const stored = await t.db.models.User.findByPk(bea.id);
@@ -116,7 +127,7 @@ describe('GET /api/users/export', () => {
     const { http } = await exporter();
     const none = 'q=no-such-user-anywhere';
     const csv = await http.get(`/api/users/export?format=csv&${none}`);
-    expect(csv.body).toBe(`${BOM}"ID","Name","E-mail","Roles","Active","Created"\r\n`);
+    expect(csv.body).toBe(`${BOM}"ID","Name","E-mail","Role count","Roles","Active","Created"\r\n`);
     const json = await http.get(`/api/users/export?format=json&${none}`);
     expect(json.json()).toEqual([]);
     const book = await http.get(`/api/users/export?format=xlsx&${none}`);
@@ -162,7 +173,7 @@ describe('GET /api/users/export', () => {
       [String(line.id), "Line\n'+break, c,'-d", line.email],
     ]);
     // Every text cell is quoted in the raw bytes.
-    expect(res.body).toContain(`${a.id},"a;'=1+1;b","${a.email}",0,true,`);
+    expect(res.body).toContain(`${a.id},"a;'=1+1;b","${a.email}",0,"",true,`);
     for (const delimiter of [',', ';', '\t']) {
       // Read as a spreadsheet set to another separator would: leniently, not as RFC 4180 says.
       const fields: string[] = parse(res.body, {

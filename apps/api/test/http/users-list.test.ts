@@ -109,6 +109,7 @@ describe('GET /users', () => {
       name: 'Zz Viewer',
       email: 'viewer@zz.example',
       roles_count: 1,
+      roles: ['viewer'],
       is_active: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       deleted_at: null,

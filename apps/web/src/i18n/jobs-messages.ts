@@ -20,6 +20,8 @@ const OPERATIONS = {
   delete: 'Delete users',
   restore: 'Restore users',
   forceDelete: 'Permanently delete users',
+  addRole: 'Give users a role',
+  removeRole: 'Take a role from users',
   other: 'Background job',
 };
 
@@ -34,6 +36,8 @@ const SKIP_CODES: Record<string, string> = {
   NOT_DELETED: 'Not in the trash',
   FORBIDDEN: 'Not allowed by the record policy',
   INTERNAL: 'Failed unexpectedly',
+  ROLE_ALREADY_HELD: 'Already hold the role',
+  ROLE_NOT_HELD: 'Do not hold the role',
 };
 
 const users = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;

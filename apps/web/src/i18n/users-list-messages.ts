@@ -65,7 +65,8 @@ export const usersListMessages = {
     id: 'ID',
     name: 'Name',
     email: 'E-mail',
-    roles_count: 'Roles',
+    roles_count: 'Role count',
+    roles: 'Roles',
     is_active: 'Status',
     created_at: 'Created',
     actions: 'Actions',
@@ -79,6 +80,8 @@ export const usersListMessages = {
     inactive: 'Inactive',
     deleted: 'Deleted',
     deletedOn: (date: string) => `Deleted on ${date}`,
+    noRoles: 'No roles',
+    roleMembers: (role: string) => `Users with the role ${role}`,
   },
   empty: {
     ...kit.empty,
@@ -91,6 +94,8 @@ export const usersListMessages = {
     delete: 'Delete',
     restore: 'Restore',
     forceDelete: 'Delete permanently',
+    addRole: 'Add role…',
+    removeRole: 'Remove role…',
     title: {
       activate: (count: number) => `Activate ${usersCount(count)}?`,
       deactivate: (count: number) => `Deactivate ${usersCount(count)}?`,
@@ -136,6 +141,47 @@ export const usersListMessages = {
     cancel: 'Cancel',
     retry: 'Check again',
     checkFailed: 'The check could not be run.',
+    /** Giving or taking one role: the role is chosen first, then the check and confirmation as above. */
+    role: {
+      pickTitle: {
+        addRole: (count: number) => `Add a role to ${usersCount(count)}`,
+        removeRole: (count: number) => `Remove a role from ${usersCount(count)}`,
+      },
+      pickDescription: {
+        addRole: 'Choose the role to give. Users who already have it are left as they are.',
+        removeRole: 'Choose the role to take away. Users who do not have it are left as they are.',
+      },
+      label: 'Role',
+      placeholder: 'Choose a role…',
+      loading: 'Loading roles…',
+      unavailable: (names: string) => `You cannot give or take ${names}: they carry permissions you do not hold.`,
+      next: 'Continue',
+      verb: {
+        addRole: (role: string) => `Give ${role} to`,
+        removeRole: (role: string) => `Take ${role} from`,
+      },
+      title: {
+        addRole: (count: number, role: string) => `Give the role ${role} to ${usersCount(count)}?`,
+        removeRole: (count: number, role: string) => `Take the role ${role} from ${usersCount(count)}?`,
+      },
+      description: {
+        addRole: (role: string) => `Each user gains what ${role} grants. Nobody is signed out.`,
+        removeRole: (role: string) =>
+          `Each user loses what ${role} grants, unless another of their roles or grants gives it too.`,
+      },
+      affected: {
+        addRole: (count: number, role: string) => `${formatCount(count)} will get ${role}`,
+        removeRole: (count: number, role: string) => `${formatCount(count)} will lose ${role}`,
+      },
+      confirm: {
+        addRole: (count: number, role: string) => `Give ${role} to ${usersCount(count)}`,
+        removeRole: (count: number, role: string) => `Take ${role} from ${usersCount(count)}`,
+      },
+      done: {
+        addRole: (count: number, role: string) => `Role ${role} given to ${usersCount(count)}`,
+        removeRole: (count: number, role: string) => `Role ${role} taken from ${usersCount(count)}`,
+      },
+    },
   },
   rowActions: {
     open: (name: string) => `Actions for ${name}`,

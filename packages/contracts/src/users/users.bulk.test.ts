@@ -67,7 +67,7 @@ describe('bulk input', () => {
 
   it('refuses an unknown operation, listing the allowed ones', () => {
     expect(refuse(BulkInputSchema, { operation: 'archive', ids: [1] }).errors).toEqual({
-      operation: ['Operation must be one of: delete, restore, forceDelete, setActive.'],
+      operation: ['Operation must be one of: delete, restore, forceDelete, setActive, addRole, removeRole.'],
     });
   });
 
@@ -77,7 +77,50 @@ describe('bulk input', () => {
       restore: 'users.restore',
       forceDelete: 'users.forceDelete',
       setActive: 'users.setActive',
+      addRole: 'users.update',
+      removeRole: 'users.update',
     });
+  });
+
+  it('accepts addRole and removeRole with a role id, on ids or a selection', () => {
+    expect(accept(BulkInputSchema, { operation: 'addRole', ids: [1, 2], role_id: 3 })).toEqual({
+      operation: 'addRole',
+      ids: [1, 2],
+      role_id: 3,
+      dryRun: false,
+    });
+    expect(
+      accept(BulkInputSchema, { operation: 'removeRole', selection: { query: {} }, role_id: 3, dryRun: true }),
+    ).toMatchObject({ operation: 'removeRole', role_id: 3, dryRun: true, selection: { except: [] } });
+  });
+
+  it('refuses addRole and removeRole without a role id, at role_id', () => {
+    expect(refuse(BulkInputSchema, { operation: 'addRole', ids: [1] }).errors).toEqual({
+      role_id: ['Say which role to give: role_id is required.'],
+    });
+    expect(refuse(BulkInputSchema, { operation: 'removeRole', ids: [1] }).errors).toEqual({
+      role_id: ['Say which role to take away: role_id is required.'],
+    });
+  });
+
+  it('refuses a role id that is not a whole number of 1 or more', () => {
+    expect(refuse(BulkInputSchema, { operation: 'addRole', ids: [1], role_id: 0 }).errors).toEqual({
+      role_id: ['A role id must be a whole number of 1 or more.'],
+    });
+  });
+
+  it('reports a role already held or not held as a skip code', () => {
+    const report = {
+      operation: 'addRole',
+      dryRun: false,
+      requested: 2,
+      affected: [],
+      skipped: [
+        { id: 1, code: 'ROLE_ALREADY_HELD', message: 'Ann already has the role editor.' },
+        { id: 2, code: 'ROLE_NOT_HELD', message: 'Bo does not have the role editor.' },
+      ],
+    };
+    expect(BulkReportSchema.parse(report)).toEqual(report);
   });
 
   it('describes the report, skipped entries with their codes', () => {

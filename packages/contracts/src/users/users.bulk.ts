@@ -7,8 +7,14 @@ import type { Permission } from '../permissions';
 import { MAX_IDS } from '../lists';
 import { usersListQuery } from './users.query';
 
-export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive'] as const;
+export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive', 'addRole', 'removeRole'] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];
+
+/** The operations that give or take one role (`role_id`). */
+export const BULK_ROLE_OPERATIONS = ['addRole', 'removeRole'] as const satisfies readonly BulkOperation[];
+export type BulkRoleOperation = (typeof BULK_ROLE_OPERATIONS)[number];
+export const isBulkRoleOperation = (operation: BulkOperation): operation is BulkRoleOperation =>
+  (BULK_ROLE_OPERATIONS as readonly string[]).includes(operation);
 
 /** The permission each bulk operation needs (SPEC §3). */
 export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
@@ -16,6 +22,9 @@ export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
   restore: 'users.restore',
   forceDelete: 'users.forceDelete',
   setActive: 'users.setActive',
+  // As on the edit form, where roles are changed (and under its rules).
+  addRole: 'users.update',
+  removeRole: 'users.update',
 };
 
 /** Codes the users business rules (SPEC §7) can refuse a change with. */
@@ -28,13 +37,20 @@ export const USERS_RULE_CODES = [
 ] as const satisfies readonly ErrorCode[];
 export type UsersRuleCode = (typeof USERS_RULE_CODES)[number];
 
+/**
+ * A user addRole/removeRole leaves as it was: already holding the role, or not holding it. Not
+ * errors (nothing was refused), so not among the error codes.
+ */
+export const BULK_ROLE_SKIP_CODES = ['ROLE_ALREADY_HELD', 'ROLE_NOT_HELD'] as const;
+
 /** Why a bulk entry was skipped: a rule, a missing user, a wrong state, or the record policy. */
 export const BULK_SKIP_CODES = [
   ...USERS_RULE_CODES,
   'NOT_FOUND',
   'NOT_DELETED',
   'FORBIDDEN',
-] as const satisfies readonly ErrorCode[];
+  ...BULK_ROLE_SKIP_CODES,
+] as const satisfies readonly (ErrorCode | (typeof BULK_ROLE_SKIP_CODES)[number])[];
 export type BulkSkipCode = (typeof BULK_SKIP_CODES)[number];
 
 const idMessage = 'Each id must be a whole number of 1 or more.';
@@ -82,6 +98,11 @@ export const BulkInputSchema = z
     ids: ids.optional(),
     selection: BulkSelectionSchema.optional(),
     active: z.boolean({ error: 'Active must be true or false.' }).optional(),
+    role_id: z
+      .number({ error: 'A role id must be a whole number of 1 or more.' })
+      .int('A role id must be a whole number of 1 or more.')
+      .positive('A role id must be a whole number of 1 or more.')
+      .optional(),
     dryRun: z.boolean({ error: 'dryRun must be true or false.' }).default(false),
   })
   .superRefine(
@@ -91,6 +112,14 @@ export const BulkInputSchema = z
           code: 'custom',
           path: ['active'],
           message: 'Say whether to activate or deactivate: active must be true or false.',
+          input: undefined,
+        });
+      }
+      if (isBulkRoleOperation(value.operation) && value.role_id === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['role_id'],
+          message: `Say which role to ${value.operation === 'addRole' ? 'give' : 'take away'}: role_id is required.`,
           input: undefined,
         });
       }
@@ -117,7 +146,13 @@ export type BulkRequest = z.input<typeof BulkInputSchema>;
 constrainInput(ids, { uniqueItems: true });
 constrainInput(exceptIds, { uniqueItems: true });
 constrainInput(BulkInputSchema, {
-  ...ifThen({ properties: { operation: { const: 'setActive' } }, required: ['operation'] }, { required: ['active'] }),
+  allOf: [
+    ifThen({ properties: { operation: { const: 'setActive' } }, required: ['operation'] }, { required: ['active'] }),
+    ifThen(
+      { properties: { operation: { enum: [...BULK_ROLE_OPERATIONS] } }, required: ['operation'] },
+      { required: ['role_id'] },
+    ),
+  ],
   oneOf: [{ required: ['ids'] }, { required: ['selection'] }],
 });
 

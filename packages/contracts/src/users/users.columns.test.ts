@@ -3,19 +3,28 @@ import { USER_COLUMNS } from './users.columns';
 import { UserItemSchema, UserRowSchema } from './users.schemas';
 
 describe('user column set', () => {
-  it('lists id, name, email, roles_count, is_active, created_at in that order', () => {
+  it('lists id, name, email, roles_count, roles, is_active, created_at in that order', () => {
     expect(USER_COLUMNS.map((column) => column.key)).toEqual([
       'id',
       'name',
       'email',
       'roles_count',
+      'roles',
       'is_active',
       'created_at',
     ]);
   });
 
   it('labels each column for people', () => {
-    expect(USER_COLUMNS.map((column) => column.label)).toEqual(['ID', 'Name', 'E-mail', 'Roles', 'Active', 'Created']);
+    expect(USER_COLUMNS.map((column) => column.label)).toEqual([
+      'ID',
+      'Name',
+      'E-mail',
+      'Roles',
+      'Role names',
+      'Active',
+      'Created',
+    ]);
   });
 
   it('types each column for typed export cells', () => {
@@ -24,6 +33,7 @@ describe('user column set', () => {
       'string',
       'string',
       'number',
+      'json',
       'boolean',
       'datetime',
     ]);
@@ -39,6 +49,7 @@ describe('user column set', () => {
       name: 'Ann',
       email: 'a@example.com',
       roles_count: 2,
+      roles: ['admin', 'editor'],
       is_active: true,
       created_at: '2024-05-01T09:30:00.000Z',
       deleted_at: null,

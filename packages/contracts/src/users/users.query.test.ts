@@ -220,7 +220,7 @@ describe('GET /users/export input', () => {
     const input = accept(UsersExportInputSchema, {});
     expect([input.format, input.columns]).toEqual([
       'csv',
-      ['id', 'name', 'email', 'roles_count', 'is_active', 'created_at'],
+      ['id', 'name', 'email', 'roles_count', 'roles', 'is_active', 'created_at'],
     ]);
   });
 

@@ -3,6 +3,7 @@ import {
   type BulkInput,
   type BulkOperation,
   type BulkSelection,
+  isBulkRoleOperation,
   type Job,
   type UsersListQuery,
 } from '@app/contracts';
@@ -18,10 +19,16 @@ import { recordChange } from '../../journal/journal.js';
 import { type BatchOutcome, runBatch } from './bulk.chunk.js';
 import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
 import type { Target } from '../../domain/users.rules.js';
+import type { RoleGrant } from '../../domain/escalation.js';
 import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { assertBulkRole, bulkRole } from './bulk.roles.js';
+import { AppError } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
+
+/** A bulk job's stored parameters: the role of addRole/removeRole beside the common ones. */
+type BulkParams = BulkJobParams & { roleId?: number | null };
 
 /**
  * A bulk change over every user a list query matches, as a job: frozen at submission (the
@@ -73,8 +80,14 @@ export async function submitBulkJob(
   const { db } = ctx;
   const { query, except } = input.selection;
   assertTrashAllowed(ctx.actor, query);
-  const params: BulkJobParams = {
+  // Refused at the door as the synchronous route refuses (each chunk asks again: see chunk()).
+  const role =
+    isBulkRoleOperation(input.operation) && input.role_id !== undefined
+      ? await assertBulkRole(ctx, undefined, input.role_id)
+      : null;
+  const params: BulkParams = {
     active: input.operation === 'setActive' ? (input.active ?? null) : null,
+    roleId: role?.id ?? null,
     query: { q: query.q, filters: query.filters as Record<string, unknown> },
     except,
     idBound: await highestUserId(db),
@@ -150,12 +163,19 @@ export async function reportItems(db: Database, tx: Transaction, outcome: BatchO
 /** One chunk of a bulk job, in the chunk's transaction: judged and (unless a dry run) applied. */
 export function runBulkChunk(
   ctx: WriteContext,
-  job: { id: number; operation: BulkInput['operation']; dryRun: boolean; params: BulkJobParams; adminsGone: number },
+  job: {
+    id: number;
+    operation: BulkInput['operation'];
+    dryRun: boolean;
+    params: BulkJobParams;
+    adminsGone: number;
+    role?: RoleGrant | undefined;
+  },
   ids: readonly number[],
   tx: Transaction,
   read?: Map<number, Target>,
 ): Promise<BatchOutcome> {
-  const spec = { operation: job.operation, active: job.params.active ?? undefined };
+  const spec = { operation: job.operation, active: job.params.active ?? undefined, role: job.role };
   const context = { job_id: job.id };
   return runBatch(
     ctx,
@@ -178,11 +198,14 @@ interface BulkJobState {
 export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
   return {
     async chunk(job, tx, size) {
-      const params = parseJson<BulkJobParams | null>(job.params, null);
+      const params = parseJson<BulkParams | null>(job.params, null);
       const operation = job.operation as BulkOperation | null;
       if (!params || !operation) return { fail: "The job's stored parameters cannot be read." };
       const ctx = await jobActor(db, config, job, [BULK_PERMISSIONS[operation]], params);
       if ('fail' in ctx) return ctx;
+      // Asked again at each chunk: the role may have been deleted, or the submitter lost one of its permissions.
+      const role = params.roleId ? await bulkRole(ctx, tx, params.roleId) : undefined;
+      if (role instanceof AppError) return { fail: role.message };
       const after = job.cursor_id === null ? null : Number(job.cursor_id);
       const rows = await nextChunk(db, tx, params, after, size);
       const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
@@ -195,7 +218,7 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
       // A dry run judges the rows as this read found them; a real chunk locks them again and reads
       // them under the lock (a row may have changed since this unlocked read).
       const read = dryRun ? targetsOf(rows) : undefined;
-      const outcome = await runBulkChunk(ctx, { id, operation, dryRun, params, adminsGone }, ids, tx, read);
+      const outcome = await runBulkChunk(ctx, { id, operation, dryRun, params, adminsGone, role }, ids, tx, read);
       const counts: Record<string, number> = {};
       for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
       return {

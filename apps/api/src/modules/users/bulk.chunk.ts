@@ -1,4 +1,4 @@
-import type { BulkOperation, BulkReport } from '@app/contracts';
+import { type BulkOperation, type BulkReport, isBulkRoleOperation } from '@app/contracts';
 import type { Transaction } from 'sequelize';
 import { recordChange } from '../../journal/journal.js';
 import type { AuditChanges } from '../../db/models/audit.model.js';
@@ -9,6 +9,8 @@ import { permissionsBeyond } from '../../domain/held-permissions.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
+import type { RoleGrant } from '../../domain/escalation.js';
+import { applyRoleChange, holdersAmong } from './bulk.roles.js';
 
 /**
  * One batch of a bulk change inside the caller's transaction: the synchronous POST /users/bulk
@@ -21,6 +23,8 @@ export interface BulkSpec {
   operation: BulkOperation;
   /** For setActive. */
   active?: boolean | undefined;
+  /** For addRole and removeRole: the role, found and allowed to the actor (`bulkRole`). */
+  role?: RoleGrant | undefined;
 }
 
 export type Skip = BulkReport['skipped'][number];
@@ -32,16 +36,24 @@ function stateSkip(operation: BulkOperation, id: number, user: Target | undefine
   if ((operation === 'restore' || operation === 'forceDelete') && !deleted) {
     return { id, code: 'NOT_DELETED', message: `${user.name} is not deleted.` };
   }
-  if ((operation === 'delete' || operation === 'setActive') && deleted) {
+  if (operation !== 'restore' && operation !== 'forceDelete' && deleted) {
     return { id, code: 'NOT_FOUND', message: `${user.name} is deleted: restore the account first.` };
   }
   return null;
 }
 
-function toChange(input: BulkSpec, user: Target): Change {
+function toChange(input: BulkSpec, user: Target, adminRoleId: number | null): Change {
   switch (input.operation) {
     case 'setActive':
       return { kind: 'setActive', target: user, active: input.active as boolean };
+    // As the edit form judges a role change: the ceiling, and the last-administrator rule when the
+    // admin role is taken away.
+    case 'addRole':
+      return { kind: 'update', target: user };
+    case 'removeRole':
+      return input.role?.id === adminRoleId
+        ? { kind: 'removeAdminRole', target: user }
+        : { kind: 'update', target: user };
     case 'delete':
     case 'restore':
     case 'forceDelete':
@@ -61,7 +73,20 @@ function stateAfter(input: BulkSpec, user: Target): CountedState {
       return { is_active, deleted: false };
     case 'forceDelete':
       return null;
+    case 'addRole':
+    case 'removeRole':
+      return { is_active, deleted };
   }
+}
+
+/** A user the role operation would leave as it is: already holding the role, or not holding it. */
+function roleSkip(spec: BulkSpec, user: Target, holds: boolean): Skip | null {
+  const role = spec.role?.name ?? '';
+  if (spec.operation === 'addRole' && holds)
+    return { id: user.id, code: 'ROLE_ALREADY_HELD', message: `${user.name} already has the role ${role}.` };
+  if (spec.operation === 'removeRole' && !holds)
+    return { id: user.id, code: 'ROLE_NOT_HELD', message: `${user.name} does not have the role ${role}.` };
+  return null;
 }
 
 async function apply(ctx: WriteContext, input: BulkSpec, users: Map<number, Target>, ids: number[], tx: Transaction) {
@@ -100,6 +125,9 @@ async function apply(ctx: WriteContext, input: BulkSpec, users: Map<number, Targ
         await destroyMany(db, tx, ids);
         changes = { record: { before: 'deleted', after: 'erased' } };
         break;
+      case 'addRole':
+      case 'removeRole':
+        throw new Error('role changes are applied by applyRoleChange');
     }
   });
   return changes;
@@ -137,7 +165,15 @@ export async function runBatch(
       },
 ): Promise<BatchOutcome> {
   const { db, config } = ctx;
-  const removesAdmins = spec.operation === 'delete' || (spec.operation === 'setActive' && spec.active === false);
+  const adminRoleName = config.users.activation.adminRoleName;
+  const roleOperation = isBulkRoleOperation(spec.operation);
+  if (roleOperation && !spec.role) throw new Error(`${spec.operation} needs its role`);
+  // Known before the turn is taken: only taking the admin role away may remove an administrator.
+  const adminRoleIdFirst = spec.operation === 'removeRole' ? await roleIdByName(db, tx, adminRoleName) : null;
+  const removesAdmins =
+    spec.operation === 'delete' ||
+    (spec.operation === 'setActive' && spec.active === false) ||
+    (spec.operation === 'removeRole' && spec.role?.id === adminRoleIdFirst);
   const read = options.dryRun ? options.read : undefined;
   if (removesAdmins && !read) await lockAdministratorChanges(db, tx);
   // The caller's map is taken over (the permissions held are added to it), not copied: at 10 000
@@ -146,24 +182,28 @@ export async function runBatch(
   const held = await permissionsBeyond(db, tx, ctx.actor, [...users.keys()]);
   for (const [id, permissions] of held) users.set(id, { ...(users.get(id) as Target), permissions });
   const skipped: Skip[] = [];
-  const candidates: number[] = [];
+  let candidates: number[] = [];
   for (const id of ids) {
     const skip = stateSkip(spec.operation, id, users.get(id));
     if (skip) skipped.push(skip);
     else candidates.push(id);
   }
+  if (roleOperation) {
+    // Nothing to do for these, so nothing to refuse: they are skipped before the rules are asked.
+    const holders = await holdersAmong(db, tx, spec.role?.id as number, candidates);
+    candidates = candidates.filter((id) => {
+      const skip = roleSkip(spec, users.get(id) as Target, holders.has(id));
+      if (skip) skipped.push(skip);
+      return !skip;
+    });
+  }
+  const adminRoleId = removesAdmins ? (adminRoleIdFirst ?? (await roleIdByName(db, tx, adminRoleName))) : null;
   const admins = removesAdmins
-    ? await activeAdminsInPlay(
-        db,
-        tx,
-        await roleIdByName(db, tx, config.users.activation.adminRoleName),
-        candidates,
-        options.dryRun ? (options.adminsGone ?? 0) : 0,
-      )
+    ? await activeAdminsInPlay(db, tx, adminRoleId, candidates, options.dryRun ? (options.adminsGone ?? 0) : 0)
     : new Set<number>();
   // Rules judge in id order, so the same batch always keeps the same administrator.
   const ordered = [...candidates].sort((a, b) => a - b);
-  const changes = ordered.map((id) => toChange(spec, users.get(id) as Target));
+  const changes = ordered.map((id) => toChange(spec, users.get(id) as Target, adminRoleIdFirst));
   const violations = judge(ctx.actor, changes, admins, config.users);
   for (const id of candidates) {
     const v = violations.get(id);
@@ -176,6 +216,11 @@ export async function runBatch(
     spec.operation === 'setActive' ? affected.filter((id) => users.get(id)?.is_active === spec.active) : [];
   const adminsRemoved = removesAdmins ? affected.filter((id) => admins.has(id)).length : 0;
   if (options.dryRun || affected.length === 0) return { affected, skipped, unchanged, adminsRemoved };
+  if (isBulkRoleOperation(spec.operation)) {
+    const change = { operation: spec.operation, role: spec.role as RoleGrant, requested: ids.length, skipped };
+    await applyRoleChange(ctx, tx, change, affected, options.context);
+    return { affected, skipped, unchanged, adminsRemoved };
+  }
   const auditChanges = await apply(ctx, spec, users, affected, tx);
   await recordChange(db, tx, {
     ...auditOrigin(ctx),

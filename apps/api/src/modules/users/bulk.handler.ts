@@ -1,6 +1,7 @@
-import type { BulkInput, BulkReport, Job } from '@app/contracts';
+import { type BulkInput, type BulkReport, isBulkRoleOperation, type Job } from '@app/contracts';
 import { writeTransaction } from '../../db/transaction.js';
 import { runBatch } from './bulk.chunk.js';
+import { assertBulkRole } from './bulk.roles.js';
 import { submitBulkJob } from './bulk-job.js';
 import type { WriteContext } from './users.write-support.js';
 
@@ -28,9 +29,14 @@ export function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkInput })
  */
 async function runBulkIds(ctx: WriteContext, input: BulkIdsInput): Promise<BulkReport> {
   const { db } = ctx;
-  const spec = { operation: input.operation, active: input.active };
   try {
     return await writeTransaction(db, async (tx) => {
+      // The role is one for every row: a missing one (422) or one beyond the caller (403) refuses the request.
+      const role =
+        isBulkRoleOperation(input.operation) && input.role_id !== undefined
+          ? await assertBulkRole(ctx, tx, input.role_id)
+          : undefined;
+      const spec = { operation: input.operation, active: input.active, role };
       const { affected, skipped } = await runBatch(ctx, spec, input.ids, tx, { dryRun: input.dryRun });
       const report: BulkReport = {
         operation: input.operation,

@@ -5,7 +5,7 @@ import { keysetBatches } from '../../export/batches.js';
 import { after } from '../../query/list-query-engine.js';
 import { exportReadHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
-import { plainUserRows, readStats, rolesCountsOf } from './users.read-repository.js';
+import { plainUserRows, readStats, roleNamesOf, rolesCountsOf } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
 
 /** Rows per query: large enough to amortise the round trip, small enough to keep memory flat. */
@@ -44,7 +44,8 @@ function isoOf(text: string): string {
  * rows (no model instances).
  *
  * Role counts come from one grouped query per batch, and only when the column is exported: a
- * count subquery per row took three quarters of the batch's SQL time at a million users.
+ * count subquery per row took three quarters of the batch's SQL time at a million users. Role
+ * names likewise, one query per batch when exported (and then the counts are theirs).
  */
 export async function openUserBatches(
   db: Database,
@@ -59,7 +60,8 @@ export async function openUserBatches(
   const order = usersOrder(input);
   // Read through the search index, the candidates are sorted, not walked in the sort's index.
   const hints = narrowing ? {} : exportReadHints(db, input, stats);
-  const withRoles = input.columns.includes('roles_count');
+  const withNames = input.columns.includes('roles');
+  const withCounts = !withNames && input.columns.includes('roles_count');
   const attributes = ['id', 'name', 'email', 'is_active', ['created_at', CREATED], ['deleted_at', DELETED]];
 
   const read = async (last: UserRow | undefined): Promise<UserRow[]> => {
@@ -73,20 +75,19 @@ export async function openUserBatches(
       limit: size,
       ...hints,
     });
-    const roles = withRoles
-      ? await rolesCountsOf(
-          db,
-          raw.map((r) => Number(r.id)),
-        )
-      : null;
+    const ids = raw.map((r) => Number(r.id));
+    const names = withNames ? await roleNamesOf(db, ids) : null;
+    const counts = withCounts ? await rolesCountsOf(db, ids) : null;
     return raw.map((r) => {
       const id = Number(r.id);
       const deleted = r[DELETED];
+      const roles = names?.get(id) ?? [];
       return {
         id,
         name: r.name,
         email: r.email,
-        roles_count: roles?.get(id) ?? 0,
+        roles_count: names ? roles.length : (counts?.get(id) ?? 0),
+        roles,
         is_active: Boolean(r.is_active),
         created_at: isoOf(r[CREATED]),
         deleted_at: deleted === null ? null : isoOf(deleted),

@@ -1,5 +1,12 @@
 import type { UserRow, UsersStats } from '@app/contracts';
-import { type FindOptions, IndexHints, QueryTypes, type OrderItem, type WhereOptions } from 'sequelize';
+import {
+  type FindOptions,
+  IndexHints,
+  QueryTypes,
+  type OrderItem,
+  type Transaction,
+  type WhereOptions,
+} from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { countUpTo, pageIdsOf, pageIdsWithTotalOf, plainRows, selectSql } from '../../query/list-reads.js';
 
@@ -18,12 +25,13 @@ interface RawUserRow {
   deleted_at: Date | string | null;
 }
 
-export function toUserRow(raw: RawUserRow): UserRow {
+export function toUserRow(raw: RawUserRow, roles: string[] = []): UserRow {
   return {
     id: Number(raw.id),
     name: raw.name,
     email: raw.email,
     roles_count: Number(raw.roles_count),
+    roles,
     is_active: Boolean(raw.is_active),
     created_at: toIso(raw.created_at) as string,
     deleted_at: toIso(raw.deleted_at),
@@ -58,19 +66,63 @@ export function pageIdsWithTotal(
 
 /**
  * Rows for `ids`, returned in the order of `ids`. A plain statement: every list page reads its
- * rows this way, and a model finder cost more than the read itself.
+ * rows this way, and a model finder cost more than the read itself. The role names are a second
+ * statement over the same ids, side by side with the first: joined into the page's query they
+ * would multiply its rows and group them again.
  */
 export async function rowsByIds(db: Database, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
   // roles_count by subselect: one index probe per row, never loading the roles.
-  const rows = await db.sequelize.query<RawUserRow>(
-    `SELECT id, name, email, (SELECT COUNT(*) FROM user_roles ur WHERE ur.user_id = u.id) AS roles_count,
-            is_active, created_at, deleted_at
-       FROM users u WHERE id IN (:ids)`,
-    { replacements: { ids: [...ids] }, type: QueryTypes.SELECT },
-  );
-  const byId = new Map(rows.map((r) => [Number(r.id), toUserRow(r)]));
+  const [rows, names] = await Promise.all([
+    db.sequelize.query<RawUserRow>(
+      `SELECT id, name, email, (SELECT COUNT(*) FROM user_roles ur WHERE ur.user_id = u.id) AS roles_count,
+              is_active, created_at, deleted_at
+         FROM users u WHERE id IN (:ids)`,
+      { replacements: { ids: [...ids] }, type: QueryTypes.SELECT },
+    ),
+    roleNamesOf(db, ids),
+  ]);
+  const byId = new Map(rows.map((r) => [Number(r.id), toUserRow(r, names.get(Number(r.id)))]));
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Ids close together (a batch in id order) are read as one range of user_roles' primary key. */
+function idRange(ids: readonly number[]): { sql: string; replacements: Record<string, unknown> } {
+  let low = Number.POSITIVE_INFINITY;
+  let high = 0;
+  for (const id of ids) {
+    if (id < low) low = id;
+    if (id > high) high = id;
+  }
+  return high - low < 2 * ids.length
+    ? { sql: 'ur.user_id BETWEEN :low AND :high', replacements: { low, high } }
+    : { sql: 'ur.user_id IN (:ids)', replacements: { ids: [...ids] } };
+}
+
+/**
+ * The names of the roles each of `ids` holds, alphabetical (absent when none): one statement on
+ * user_roles' primary key (user_id, role_id), each role found by its key. A page's hundred ids or
+ * an export batch's thousand; bulk callers pass at most a thousand at a time.
+ */
+export async function roleNamesOf(
+  db: Database,
+  ids: readonly number[],
+  tx?: Transaction,
+): Promise<Map<number, string[]>> {
+  const names = new Map<number, string[]>();
+  if (ids.length === 0) return names;
+  const where = idRange(ids);
+  const rows = await db.sequelize.query<{ user_id: number | string; name: string }>(
+    `SELECT ur.user_id, r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ${where.sql} ORDER BY r.name`,
+    { type: QueryTypes.SELECT, replacements: where.replacements, ...(tx ? { transaction: tx } : {}) },
+  );
+  for (const r of rows) {
+    const id = Number(r.user_id);
+    const list = names.get(id);
+    if (list) list.push(r.name);
+    else names.set(id, [r.name]);
+  }
+  return names;
 }
 
 /**
@@ -81,16 +133,10 @@ export async function rowsByIds(db: Database, ids: readonly number[]): Promise<U
 export async function rolesCountsOf(db: Database, ids: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (ids.length === 0) return counts;
-  let low = Number.POSITIVE_INFINITY;
-  let high = 0;
-  for (const id of ids) {
-    if (id < low) low = id;
-    if (id > high) high = id;
-  }
-  const dense = high - low < 2 * ids.length;
+  const where = idRange(ids);
   const rows = await db.sequelize.query<{ user_id: number | string; n: number | string }>(
-    `SELECT user_id, COUNT(*) AS n FROM user_roles WHERE ${dense ? 'user_id BETWEEN :low AND :high' : 'user_id IN (:ids)'} GROUP BY user_id`,
-    { type: QueryTypes.SELECT, replacements: dense ? { low, high } : { ids: [...ids] } },
+    `SELECT ur.user_id, COUNT(*) AS n FROM user_roles ur WHERE ${where.sql} GROUP BY ur.user_id`,
+    { type: QueryTypes.SELECT, replacements: where.replacements },
   );
   for (const r of rows) counts.set(Number(r.user_id), Number(r.n));
   return counts;

@@ -22,6 +22,8 @@ export function operationLabel(job: Pick<Job, 'kind' | 'operation' | 'active'>, 
     case 'delete':
     case 'restore':
     case 'forceDelete':
+    case 'addRole':
+    case 'removeRole':
       return t[job.operation];
     default:
       return t.other;

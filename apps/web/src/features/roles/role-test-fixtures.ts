@@ -37,7 +37,10 @@ export const catalogueFor = (held: readonly Permission[] | 'all') => {
     roles: [],
     ...(holds(name)
       ? { grantable: true }
-      : { grantable: false, reason: `You can grant or take away only permissions you hold yourself; you do not hold ${name}.` }),
+      : {
+          grantable: false,
+          reason: `You can grant or take away only permissions you hold yourself; you do not hold ${name}.`,
+        }),
   }));
   return ok({ rows, meta: { total: rows.length } });
 };

@@ -6,7 +6,7 @@ import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC } from '../../../lib/trpc';
 import type { BulkActionFlow } from './use-bulk-action';
-import { DESTRUCTIVE_ACTIONS, type UserAction } from './user-actions';
+import { type BulkCommandText, bulkCommandText } from './bulk-command-text';
 
 export type KnownUsers = ReadonlyMap<number, { name: string; email: string }>;
 
@@ -35,13 +35,13 @@ function useSkippedUsers(report: BulkReport, known: KnownUsers, withTrashed: boo
 }
 
 interface DryRunReportProps {
-  action: UserAction;
+  text: BulkCommandText;
   report: BulkReport;
   known: KnownUsers;
   withTrashed: boolean;
 }
 
-function DryRunReport({ action, report, known: seen, withTrashed }: DryRunReportProps) {
+function DryRunReport({ text, report, known: seen, withTrashed }: DryRunReportProps) {
   const m = useMessages();
   const t = m.usersList.bulk;
   const { affected, skipped } = report;
@@ -52,7 +52,7 @@ function DryRunReport({ action, report, known: seen, withTrashed }: DryRunReport
         <p className="font-medium text-foreground">{t.nothingToDo}</p>
       ) : (
         <p className="text-foreground">
-          <strong className="font-semibold">{t.affected[action](affected.length)}</strong>;{' '}
+          <strong className="font-semibold">{text.affected(affected.length)}</strong>;{' '}
           {skipped.length === 0 ? t.noneSkipped : `${t.skipped(skipped.length)}:`}
         </p>
       )}
@@ -97,16 +97,17 @@ export function BulkActionDialog({ flow, known, canSeeTrash }: BulkActionDialogP
   const { action, report } = flow;
   if (!action) return null;
   const affected = report?.affected.length ?? 0;
+  const text = bulkCommandText(m, action);
 
   return (
     <ConfirmDialog
       open
       onOpenChange={(open) => (open ? undefined : flow.close())}
-      title={t.title[action](flow.count)}
-      description={t.description[action]}
-      confirmLabel={report ? t.confirm[action](affected) : t[action]}
+      title={text.title(flow.count)}
+      description={text.description}
+      confirmLabel={report ? text.confirm(affected) : text.verb}
       cancelLabel={t.cancel}
-      tone={DESTRUCTIVE_ACTIONS.has(action) ? 'danger' : 'primary'}
+      tone={text.destructive ? 'danger' : 'primary'}
       pending={flow.running}
       confirmDisabled={!report || affected === 0 || flow.checking}
       onConfirm={flow.confirm}
@@ -129,7 +130,7 @@ export function BulkActionDialog({ flow, known, canSeeTrash }: BulkActionDialogP
           </button>
         </div>
       ) : report ? (
-        <DryRunReport action={action} report={report} known={known} withTrashed={canSeeTrash} />
+        <DryRunReport text={text} report={report} known={known} withTrashed={canSeeTrash} />
       ) : null}
     </ConfirmDialog>
   );

@@ -4,7 +4,7 @@ import { JobSkips } from '../../jobs/job-skips';
 import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import type { SelectionBulkFlow } from './use-selection-bulk';
-import { DESTRUCTIVE_ACTIONS } from './user-actions';
+import { bulkCommandText } from './bulk-command-text';
 
 /**
  * Confirms a bulk action over everything matching: the dry-run job's progress while it judges
@@ -20,16 +20,17 @@ export function SelectionBulkDialog({ flow }: { flow: SelectionBulkFlow }) {
   const changed = report?.job.progress.changed ?? 0;
   const skipped = report?.job.progress.skipped ?? 0;
   const failure = flow.checkError ? apiErrorMessage(flow.checkError, m) : flow.checkFailed?.error;
+  const text = bulkCommandText(m, action);
 
   return (
     <ConfirmDialog
       open
       onOpenChange={(open) => (open ? undefined : flow.close())}
-      title={s.titleAll(t[action], flow.total.count, flow.total.exact)}
-      description={t.description[action]}
-      confirmLabel={report ? s.confirmAll(t[action], changed) : t[action]}
+      title={s.titleAll(text.verb, flow.total.count, flow.total.exact)}
+      description={text.description}
+      confirmLabel={report ? s.confirmAll(text.verb, changed) : text.verb}
       cancelLabel={t.cancel}
-      tone={DESTRUCTIVE_ACTIONS.has(action) ? 'danger' : 'primary'}
+      tone={text.destructive ? 'danger' : 'primary'}
       pending={flow.running}
       confirmDisabled={!report || changed === 0}
       onConfirm={flow.confirm}

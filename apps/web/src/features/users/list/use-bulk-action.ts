@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC } from '../../../lib/trpc';
-import { bulkInput, bulkReportOf, type UserAction } from './user-actions';
+import { bulkCommandText } from './bulk-command-text';
+import { type BulkCommand, bulkInput, bulkReportOf } from './user-actions';
 
 /**
  * A bulk action in two steps: opening it runs the dry run, whose report the dialog shows; only
@@ -16,15 +17,15 @@ export function useBulkAction({ ids, onDone }: { ids: readonly number[]; onDone:
   const t = m.usersList.bulk;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [action, setAction] = useState<UserAction | null>(null);
+  const [action, setAction] = useState<BulkCommand | null>(null);
   // The ids the report was made for: the run acts on exactly these, whatever happens meanwhile.
   const [target, setTarget] = useState<number[]>([]);
   const check = useMutation(trpc.users.bulk.mutationOptions());
   const run = useMutation(trpc.users.bulk.mutationOptions());
 
-  const dryRun = (next: UserAction, list: number[]) => check.mutate(bulkInput(next, list, true));
+  const dryRun = (next: BulkCommand, list: number[]) => check.mutate(bulkInput(next, list, true));
 
-  const start = (next: UserAction) => {
+  const start = (next: BulkCommand) => {
     const list = [...ids];
     setAction(next);
     setTarget(list);
@@ -43,7 +44,7 @@ export function useBulkAction({ ids, onDone }: { ids: readonly number[]; onDone:
     run.mutate(bulkInput(action, target, false), {
       onSuccess: (answer) => {
         const report = bulkReportOf(answer);
-        toast.success(t.done[action](report.affected.length), {
+        toast.success(bulkCommandText(m, action).done(report.affected.length), {
           ...(report.skipped.length > 0 ? { description: t.doneSkipped(report.skipped.length) } : {}),
         });
         onDone();

@@ -8,7 +8,7 @@ import { watchJob } from '../../jobs/job-watch';
 import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC, useTRPCClient } from '../../../lib/trpc';
-import { bulkJobOf, selectionInput, type UserAction, type UsersSelection } from './user-actions';
+import { type BulkCommand, bulkJobOf, selectionInput, type UsersSelection } from './user-actions';
 
 /** A dry run still moving is asked about this often: the dialog's bar should visibly move. */
 const DRY_RUN_POLL_MS = 500;
@@ -32,7 +32,7 @@ export function useSelectionBulk({
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [action, setAction] = useState<UserAction | null>(null);
+  const [action, setAction] = useState<BulkCommand | null>(null);
   // The selection the dry run judged: the real run acts on exactly it, whatever happens meanwhile.
   const [target, setTarget] = useState<UsersSelection | null>(null);
   const [asked, setAsked] = useState(total);
@@ -41,9 +41,9 @@ export function useSelectionBulk({
   const checkJobId = submitCheck.data ? bulkJobOf(submitCheck.data).id : null;
   const check = useJob(checkJobId, DRY_RUN_POLL_MS);
 
-  const dryRun = (next: UserAction, chosen: UsersSelection) => submitCheck.mutate(selectionInput(next, chosen, true));
+  const dryRun = (next: BulkCommand, chosen: UsersSelection) => submitCheck.mutate(selectionInput(next, chosen, true));
 
-  const start = (next: UserAction) => {
+  const start = (next: BulkCommand) => {
     if (!selection) return;
     setAction(next);
     setTarget(selection);

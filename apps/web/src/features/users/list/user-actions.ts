@@ -1,4 +1,4 @@
-import { CircleX, type LucideIcon, Power, PowerOff, RotateCcw, Trash2 } from 'lucide-react';
+import { CircleX, type LucideIcon, Power, PowerOff, RotateCcw, ShieldMinus, ShieldPlus, Trash2 } from 'lucide-react';
 import {
   BULK_PERMISSIONS,
   type BulkInput,
@@ -17,6 +17,18 @@ import type { TrashView } from './users-list-state';
 /** What can be done to users from the list, one by one or in bulk. */
 export const USER_ACTIONS = ['activate', 'deactivate', 'delete', 'restore', 'forceDelete'] as const;
 export type UserAction = (typeof USER_ACTIONS)[number];
+
+/** Bulk only: give or take one role, chosen after the action (`BulkCommand`). */
+export const ROLE_ACTIONS = ['addRole', 'removeRole'] as const;
+export type RoleAction = (typeof ROLE_ACTIONS)[number];
+/** What the selection bar offers. */
+export type BulkBarAction = UserAction | RoleAction;
+
+export const isRoleAction = (action: BulkBarAction): action is RoleAction =>
+  (ROLE_ACTIONS as readonly string[]).includes(action);
+
+/** A bulk action as it is run: the action, and for a role action the role chosen. */
+export type BulkCommand = { action: UserAction } | { action: RoleAction; role: { id: number; name: string } };
 
 const OPERATION: Record<UserAction, Pick<BulkInput, 'operation' | 'active'>> = {
   activate: { operation: 'setActive', active: true },
@@ -43,25 +55,35 @@ export const ACTION_ICONS: Readonly<Record<UserAction, LucideIcon>> = {
   forceDelete: CircleX,
 };
 
+/** The selection bar's glyphs: the row actions', and the role actions'. */
+export const BAR_ICONS: Readonly<Record<BulkBarAction, LucideIcon>> = {
+  ...ACTION_ICONS,
+  addRole: ShieldPlus,
+  removeRole: ShieldMinus,
+};
+
 /** Losing data (or access) is worth a red button. */
-export const DESTRUCTIVE_ACTIONS: ReadonlySet<UserAction> = new Set(['delete', 'forceDelete']);
+export const DESTRUCTIVE_ACTIONS: ReadonlySet<BulkBarAction> = new Set(['delete', 'forceDelete']);
 
 const FOR_LIVE: readonly UserAction[] = ['activate', 'deactivate', 'delete'];
 const FOR_TRASHED: readonly UserAction[] = ['restore', 'forceDelete'];
 
-export function bulkInput(action: UserAction, ids: number[], dryRun: boolean): BulkRequest & { ids: number[] } {
-  return { ...OPERATION[action], ids, dryRun };
+const operationOf = (command: BulkCommand): Pick<BulkInput, 'operation' | 'active' | 'role_id'> =>
+  'role' in command ? { operation: command.action, role_id: command.role.id } : OPERATION[command.action];
+
+export function bulkInput(command: BulkCommand, ids: number[], dryRun: boolean): BulkRequest & { ids: number[] } {
+  return { ...operationOf(command), ids, dryRun };
 }
 
 /** Every user a list query matches, less the ones left out: what "select all matching" acts on. */
 export type UsersSelection = NonNullable<BulkRequest['selection']>;
 
 export function selectionInput(
-  action: UserAction,
+  command: BulkCommand,
   selection: UsersSelection,
   dryRun: boolean,
 ): BulkRequest & { selection: UsersSelection } {
-  return { ...OPERATION[action], selection, dryRun };
+  return { ...operationOf(command), selection, dryRun };
 }
 
 /**
@@ -81,11 +103,13 @@ export function bulkJobOf(answer: BulkReport | { job: Job }): Job {
 
 /**
  * The bulk actions that make sense for the rows a view can show, and that the caller may take:
- * live users can be (de)activated and deleted, deleted ones restored or purged.
+ * live users can be (de)activated, deleted and given or stripped of a role, deleted ones
+ * restored or purged.
  */
-export function bulkActionsFor(trashed: TrashView | undefined, can: CapabilityMap): UserAction[] {
+export function bulkActionsFor(trashed: TrashView | undefined, can: CapabilityMap): BulkBarAction[] {
   const fitting = trashed === 'only' ? FOR_TRASHED : trashed === 'with' ? USER_ACTIONS : FOR_LIVE;
-  return fitting.filter((action) => can[ACTION_PERMISSION[action]]);
+  const roles = trashed === 'only' ? [] : ROLE_ACTIONS.filter((action) => can[BULK_PERMISSIONS[action]]);
+  return [...fitting.filter((action) => can[ACTION_PERMISSION[action]]), ...roles];
 }
 
 /** Which of the server's per-record `actions` decides each list action. */

@@ -4,6 +4,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Messages } from '../../../i18n/messages';
+import { RoleBadges } from './role-badges';
 import { LOCKED_COLUMNS } from './users-list-state';
 
 const SORTABLE = new Set<string>(usersListQuery.sorts);
@@ -40,6 +41,11 @@ const CELLS: Record<UserColumnKey, { render: CellRenderer; className?: string; s
     render: (row) => <span className="tabular-nums">{row.roles_count}</span>,
     className: 'w-20',
     skeleton: 'w-6',
+  },
+  roles: {
+    render: (row) => <RoleBadges names={row.roles} />,
+    className: 'min-w-32',
+    skeleton: 'w-24',
   },
   is_active: {
     render: (row, m) =>

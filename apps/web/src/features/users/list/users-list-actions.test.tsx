@@ -102,7 +102,7 @@ describe('users list selection and actions', { timeout: 20_000 }, () => {
     expect(url.pathname).toBe('/api/users/export');
     expect(decodeURIComponent(url.search)).toBe(
       '?sort=name&dir=desc&filters[role_id][]=2&format=csv' +
-        '&columns[]=name&columns[]=roles_count&columns[]=is_active&columns[]=created_at&ids[]=40',
+        '&columns[]=name&columns[]=roles_count&columns[]=roles&columns[]=is_active&columns[]=created_at&ids[]=40',
     );
   });
 

@@ -15,7 +15,9 @@ import { SelectionBulkDialog } from './selection-bulk-dialog';
 import { useBulkAction } from './use-bulk-action';
 import { useRowAction } from './use-row-action';
 import { useSelectionBulk } from './use-selection-bulk';
-import { ACTION_ICONS, bulkActionsFor, canSeeTrash, DESTRUCTIVE_ACTIONS } from './user-actions';
+import { RoleIdsContext } from './role-badges';
+import { RolePickDialog, useRolePick } from './role-pick-dialog';
+import { BAR_ICONS, bulkActionsFor, canSeeTrash, DESTRUCTIVE_ACTIONS } from './user-actions';
 import { usersColumns } from './users-columns';
 import { inChipOrder, usersFilterFields } from './users-filter-fields';
 import { type UsersListState, usersList } from './users-list-state';
@@ -82,6 +84,12 @@ export function UsersListPage() {
     onStarted: selection.clear,
   });
   const fields = usersFilterFields(m, data?.availableRoles, trash);
+  const roleIds = useMemo(
+    () => new Map((data?.availableRoles ?? []).map((r) => [r.name, r.id])),
+    [data?.availableRoles],
+  );
+  // Every bulk action runs on the ids, or on every match as a job (a role action once its role is picked).
+  const rolePick = useRolePick((command) => (selection.matching ? jobBulk.start(command) : bulk.start(command)));
 
   return (
     <div>
@@ -112,38 +120,45 @@ export function UsersListPage() {
           onSelect={users.list.patchFilters}
         />
       </div>
-      <ResourceListView
-        className="mt-4"
-        controller={users}
-        strings={t}
-        // Until the roles arrive the form offers none; their chip says "…" meanwhile.
-        filters={{
-          fields: data?.availableRoles ? fields : usersFilterFields(m, [], trash),
-          chipFields: inChipOrder(fields),
-        }}
-        {...(can['users.export'] ? { exportPath: '/api/users/export' } : {})}
-        empty={{
-          icon: <Users aria-hidden="true" />,
-          special: (s) =>
-            onlyTrash(s) ? (
-              <EmptyState
-                icon={<Trash2 aria-hidden="true" />}
-                title={t.empty.trashTitle}
-                description={t.empty.trashBody}
-              />
-            ) : null,
-        }}
-        bulk={{
-          actions: bulkActions.map((action) => ({
-            key: action,
-            label: t.bulk[action],
-            icon: ACTION_ICONS[action],
-            destructive: DESTRUCTIVE_ACTIONS.has(action),
-          })),
-          onAction: selection.matching ? jobBulk.start : bulk.start,
-          onSelectMatching: () => selection.selectMatching(data?.meta.total ?? 0, data?.meta.totalExact ?? true),
-          selectingMatching: false,
-        }}
+      <RoleIdsContext value={roleIds}>
+        <ResourceListView
+          className="mt-4"
+          controller={users}
+          strings={t}
+          // Until the roles arrive the form offers none; their chip says "…" meanwhile.
+          filters={{
+            fields: data?.availableRoles ? fields : usersFilterFields(m, [], trash),
+            chipFields: inChipOrder(fields),
+          }}
+          {...(can['users.export'] ? { exportPath: '/api/users/export' } : {})}
+          empty={{
+            icon: <Users aria-hidden="true" />,
+            special: (s) =>
+              onlyTrash(s) ? (
+                <EmptyState
+                  icon={<Trash2 aria-hidden="true" />}
+                  title={t.empty.trashTitle}
+                  description={t.empty.trashBody}
+                />
+              ) : null,
+          }}
+          bulk={{
+            actions: bulkActions.map((action) => ({
+              key: action,
+              label: t.bulk[action],
+              icon: BAR_ICONS[action],
+              destructive: DESTRUCTIVE_ACTIONS.has(action),
+            })),
+            onAction: rolePick.onAction,
+            onSelectMatching: () => selection.selectMatching(data?.meta.total ?? 0, data?.meta.totalExact ?? true),
+            selectingMatching: false,
+          }}
+        />
+      </RoleIdsContext>
+      <RolePickDialog
+        flow={rolePick}
+        count={selection.matching ? selection.matching.total : selection.ids.length}
+        roles={data?.availableRoles}
       />
       <BulkActionDialog flow={bulk} known={known} canSeeTrash={trash} />
       <SelectionBulkDialog flow={jobBulk} />

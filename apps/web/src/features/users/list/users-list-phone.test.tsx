@@ -41,6 +41,7 @@ describe('users list on a phone', { timeout: 20_000 }, () => {
       t.columns.id,
       t.columns.email,
       t.columns.roles_count,
+      t.columns.roles,
       t.columns.is_active,
       t.columns.created_at,
     ]);

@@ -35,6 +35,7 @@ export function userRow(id: number, overrides: Partial<UserListRow> = {}, grante
     name: `User ${id}`,
     email: `user${id}@example.com`,
     roles_count: 1,
+    roles: ['viewer'],
     is_active: id % 5 !== 0,
     created_at: '2024-05-01T09:30:00.000Z',
     deleted_at: null,
