@@ -270,7 +270,7 @@ function section(f: Figures): string {
     start,
     '## Roles',
     '',
-    `Written by \`npm run bench -- --roles --reuse\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${f.users.toLocaleString('en')} users; a role granting ${KEPT} and ${TOGGLED} given to ${f.members.toLocaleString('en')} of them (${f.addMembersS.toFixed(1)} s, one INSERT … SELECT per 100 000 ids, the member-count triggers firing); one API process; ${f.machine}; load average ${f.load.toFixed(2)} at the start.`,
+    `Written by \`npm run bench -- --roles --reuse --innodb-buffer-pool-mb 2048\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${f.users.toLocaleString('en')} users; a role granting ${KEPT} and ${TOGGLED} given to ${f.members.toLocaleString('en')} of them (${f.addMembersS.toFixed(1)} s, one INSERT … SELECT per 100 000 ids, the member-count triggers firing); one API process; ${f.machine}; load average ${f.load.toFixed(2)} at the start.`,
     '',
     ...table(f),
     '',
