@@ -2,6 +2,7 @@ import { PERMISSIONS } from '@app/contracts';
 import { cn } from '@app/ui';
 import { Check, Minus } from 'lucide-react';
 import { useMessages } from '../i18n/messages';
+import { permissionDescription } from '../lib/permission-description';
 
 interface PermissionRow {
   name: string;
@@ -83,7 +84,9 @@ export function PermissionList({ granted, showMissing = false, sources, classNam
                       {words?.label ?? name}
                       <code className="font-mono text-xs font-normal text-muted-foreground">{name}</code>
                     </span>
-                    {words ? <span className="block text-xs text-muted-foreground">{words.description}</span> : null}
+                    {permissionDescription(name) ? (
+                      <span className="block text-xs text-muted-foreground">{permissionDescription(name)}</span>
+                    ) : null}
                     {sources?.get(name) ? (
                       <span className="block text-xs font-medium text-foreground/80">{sources.get(name)}</span>
                     ) : null}

@@ -1,4 +1,4 @@
-import { PERMISSION_CATALOGUE, PERMISSIONS, type Permission, type PermissionResource } from '@app/contracts';
+import { PERMISSIONS, type Permission, type PermissionResource } from '@app/contracts';
 
 /** Each permission's short label; a permission added to the contract without one fails to compile. */
 const LABELS: Record<Permission, string> = {
@@ -31,13 +31,14 @@ const GROUPS: Record<PermissionResource | 'other', string> = {
 };
 
 /**
- * Permissions in words: this catalogue's label beside the one-line description the contracts
- * hold for every permission (the API serves the same sentence on GET /permissions). Looked up by
- * any name, since a role may carry one this console does not know.
+ * Permissions in words: this catalogue's label for each. Looked up by any name, since a role may
+ * carry one this console does not know. The one-line descriptions live in the contracts
+ * (`permissionDescription`), loaded with the pages that show them, not with every page.
  */
 export const permissionMessages = {
   groups: GROUPS as Record<string, string>,
-  names: Object.fromEntries(
-    PERMISSIONS.map((name) => [name, { label: LABELS[name], description: PERMISSION_CATALOGUE[name].description }]),
-  ) as Record<string, { label: string; description: string } | undefined>,
+  names: Object.fromEntries(PERMISSIONS.map((name) => [name, { label: LABELS[name] }])) as Record<
+    string,
+    { label: string } | undefined
+  >,
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditViaSchema } from './audit-via';
 import { IdSchema, IsoDateTimeSchema } from '../common';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { integer, numeric } from '../query/fields';
@@ -85,16 +86,6 @@ export type AuditFilterName = keyof typeof auditListQuery.filters;
 
 /** One field's change: `from` and `to` as they were written (absent on that side: null). */
 export const AuditChangeSchema = z.object({ from: z.json(), to: z.json() });
-
-/**
- * How the change came in: the SPA (a session), an API token (its name when it still exists), the
- * command line, or — for rows written before this was recorded — unknown.
- */
-export const AuditViaSchema = z.object({
-  kind: z.enum(['session', 'token', 'cli', 'unknown']),
-  name: z.string().nullable(),
-});
-export type AuditVia = z.infer<typeof AuditViaSchema>;
 
 export const AuditRowSchema = z.object({
   id: IdSchema,

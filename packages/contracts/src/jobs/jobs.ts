@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuditViaSchema } from '../audit/audit';
+import { AuditViaSchema } from '../audit/audit-via';
 import type { ColumnDefinition } from '../columns';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
@@ -13,7 +13,9 @@ import {
   ImportProblemSchema,
   ImportSummarySchema,
 } from '../imports/imports';
-import { BULK_OPERATIONS, BULK_SKIP_CODES } from '../users/users.bulk';
+import { BULK_SKIP_CODES } from '../users/users.bulk';
+import { BULK_OPERATIONS } from '../users/users.bulk-operations';
+import { JOB_STATUSES } from './job-status';
 
 /**
  * Background jobs (SPEC §13): work too large for a request — a bulk change over every user a
@@ -22,14 +24,6 @@ import { BULK_OPERATIONS, BULK_SKIP_CODES } from '../users/users.bulk';
  */
 export const JOB_KINDS = ['bulk', 'import', 'undo'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
-
-export const JOB_STATUSES = ['queued', 'running', 'cancelling', 'cancelled', 'succeeded', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-/** A job in one of these states is over: it will not move again and cannot be cancelled. */
-export const FINISHED_JOB_STATUSES = ['cancelled', 'succeeded', 'failed'] as const satisfies readonly JobStatus[];
-export const isFinishedJob = (status: JobStatus): boolean =>
-  (FINISHED_JOB_STATUSES as readonly JobStatus[]).includes(status);
 
 export const JobProgressSchema = z.object({
   /** Users the selection matched when the job was submitted (an estimate for what remains). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accept, refuse } from '../test-support';
-import { BULK_PERMISSIONS, BulkInputSchema, BulkReportSchema } from './users.bulk';
+import { BulkInputSchema, BulkReportSchema } from './users.bulk';
+import { BULK_PERMISSIONS } from './users.bulk-operations';
 
 const range = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
 

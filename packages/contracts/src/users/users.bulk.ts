@@ -3,29 +3,9 @@ import { IdSchema } from '../common';
 import type { ErrorCode } from '../errors';
 import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
-import type { Permission } from '../permissions';
 import { MAX_IDS } from '../lists';
 import { usersListQuery } from './users.query';
-
-export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive', 'addRole', 'removeRole'] as const;
-export type BulkOperation = (typeof BULK_OPERATIONS)[number];
-
-/** The operations that give or take one role (`role_id`). */
-export const BULK_ROLE_OPERATIONS = ['addRole', 'removeRole'] as const satisfies readonly BulkOperation[];
-export type BulkRoleOperation = (typeof BULK_ROLE_OPERATIONS)[number];
-export const isBulkRoleOperation = (operation: BulkOperation): operation is BulkRoleOperation =>
-  (BULK_ROLE_OPERATIONS as readonly string[]).includes(operation);
-
-/** The permission each bulk operation needs (SPEC §3). */
-export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
-  delete: 'users.delete',
-  restore: 'users.restore',
-  forceDelete: 'users.forceDelete',
-  setActive: 'users.setActive',
-  // As on the edit form, where roles are changed (and under its rules).
-  addRole: 'users.update',
-  removeRole: 'users.update',
-};
+import { BULK_OPERATIONS, BULK_ROLE_OPERATIONS, isBulkRoleOperation } from './users.bulk-operations';
 
 /** Codes the users business rules (SPEC §7) can refuse a change with. */
 export const USERS_RULE_CODES = [

@@ -20,8 +20,8 @@ describe('user column set', () => {
       'ID',
       'Name',
       'E-mail',
+      'Role count',
       'Roles',
-      'Role names',
       'Active',
       'Created',
     ]);
@@ -33,7 +33,7 @@ describe('user column set', () => {
       'string',
       'string',
       'number',
-      'json',
+      'list',
       'boolean',
       'datetime',
     ]);

@@ -18,6 +18,7 @@ import { apiErrorMessage } from '../../lib/api-error';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { OneTimeSecret } from '../../lib/one-time-secret';
 import { EMPTY_TOKEN_FORM, EXPIRY_CHOICES, expiresAtOf, type TokenFormValues, tokenFormResolver } from './token-form';
+import { permissionDescription } from '../../lib/permission-description';
 
 export interface CreateTokenDialogProps {
   open: boolean;
@@ -183,7 +184,7 @@ function TokenForm({
                 options={(available ?? []).map((permission) => ({
                   value: permission,
                   label: m.permissions.names[permission]?.label ?? permission,
-                  description: m.permissions.names[permission]?.description,
+                  description: permissionDescription(permission),
                 }))}
                 value={field.value}
                 onChange={field.onChange}
