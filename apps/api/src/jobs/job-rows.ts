@@ -48,6 +48,9 @@ export function parseJson<T>(text: string, fallback: T): T {
 /** What a bulk job was asked to do, as stored in `params`. */
 export interface BulkJobParams {
   active: boolean | null;
+  /** addRole / removeRole: the role, and its name when the job was submitted (for the job's pages). */
+  roleId?: number | null;
+  roleName?: string | null;
   /** The list query's filters and search, as validated at submission. */
   query: { q: string | null; filters: Record<string, unknown> };
   except: number[];
@@ -122,6 +125,10 @@ export function toJob(row: JobRow): Job {
     kind: row.kind as JobKind,
     operation: (row.operation as Job['operation']) ?? null,
     active: typeof params.active === 'boolean' ? params.active : null,
+    role:
+      typeof params.roleId === 'number'
+        ? { id: params.roleId, name: typeof params.roleName === 'string' ? params.roleName : `#${params.roleId}` }
+        : null,
     dryRun: Boolean(row.dry_run),
     status: row.status as JobStatus,
     progress: {

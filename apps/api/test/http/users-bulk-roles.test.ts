@@ -208,7 +208,12 @@ describe('POST /users/bulk addRole / removeRole with a selection', () => {
       selection: { query: { q: word }, except: [left] },
     });
     expect(res.statusCode).toBe(202);
-    expect(res.json().job).toMatchObject({ operation: 'addRole', status: 'queued', progress: { total: 5 } });
+    expect(res.json().job).toMatchObject({
+      operation: 'addRole',
+      role: { id: viewer, name: 'viewer' },
+      status: 'queued',
+      progress: { total: 5 },
+    });
     runner(2);
     const done = await waitForJob(res.json().job.id);
     expect(done).toMatchObject({

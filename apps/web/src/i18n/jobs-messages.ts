@@ -20,8 +20,8 @@ const OPERATIONS = {
   delete: 'Delete users',
   restore: 'Restore users',
   forceDelete: 'Permanently delete users',
-  addRole: 'Give users a role',
-  removeRole: 'Take a role from users',
+  addRole: (role: string | null) => (role ? `Give users the role ${role}` : 'Give users a role'),
+  removeRole: (role: string | null) => (role ? `Take the role ${role} from users` : 'Take a role from users'),
   other: 'Background job',
 };
 

@@ -42,6 +42,8 @@ export const JobSchema = z.object({
   operation: z.enum([...BULK_OPERATIONS, ...IMPORT_MODES]).nullable(),
   /** For setActive: the state asked for. */
   active: z.boolean().nullable(),
+  /** For addRole / removeRole: the role given or taken, named as it was when the job was submitted. */
+  role: NamedRefSchema.nullable(),
   /** A dry run judges every user and changes none: its counts and report say what would happen. */
   dryRun: z.boolean(),
   status: z.enum(JOB_STATUSES),

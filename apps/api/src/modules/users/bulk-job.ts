@@ -27,8 +27,7 @@ import { AppError } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 
-/** A bulk job's stored parameters: the role of addRole/removeRole beside the common ones. */
-type BulkParams = BulkJobParams & { roleId?: number | null };
+
 
 /**
  * A bulk change over every user a list query matches, as a job: frozen at submission (the
@@ -85,9 +84,10 @@ export async function submitBulkJob(
     isBulkRoleOperation(input.operation) && input.role_id !== undefined
       ? await assertBulkRole(ctx, undefined, input.role_id)
       : null;
-  const params: BulkParams = {
+  const params: BulkJobParams = {
     active: input.operation === 'setActive' ? (input.active ?? null) : null,
     roleId: role?.id ?? null,
+    roleName: role?.name ?? null,
     query: { q: query.q, filters: query.filters as Record<string, unknown> },
     except,
     idBound: await highestUserId(db),
@@ -198,7 +198,7 @@ interface BulkJobState {
 export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
   return {
     async chunk(job, tx, size) {
-      const params = parseJson<BulkParams | null>(job.params, null);
+      const params = parseJson<BulkJobParams | null>(job.params, null);
       const operation = job.operation as BulkOperation | null;
       if (!params || !operation) return { fail: "The job's stored parameters cannot be read." };
       const ctx = await jobActor(db, config, job, [BULK_PERMISSIONS[operation]], params);

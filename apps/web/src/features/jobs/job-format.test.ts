@@ -39,6 +39,13 @@ describe('a job’s pace', () => {
     expect(operationLabel({ kind: 'import', operation: 'create', active: null }, en)).toBe('Import users');
     expect(operationLabel({ kind: 'import', operation: 'upsert', active: null }, en)).toBe('Import and update users');
     expect(operationLabel({ kind: 'undo', operation: null, active: null }, en)).toBe('Undo an import');
+    const viewer = { id: 3, name: 'viewer' };
+    expect(operationLabel({ kind: 'bulk', operation: 'addRole', active: null, role: viewer }, en)).toBe(
+      'Give users the role viewer',
+    );
+    expect(operationLabel({ kind: 'bulk', operation: 'removeRole', active: null, role: viewer }, en)).toBe(
+      'Take the role viewer from users',
+    );
   });
 });
 

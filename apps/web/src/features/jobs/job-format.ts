@@ -12,7 +12,10 @@ export const JOB_TONES: Record<JobStatus, BadgeTone> = {
 };
 
 /** What a job does, in words ("Deactivate users"). */
-export function operationLabel(job: Pick<Job, 'kind' | 'operation' | 'active'>, m: Messages): string {
+export function operationLabel(
+  job: Pick<Job, 'kind' | 'operation' | 'active'> & Partial<Pick<Job, 'role'>>,
+  m: Messages,
+): string {
   const t = m.jobs.operations;
   if (job.kind === 'import') return job.operation === 'upsert' ? t.importUpsert : t.import;
   if (job.kind === 'undo') return t.undo;
@@ -22,9 +25,10 @@ export function operationLabel(job: Pick<Job, 'kind' | 'operation' | 'active'>, 
     case 'delete':
     case 'restore':
     case 'forceDelete':
+      return t[job.operation];
     case 'addRole':
     case 'removeRole':
-      return t[job.operation];
+      return t[job.operation](job.role?.name ?? null);
     default:
       return t.other;
   }
