@@ -27,8 +27,6 @@ import { AppError } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 
-
-
 /**
  * A bulk change over every user a list query matches, as a job: frozen at submission (the
  * query's filters and search, the ids left out, and the highest user id then), then walked in id
