@@ -23,15 +23,18 @@ export function RoleBadges({ names }: { names: readonly string[] }) {
         return (
           <span key={name} className="min-w-0">
             {id === undefined ? (
-              <Badge tone="neutral">{name}</Badge>
+              <Badge tone="neutral" title={name} className="max-w-48">
+                <span className="truncate">{name}</span>
+              </Badge>
             ) : (
               <Link
                 to={roleMembersHref(id)}
                 title={m.usersList.table.roleMembers(name)}
                 className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
               >
-                <Badge tone="neutral" className="hover:text-foreground hover:ring-foreground/30">
-                  {name}
+                <Badge tone="neutral" className="max-w-48 hover:text-foreground hover:ring-foreground/30">
+                  {/* A long name is cut with an ellipsis on one line; the link's title says it whole. */}
+                  <span className="truncate">{name}</span>
                 </Badge>
               </Link>
             )}
