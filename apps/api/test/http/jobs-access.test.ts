@@ -79,4 +79,22 @@ describe('who may do what', () => {
     expect(none.statusCode).toBe(422);
     expect(Object.keys(none.json().errors)).toContain('ids');
   });
+
+  it.each([
+    ['a null query', { query: null }],
+    ['no query', {}],
+    ['a list for a query', { query: [] }],
+  ])('refuses a selection with %s on both doors instead of reading it as every user', async (_, selection) => {
+    const before = await bed.t.db.models.Job.count();
+    const body = { operation: 'setActive', active: false, dryRun: true, selection };
+    const rest = await bed.admin.post('/api/users/bulk', body);
+    expect(rest.statusCode).toBe(422);
+    expect(rest.json().errors['selection.query']).toEqual([expect.stringContaining('{} for every user')]);
+    const trpc = await bed.admin.post('/api/trpc/users.bulk', body);
+    expect(trpc.statusCode).toBe(422);
+    expect(trpc.json().error.data.errors['selection.query']).toBeDefined();
+    expect(await bed.t.db.models.Job.count()).toBe(before);
+    // Everyone, said explicitly, is a selection.
+    expect((await bed.admin.post('/api/users/bulk', { ...body, selection: { query: {} } })).statusCode).toBe(202);
+  });
 });

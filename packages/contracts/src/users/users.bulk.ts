@@ -63,12 +63,28 @@ const exceptIds = z
  * Every user a list query matches (its filters and search; page, sort and perPage play no part),
  * less `except`. Frozen when the job is submitted: users created afterwards are not swept in.
  */
-export const BulkSelectionSchema = z.object(
-  {
-    query: usersListQuery.input,
-    except: exceptIds.default([]),
+export const BulkSelectionSchema = z.preprocess(
+  (raw, ctx) => {
+    // A list query reads a missing or null query as "no filters"; a selection must not: a query
+    // lost on its way (a client's bug, a null from a form) would otherwise mean "every user".
+    // Everyone is said explicitly, as `query: {}`.
+    if (isPlainObject(raw) && !isPlainObject(raw.query)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['query'],
+        message: 'Say which users the selection matches: query must be a list query ({} for every user).',
+        input: raw.query,
+      });
+    }
+    return raw;
   },
-  { error: 'The selection must be {query, except?}.' },
+  z.object(
+    {
+      query: usersListQuery.input,
+      except: exceptIds.default([]),
+    },
+    { error: 'The selection must be {query, except?}.' },
+  ),
 );
 export type BulkSelection = z.output<typeof BulkSelectionSchema>;
 
