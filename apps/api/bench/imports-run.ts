@@ -201,7 +201,7 @@ export async function runImportsBench(argv: string[]): Promise<number> {
           headers: { authorization: `Bearer ${token}` },
         });
         if (!res.ok) throw new Error(`GET /jobs/${submitted.id}: ${res.status} ${await res.text()}`);
-        job = ((await res.json()) as { job: JobState }).job;
+        job = ((await res.json()) as { item: JobState }).item;
         if (watch && !during && job.progress.processed > 0) during = browse(server, token, smoke ? 500 : 5_000);
         if (Date.now() - lastLog > 15_000) {
           lastLog = Date.now();

@@ -138,7 +138,7 @@ export async function runJobsBench(argv: string[]): Promise<number> {
     (await call.post<{ job: JobState }>('/api/users/bulk', body)).job;
   const finish = async (id: number, onProgress?: (job: JobState) => Promise<void>) => {
     for (;;) {
-      const { job } = await call.get<{ job: JobState }>(`/api/jobs/${id}`);
+      const { item: job } = await call.get<{ item: JobState }>(`/api/jobs/${id}`);
       if (FINISHED.has(job.status)) return job;
       await onProgress?.(job);
       await sleep(100);

@@ -111,6 +111,6 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     const inactive = await page.request.get(`/api/users?${RANGE}&filters[is_active]=inactive&perPage=1`);
     const { meta } = (await inactive.json()) as { meta: { total: number } };
     expect(meta.total).toBe(job.progress.changed);
-    expect((await apiJob(page, jobId)).job.status).toBe('cancelled');
+    expect((await apiJob(page, jobId)).item.status).toBe('cancelled');
   });
 });

@@ -151,7 +151,7 @@ describe('a 60 000-line CSV import through a SIGKILL of its runner and a 10 s de
     await waitForCatchUp(c.primary, c.replica, 60_000);
     const shown = await fetch(`${c.lb.baseUrl}/api/jobs/${jobId}`, { headers: { cookie } });
     expect(shown.status).toBe(200);
-    const { job } = (await shown.json()) as { job: Job };
+    const { item: job } = (await shown.json()) as { item: Job };
     expect(job.status).toBe('succeeded');
     expect(job.progress).toEqual({ total: USERS, processed: USERS, changed: USERS, skipped: 0, failed: 0 });
     expect(job.import?.outcomes).toEqual({ create: USERS, update: 0, unchanged: 0, skip: 0, error: 0 });

@@ -142,7 +142,7 @@ describe('a 200 000-user job through two SIGKILLs of its runner and a dead prima
     await waitForCatchUp(c.primary, c.replica, 60_000);
     const shown = await fetch(`${c.lb.baseUrl}/api/jobs/${jobId}`, { headers: { cookie } });
     expect(shown.status).toBe(200);
-    const { job } = (await shown.json()) as { job: { status: string; progress: Record<string, number> } };
+    const { item: job } = (await shown.json()) as { item: { status: string; progress: Record<string, number> } };
     expect(job.status).toBe('succeeded');
     expect(job.progress).toEqual({ total: USERS, processed: USERS, changed: USERS, skipped: 0, failed: 0 });
 

@@ -43,7 +43,7 @@ async function listed(caller: Caller, id: number) {
 async function shown(caller: Caller, id: number) {
   const res = await caller.get(`/api/jobs/${id}`);
   expect(res.statusCode).toBe(200);
-  return res.json().job;
+  return res.json().item;
 }
 
 beforeAll(async () => {

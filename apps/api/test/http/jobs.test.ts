@@ -177,11 +177,30 @@ describe('retention', () => {
     });
     expect(await pruneFinishedJobs(bed.t.db, new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(1);
     expect((await bed.admin.get(`/api/jobs/${finished}`)).statusCode).toBe(404);
-    expect((await bed.admin.get(`/api/jobs/${queued}`)).json().job.status).toBe('queued');
+    expect((await bed.admin.get(`/api/jobs/${queued}`)).json().item.status).toBe('queued');
     const [items] = await bed.t.db.sequelize.query('SELECT COUNT(*) AS n FROM job_items WHERE job_id = ?', {
       replacements: [finished],
     });
     expect(Number((items as Array<{ n: number }>)[0]?.n)).toBe(0);
     await bed.admin.post(`/api/jobs/${queued}/cancel`);
+  });
+});
+
+describe('GET /jobs/{id}', () => {
+  it('answers {item} as every show does, on both doors, while a submission answers 202 {job}', async () => {
+    const { word } = await cohort(1);
+    const submitted = await bed.admin.post('/api/users/bulk', {
+      operation: 'delete',
+      dryRun: true,
+      selection: { query: { q: word } },
+    });
+    expect(submitted.statusCode).toBe(202);
+    const { id } = submitted.json().job;
+    const rest = (await bed.admin.get(`/api/jobs/${id}`)).json();
+    expect(Object.keys(rest).sort()).toEqual(['examples', 'item', 'problems']);
+    expect(rest.item).toMatchObject({ id, kind: 'bulk', operation: 'delete', dryRun: true });
+    const trpc = await bed.admin.get(`/api/trpc/jobs.show?input=${encodeURIComponent(JSON.stringify({ id }))}`);
+    expect(trpc.json().result.data.item).toEqual(rest.item);
+    await bed.admin.post(`/api/jobs/${id}/cancel`);
   });
 });

@@ -69,7 +69,7 @@ export function jobsBed() {
       for (;;) {
         const res = await caller.get(`/api/jobs/${id}`);
         expect(res.statusCode).toBe(200);
-        const { job } = res.json() as { job: Job };
+        const { item: job } = res.json() as { item: Job };
         if (until(job.status)) return job;
         if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status}`);
         await new Promise((r) => setTimeout(r, 25));

@@ -68,7 +68,7 @@ export async function finishedJob(page: Page, id: number, timeout = 60_000): Pro
   await expect
     .poll(
       async () => {
-        job = (await apiJob(page, id)).job;
+        job = (await apiJob(page, id)).item;
         return ['succeeded', 'failed', 'cancelled'].includes(job.status);
       },
       { timeout, interval: 250 },

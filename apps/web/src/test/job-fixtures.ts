@@ -30,7 +30,7 @@ export function jobOf(
 
 /** A `jobs.show` answer. */
 export const jobShow = (job: JobWithSubmitter, examples: JobShow['examples'] = {}): JobShow => ({
-  job,
+  item: job,
   examples,
   problems: [],
 });

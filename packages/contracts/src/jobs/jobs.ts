@@ -88,11 +88,11 @@ export const JOB_EXAMPLES_PER_CODE = 20;
 export const JobExampleSchema = z.object({ id: IdSchema.nullable(), email: z.string(), message: z.string() });
 
 /**
- * GET /jobs/{id}: the job, and the first skipped users of each code (a dry run's "who and why");
+ * GET /jobs/{id}: the job (`item`, as every show answers; a submission answers `{job}`), and the first skipped users of each code (a dry run's "who and why");
  * for an import, its first problem lines in line order.
  */
 export const JobShowSchema = z.object({
-  job: JobWithSubmitterSchema,
+  item: JobWithSubmitterSchema,
   examples: z.record(z.string(), z.array(JobExampleSchema).max(JOB_EXAMPLES_PER_CODE)),
   problems: z.array(ImportProblemSchema).max(IMPORT_PROBLEMS_SHOWN),
 });

@@ -77,7 +77,7 @@ async function firstProblems(ctx: Context, jobId: number): Promise<JobShow['prob
 export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<JobShow> {
   const row = await visibleJob(ctx.db, ctx.actor, input.id);
   const job = withSubmitter(row, await submitterNames(ctx.db, [row]));
-  if (job.kind === 'import') return { job, examples: {}, problems: await firstProblems(ctx, input.id) };
+  if (job.kind === 'import') return { item: job, examples: {}, problems: await firstProblems(ctx, input.id) };
   const examples: JobShow['examples'] = {};
   // One short read per reason (a handful of codes at most), each through (job_id, id).
   for (const code of Object.keys(job.counts)) {
@@ -92,7 +92,7 @@ export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<Job
       message: r.message,
     }));
   }
-  return { job, examples, problems: [] };
+  return { item: job, examples, problems: [] };
 }
 
 /**

@@ -32,7 +32,7 @@ function ProblemLines({ data }: { data: JobShow }) {
   const t = m.imports.summary;
   const filterId = useId();
   const [code, setCode] = useState('');
-  const codes = Object.entries(data.job.counts)
+  const codes = Object.entries(data.item.counts)
     .filter(([, count]) => count > 0)
     .sort((a, b) => b[1] - a[1]);
   const total = codes.reduce((sum, [, count]) => sum + count, 0);
@@ -50,7 +50,7 @@ function ProblemLines({ data }: { data: JobShow }) {
             ))}
           </NativeSelect>
         </FieldShell>
-        <a href={reportUrl(data.job.id, 'csv')} download className={buttonClassName({ variant: 'secondary' })}>
+        <a href={reportUrl(data.item.id, 'csv')} download className={buttonClassName({ variant: 'secondary' })}>
           <Download aria-hidden="true" />
           {t.report}
         </a>
@@ -121,7 +121,7 @@ function ProblemLines({ data }: { data: JobShow }) {
 /** Step 3: what the dry run found, in one sentence, then the lines with a problem. */
 export function DryRunSummary({ data }: { data: JobShow }) {
   const m = useImportMessages();
-  const summary = data.job.import;
+  const summary = data.item.import;
   if (!summary) return null;
   const problems = outcome(summary, 'skip') + outcome(summary, 'error');
   return (

@@ -49,14 +49,14 @@ const sending = (status: string) => status === 'uploading' || status === 'readin
 function announcement(flow: ImportFlow, m: ImportPageMessages): string {
   const t = m.imports;
   if (flow.run) {
-    const { status } = flow.run.job;
+    const { status } = flow.run.item;
     if (!isFinishedJob(status)) return t.run.running;
     return status === 'succeeded' ? t.run.done : status === 'failed' ? t.run.failed : t.run.cancelled;
   }
   if (sending(flow.runUpload.status)) return t.run.starting;
   if (flow.dryUpload.status === 'uploading') return t.upload.sending;
   if (flow.dryUpload.status === 'reading') return t.upload.reading;
-  const dry = flow.dryStale ? undefined : flow.dry?.job;
+  const dry = flow.dryStale ? undefined : flow.dry?.item;
   if (dry && !isFinishedJob(dry.status)) return t.upload.checking;
   if (dry?.status === 'succeeded' && dry.import) {
     return t.upload.checked(dry.import.outcomes.create ?? 0, dry.import.outcomes.update ?? 0);
@@ -79,9 +79,9 @@ export function ImportPage() {
   const { dry, dryStale } = flow;
   const locked = flow.run !== undefined || sending(flow.runUpload.status);
   const change = (patch: Partial<ImportChoices>) => flow.setChoices((prev) => ({ ...prev, ...patch }));
-  const dryJob = dryStale ? undefined : dry?.job;
+  const dryJob = dryStale ? undefined : dry?.item;
   const ready = dryJob?.status === 'succeeded' && flow.dryUpload.status === 'idle';
-  const summary = dry?.job.import;
+  const summary = dry?.item.import;
   // A file refused whole (no e-mail column) still says how it was read, so its columns can be mapped.
   const refused =
     flow.dryUpload.status === 'failed' && flow.dryUpload.error instanceof ImportUploadError
@@ -139,11 +139,11 @@ export function ImportPage() {
                 <p className="text-sm text-muted-foreground">{t.upload.checking}</p>
                 <JobProgressBar job={dryJob} />
               </div>
-            ) : dry.job.status === 'succeeded' ? (
+            ) : dry.item.status === 'succeeded' ? (
               <DryRunSummary data={dry} />
             ) : (
               <Alert tone="danger" title={t.errors.checkFailed}>
-                {dry.job.error}
+                {dry.item.error}
               </Alert>
             )}
           </Step>

@@ -14,13 +14,13 @@ import type { UploadState } from './use-import-upload';
 
 /** How many users the real run would add or update, by the dry run's count. */
 export const wouldImport = (dry: JobShow | undefined): number =>
-  (dry?.job.import?.outcomes.create ?? 0) + (dry?.job.import?.outcomes.update ?? 0);
+  (dry?.item.import?.outcomes.create ?? 0) + (dry?.item.import?.outcomes.update ?? 0);
 
 /** The real run while it moves (the jobs feature's bar and figures), then its result and Undo. */
 function RunResult({ data, onStartOver }: { data: JobShow; onStartOver: () => void }) {
   const m = useImportMessages();
   const t = m.imports.run;
-  const { job } = data;
+  const { item: job } = data;
   const pace = useJobPace(data);
   const finished = isFinishedJob(job.status);
   const finishedToast = useJobFinishedToast();

@@ -118,7 +118,7 @@ export function importJob(
 }
 
 export const showOf = (job: JobWithSubmitter, problems: JobShow['problems'] = []): JobShow => ({
-  job,
+  item: job,
   examples: {},
   problems,
 });

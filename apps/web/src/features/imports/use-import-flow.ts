@@ -41,7 +41,7 @@ export function useImportFlow() {
     if (!file) return;
     runKey.current = null;
     // A superseded check still running on the server is worth nothing: stop it.
-    const previous = latest.current?.job;
+    const previous = latest.current?.item;
     if (previous && !isFinishedJob(previous.status))
       void client.jobs.cancel.mutate({ id: previous.id }).catch(() => {});
     setDryJobId(null);

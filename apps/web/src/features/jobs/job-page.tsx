@@ -50,7 +50,7 @@ function useCancelJob(id: number) {
 function JobDetails({ data }: { data: JobShow }) {
   const m = useMessages();
   const t = m.jobs.job;
-  const { job } = data;
+  const { item: job } = data;
   const pace = useJobPace(data);
   const cancel = useCancelJob(job.id);
   const finished = isFinishedJob(job.status);

@@ -10,7 +10,7 @@ import { formatCount } from '../../i18n/list-strings';
 export function JobSkips({ data, className }: { data: JobShow; className?: string }) {
   const m = useMessages();
   const t = m.jobs;
-  const codes = Object.entries(data.job.counts).filter(([, count]) => count > 0);
+  const codes = Object.entries(data.item.counts).filter(([, count]) => count > 0);
   if (codes.length === 0) return null;
   return (
     <ul className={className ?? 'space-y-3'}>

@@ -43,7 +43,7 @@ function useFinishToasts(live: readonly Job[]) {
       asked.current.add(id);
       void queryClient
         .fetchQuery(trpc.jobs.show.queryOptions({ id }, { staleTime: 0 }))
-        .then(({ job }) => {
+        .then(({ item: job }) => {
           if (!finished(job)) asked.current.delete(id);
         })
         .catch(() => undefined);

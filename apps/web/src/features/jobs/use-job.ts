@@ -14,7 +14,7 @@ export function useJob(id: number | null, pollMs = JOB_POLL_MS) {
     ...trpc.jobs.show.queryOptions(
       { id: id ?? 0 },
       {
-        refetchInterval: (q) => (q.state.data && isFinishedJob(q.state.data.job.status) ? false : pollMs),
+        refetchInterval: (q) => (q.state.data && isFinishedJob(q.state.data.item.status) ? false : pollMs),
       },
     ),
     enabled: id !== null,
@@ -28,9 +28,9 @@ export function useJob(id: number | null, pollMs = JOB_POLL_MS) {
 export function useJobPace(data: JobShow | undefined) {
   const samples = useRef<ProgressSample[]>([]);
   const [pace, setPace] = useState<{ rate: number | null; eta: number | null }>({ rate: null, eta: null });
-  const processed = data?.job.progress.processed;
-  const total = data?.job.progress.total ?? 0;
-  const running = data?.job.status === 'running';
+  const processed = data?.item.progress.processed;
+  const total = data?.item.progress.total ?? 0;
+  const running = data?.item.status === 'running';
   useEffect(() => {
     if (processed === undefined || !running) return;
     const list = samples.current;

@@ -17,8 +17,8 @@ export function SelectionBulkDialog({ flow }: { flow: SelectionBulkFlow }) {
   const s = m.jobs.matching;
   const { action, report } = flow;
   if (!action) return null;
-  const changed = report?.job.progress.changed ?? 0;
-  const skipped = report?.job.progress.skipped ?? 0;
+  const changed = report?.item.progress.changed ?? 0;
+  const skipped = report?.item.progress.skipped ?? 0;
   const failure = flow.checkError ? apiErrorMessage(flow.checkError, m) : flow.checkFailed?.error;
   const text = bulkCommandText(m, action);
 

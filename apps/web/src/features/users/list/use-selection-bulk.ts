@@ -55,7 +55,7 @@ export function useSelectionBulk({
   const close = () => {
     if (run.isPending) return;
     // A dry run nobody waits for any more need not finish.
-    if (checkJobId !== null && check.data && !isFinishedJob(check.data.job.status)) {
+    if (checkJobId !== null && check.data && !isFinishedJob(check.data.item.status)) {
       void client.jobs.cancel.mutate({ id: checkJobId }).catch(() => undefined);
     }
     setAction(null);
@@ -79,13 +79,13 @@ export function useSelectionBulk({
     });
   };
 
-  const report = check.data && check.data.job.status === 'succeeded' ? check.data : undefined;
-  const failedJob = check.data && isFinishedJob(check.data.job.status) && !report ? check.data.job : undefined;
+  const report = check.data && check.data.item.status === 'succeeded' ? check.data : undefined;
+  const failedJob = check.data && isFinishedJob(check.data.item.status) && !report ? check.data.item : undefined;
   return {
     action,
     total: asked,
     /** The dry-run job while it moves (for its progress). */
-    job: check.data?.job,
+    job: check.data?.item,
     report,
     checking: !report && !failedJob && (submitCheck.isPending || checkJobId !== null),
     checkError: submitCheck.error ?? check.error ?? null,
