@@ -21,7 +21,7 @@ import { useIdParam } from '../../lib/use-id-param';
 import { PermissionMatrix } from '../../components/permission-matrix';
 import { useLeaveBack } from '../../lib/use-leave-back';
 import { useCan } from '../auth/use-session';
-import { roleMembersHref } from '../users/users-links';
+import { roleMembersHref } from '../../lib/resource-list/list-links';
 import { useDeleteRoleDialog } from './use-delete-role';
 
 /** The catalogue as the contracts name it: what a read-only matrix lays out (no decisions needed). */

@@ -4,7 +4,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Messages } from '../../i18n/messages';
-import { roleMembersHref } from '../users/users-links';
+import { roleMembersHref } from '../../lib/resource-list/list-links';
 
 const SORTABLE = new Set<string>(rolesListQuery.sorts);
 

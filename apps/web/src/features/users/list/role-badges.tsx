@@ -2,7 +2,7 @@ import { Badge } from '@app/ui';
 import { createContext, useContext } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
-import { roleMembersHref } from '../users-links';
+import { roleMembersHref } from '../../../lib/resource-list/list-links';
 
 /**
  * The roles the list answered with (`availableRoles`), by name: a row carries its role names, and

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
 import { ok } from '../../../test/trpc-mock';
-import { roleMembersHref } from '../users-links';
+import { roleMembersHref } from '../../../lib/resource-list/list-links';
 import { dryRunReport, listOf, mockUsersApi, openMenu, userRow } from './users-list.test-support';
 
 const t = en.usersList;
