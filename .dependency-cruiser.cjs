@@ -1,6 +1,10 @@
-// The layering of apps/api/src and apps/web/src, checked by `npm run lint` (see docs/decisions.md,
-// "Layers point down, and a checker says so"). A rule names what may NOT be imported; what it
-// does not forbid is allowed.
+// The layering of apps/api/src, apps/web/src and packages/*/src, checked by `npm run lint` (see
+// docs/decisions.md, "Layers point down, and a checker says so"). A rule names what may NOT be
+// imported; what it does not forbid is allowed.
+//
+// Across the workspaces, lowest first: packages/contracts ← packages/ui ← the apps. Nothing in a
+// package imports an app, the contracts import neither the UI kit nor React, and the web app takes
+// from the API only the router's type (`@app/api/router`).
 //
 // API, lowest first:
 //   base files (errors, config, logger, version, …) and db/ (Dialect, models, migrations)
@@ -9,6 +13,40 @@
 //   ← domain/ and policies/ (the rules)  ← modules/ (handlers; *.router.ts wire them to trpc/)
 //   ← trpc/ (tRPC kit)  ← rest/ (the REST bridge over the same procedures)
 //   ← app/ (the composition root)  ← server.ts ← main.ts;  cli/ and seed/ are doors/tools beside them.
+/**
+ * Every way an import reaches a workspace: its folder (a relative path), its package name as npm
+ * links it (node_modules/@app/<name>, kept as that path: `preserveSymlinks`), or a path of the
+ * package its `exports` do not offer (left unresolved, under its own name).
+ */
+const workspace = (folder, name) => `^(${folder}/|node_modules/${name}(/|$)|${name}(/|$))`;
+const API_WORKSPACE = workspace('apps/api', '@app/api');
+const UI_WORKSPACE = workspace('packages/ui', '@app/ui');
+/** The one file the web may import from the API: what `@app/api/router` resolves to (apps/api/package.json). */
+const API_ROUTER = `^node_modules/@app/api/${require('./apps/api/package.json').exports['./router'].replace(/^\.\//, '').replaceAll('.', '\\.')}$`;
+/** React and the libraries built on it (react-dom, @types/react, @radix-ui/react-*, lucide-react, …). */
+// Empty alternatives rather than `?`: dependency-cruiser refuses nested quantifiers as unsafe.
+const REACT = '(^|node_modules/)(@[^/]+/|)([^/]*-|)react(-[^/]*|)(/|$)';
+
+/**
+ * What a feature of the web app offers the others, by file name without extension: the session
+ * hook, the account pages' navigation, the error and loading states, the theme switch, a job's
+ * progress pieces and its report link, and the sections the user page embeds. The rest of a
+ * feature is its own; a piece two features need (a link into a list, say) goes to lib/ or
+ * components/, or is added here on purpose.
+ */
+const FEATURE_PUBLIC = {
+  auth: ['use-session', 'account-nav'],
+  errors: ['query-states', 'record-page', 'record-error-state'],
+  theme: ['theme-switch'],
+  jobs: ['job-page', 'job-progress', 'job-skips', 'job-watch', 'use-job'],
+  audit: ['user-history'],
+  sessions: ['sign-in-history', 'user-sessions-section'],
+  tokens: ['user-tokens-section'],
+};
+const featurePublic = Object.entries(FEATURE_PUBLIC).map(
+  ([feature, files]) => `^apps/web/src/features/${feature}/(${files.join('|')})\\.tsx?$`,
+);
+
 const API = '^apps/api/src/';
 const folders = (...names) => `${API}(${names.join('|')})/`;
 const files = (...names) => `${API}(${names.join('|')})\\.ts$`;
@@ -162,7 +200,7 @@ module.exports = {
       name: 'no-cycle',
       severity: 'error',
       comment: 'Modules never import each other in a circle (type-only imports included).',
-      from: { path: '^apps/(api|web)/src/' },
+      from: { path: '^(apps|packages)/[^/]+/src/' },
       to: { circular: true },
     },
     {
@@ -170,8 +208,41 @@ module.exports = {
       severity: 'error',
       comment: 'Folders never depend on each other both ways.',
       scope: 'folder',
-      from: { path: '^apps/(api|web)/src/' },
+      from: { path: '^(apps|packages)/[^/]+/src/' },
       to: { circular: true },
+    },
+    // ---- across the workspaces ----
+    {
+      name: 'packages-import-no-app',
+      severity: 'error',
+      comment:
+        'The packages (contracts, ui) sit below the apps: they import nothing of apps/, by path or by package name.',
+      from: { path: '^packages/' },
+      to: { path: workspace('apps', '@app/(api|web)') },
+    },
+    {
+      name: 'contracts-import-no-ui-nor-react',
+      severity: 'error',
+      comment:
+        'The contracts are shared by the server and the client without side effects: no UI kit, no React, so the API never loads them.',
+      from: { path: '^packages/contracts/' },
+      to: { path: `${UI_WORKSPACE}|${REACT}` },
+    },
+    {
+      name: 'web-takes-only-the-api-router',
+      severity: 'error',
+      comment:
+        "The web app knows the API only as its router's type, `import type { AppRouter } from '@app/api/router'`: never another file of apps/api, nor the router's file by a relative path.",
+      from: { path: '^apps/web/' },
+      to: { path: API_WORKSPACE, pathNot: API_ROUTER },
+    },
+    {
+      name: 'web-takes-the-api-router-as-a-type',
+      severity: 'error',
+      comment:
+        "`@app/api/router` is imported as a type (`import type`): a value would bundle the API's server code into the SPA.",
+      from: { path: '^apps/web/' },
+      to: { path: API_ROUTER, dependencyTypesNot: ['type-only'] },
     },
     // ---- API ----
     {
@@ -224,11 +295,11 @@ module.exports = {
       name: 'web-features-share-only-public-pieces',
       severity: 'error',
       comment:
-        "A feature uses another feature only through its pages, sections and hooks meant for sharing — never another feature's test helpers or its list internals.",
+        "A feature uses another feature only through the pieces it offers (FEATURE_PUBLIC in .dependency-cruiser.cjs): never another feature's list, page internals or helpers. What two features share goes to lib/ or components/.",
       from: { path: '^apps/web/src/features/([^/]+)/' },
       to: {
-        path: '^apps/web/src/features/([^/]+)/(list|.*\\.test\\.tsx?$)',
-        pathNot: '^apps/web/src/features/$1/',
+        path: '^apps/web/src/features/',
+        pathNot: ['^apps/web/src/features/$1/', ...featurePublic],
       },
     },
   ],
@@ -237,10 +308,14 @@ module.exports = {
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
     // Tests and their support sit above everything they test; the rules are about the product's code.
-    exclude: { path: '(^|/)(dist|node_modules)/|\\.test\\.tsx?$|\\.test-support\\.tsx?$|^apps/web/src/test/' },
-    // Workspace packages (@app/contracts, @app/api/router) are outside the layering of an app.
+    // node_modules stays in the graph (not followed): the rules across workspaces and on React see it.
+    exclude: { path: '(^|/)dist/|\\.test\\.tsx?$|\\.test-support\\.tsx?$|^apps/web/src/test/' },
+    // A workspace package (@app/contracts, @app/api/router) is reached as node_modules/@app/<name>/…:
+    // not followed, so an app's layering stops at it, and the rules across workspaces can name it.
     preserveSymlinks: true,
     enhancedResolveOptions: {
+      // Packages are reached through their `exports` (@app/api offers ./router alone).
+      exportsFields: ['exports'],
       extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
       mainFields: ['module', 'main', 'types'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],

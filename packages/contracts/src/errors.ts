@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ImportFilePreviewSchema, type ImportFilePreview } from './imports/imports';
+import { IMPORT_RULE_CODES, ImportFilePreviewSchema, type ImportFilePreview } from './imports/imports';
 
 export const ERRORS = {
   BAD_REQUEST: { status: 400, title: 'The request could not be read.' },
@@ -48,6 +48,8 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+// An import's rule codes are the API's own. Checked here: imports.ts cannot import this file, which imports it.
+IMPORT_RULE_CODES satisfies readonly ErrorCode[];
 
 export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 

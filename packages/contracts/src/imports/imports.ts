@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ErrorCode } from '../errors';
 import { booleanish } from '../query/fields';
 
 /**
@@ -67,12 +66,7 @@ export const IMPORT_ERROR_CODES = [
   'ROLE_NOT_GRANTABLE',
 ] as const;
 /** Rules of SPEC §7 an update in the file can break, with the codes the API answers them with. */
-export const IMPORT_RULE_CODES = [
-  'OUTRANKED',
-  'FORBIDDEN',
-  'SELF_DEACTIVATION',
-  'LAST_ADMIN',
-] as const satisfies readonly ErrorCode[];
+export const IMPORT_RULE_CODES = ['OUTRANKED', 'FORBIDDEN', 'SELF_DEACTIVATION', 'LAST_ADMIN'] as const;
 export const IMPORT_PROBLEM_CODES = [...IMPORT_SKIP_CODES, ...IMPORT_ERROR_CODES, ...IMPORT_RULE_CODES] as const;
 export type ImportProblemCode = (typeof IMPORT_PROBLEM_CODES)[number];
 
