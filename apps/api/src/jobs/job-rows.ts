@@ -91,6 +91,8 @@ export interface ImportJobState {
 /** An undo job's `params`. */
 export interface UndoJobParams {
   of: number;
+  /** Whether the import created accounts (the undo removes them) and updated some (it puts them back). */
+  changes?: { created: boolean; updated: boolean };
 }
 
 function importOf(params: Partial<ImportJobParams>, state: Partial<ImportJobState>): ImportSummary | null {

@@ -267,7 +267,7 @@ describe('POST /jobs/{id}/undo', () => {
     expect((await bed.t.db.models.User.findByPk(made2?.id as number))?.name).toBe('Edited Later');
     await expectStatsFresh(bed.t.db);
     // Once is enough: the import now names its undo, and a second undo is refused.
-    expect((await bed.admin.get(`/api/jobs/${job.id}`)).json().job.undo.by).toBe(undo.id);
+    expect((await bed.admin.get(`/api/jobs/${job.id}`)).json().item.undo.by).toBe(undo.id);
     const again = await bed.admin.post(`/api/jobs/${job.id}/undo`);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'NOT_UNDOABLE' });

@@ -54,6 +54,11 @@ export function jobsBed() {
       return started;
     },
 
+    /** Stops the runners started so far (jobs submitted afterwards stay queued). */
+    async stopRunners() {
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+    },
+
     /** `n` users whose names share a fresh word, so a selection can pick exactly them. */
     async cohort(n: number, spec: { active?: boolean; roles?: string[] } = {}) {
       counter += 1;

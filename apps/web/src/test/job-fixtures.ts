@@ -1,4 +1,10 @@
-import type { JobProgress, JobsListResult, JobShow, JobWithSubmitter } from '@app/contracts';
+import {
+  isFinishedJob,
+  type JobProgress,
+  type JobsListResult,
+  type JobShow,
+  type JobWithSubmitter,
+} from '@app/contracts';
 
 /** A bulk deactivation job; override what the test is about. */
 export function jobOf(
@@ -28,9 +34,16 @@ export function jobOf(
   };
 }
 
+/** The actions the server offers a submitter on its job: cancel until it is over. */
+export const ownJobActions = (job: JobWithSubmitter): JobShow['item']['actions'] => ({
+  cancel: isFinishedJob(job.status)
+    ? { allowed: false, code: 'JOB_FINISHED', message: `The job has already finished (${job.status}).` }
+    : { allowed: true },
+});
+
 /** A `jobs.show` answer. */
 export const jobShow = (job: JobWithSubmitter, examples: JobShow['examples'] = {}): JobShow => ({
-  item: job,
+  item: { ...job, actions: ownJobActions(job) },
   examples,
   problems: [],
 });

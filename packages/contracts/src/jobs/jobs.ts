@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AuditViaSchema } from '../audit/audit-via';
 import type { ColumnDefinition } from '../columns';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
-import { listResultSchema } from '../lists';
+import { ActionStateSchema, listResultSchema } from '../lists';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { oneOrMany } from '../query/filters';
 import {
@@ -92,7 +92,8 @@ export const JobExampleSchema = z.object({ id: IdSchema.nullable(), email: z.str
  * for an import, its first problem lines in line order.
  */
 export const JobShowSchema = z.object({
-  item: JobWithSubmitterSchema,
+  /** `actions.cancel`: whether the caller may cancel it, and why not (domain/jobs.rules.ts). */
+  item: JobWithSubmitterSchema.extend({ actions: z.object({ cancel: ActionStateSchema }) }),
   examples: z.record(z.string(), z.array(JobExampleSchema).max(JOB_EXAMPLES_PER_CODE)),
   problems: z.array(ImportProblemSchema).max(IMPORT_PROBLEMS_SHOWN),
 });

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import { RetryTransaction } from '../../db/transaction.js';
 import { loadRoleGrants } from '../../domain/escalation.js';
 import { permissionsBeyond } from '../../domain/held-permissions.js';
+import { jobPermissions } from '../../domain/jobs.rules.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
 import { type ImportJobParams, type ImportJobState, type JobRow, parseJson } from '../../jobs/job-rows.js';
 import type { JobItem } from '../../jobs/job-store.js';
@@ -30,7 +31,7 @@ import { firstLines, linesAfter } from './imports.staging.js';
 const EMPTY_STATE: ImportJobState = { outcomes: { create: 0, update: 0, unchanged: 0, skip: 0, error: 0 }, fields: {} };
 
 const permissionsFor = (params: ImportJobParams): Permission[] =>
-  params.mode === 'upsert' ? ['users.create', 'users.update'] : ['users.create'];
+  jobPermissions({ kind: 'import', mode: params.mode, activate: params.activate, restore: params.restore });
 
 /** The facts a chunk's decisions need, read in the chunk's transaction (locked in a real run). */
 async function chunkFacts(

@@ -5,7 +5,7 @@ import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { Context } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { loadRoleGrants, roleRefusal, rolesByName } from '../../domain/escalation.js';
-import { usersPolicy } from '../../domain/users.policy.js';
+import { lackingForJob } from '../../domain/jobs.rules.js';
 import { AppError, forbidden } from '../../errors.js';
 import { type ImportJobParams, type JobRow, toJob } from '../../jobs/job-rows.js';
 import { insertJob, readJob } from '../../jobs/job-store.js';
@@ -53,11 +53,11 @@ async function defaultRoleIds(ctx: SubmitContext, names: readonly string[]): Pro
   return named.ids;
 }
 
-/** What the options ask beyond `users.create` (which the route's guard checked). */
+/** What the options ask beyond `users.create` (which the route's guard checked): the job's own table. */
 function assertOptionsAllowed(actor: Actor, options: ImportOptions) {
-  if (options.mode === 'upsert' && !actor.permissions.has('users.update')) throw forbidden('users.update');
-  if (!options.activate && !usersPolicy.createInactive(actor)) throw forbidden('users.setActive');
-  if (options.restore && !actor.permissions.has('users.restore')) throw forbidden('users.restore');
+  const { mode, activate, restore } = options;
+  const lacking = lackingForJob(actor, { kind: 'import', mode, activate, restore });
+  if (lacking) throw forbidden(lacking);
 }
 
 async function jobByKey(ctx: SubmitContext, key: string): Promise<JobRow | null> {

@@ -1,6 +1,7 @@
-import type { Job, Permission } from '@app/contracts';
+import type { Job } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { writeTransaction } from '../../db/transaction.js';
+import { jobPermissions, lackingForJob } from '../../domain/jobs.rules.js';
 import { AppError, forbidden } from '../../errors.js';
 import { type ImportJobState, parseJson, toJob, type UndoJobParams } from '../../jobs/job-rows.js';
 import { insertJob, readJob } from '../../jobs/job-store.js';
@@ -10,17 +11,14 @@ import { auditOrigin, type WriteContext } from '../users/users.write-support.js'
 
 const notUndoable = (why: string) => new AppError('NOT_UNDOABLE', why);
 
-/** What undoing needs: removing the accounts the import created, putting back those it updated. */
-async function neededPermissions(ctx: WriteContext, jobId: number): Promise<Permission[]> {
+/** What the import changed: whether it created accounts (undone by removing them) and updated some. */
+async function changesOf(ctx: WriteContext, jobId: number): Promise<{ created: boolean; updated: boolean }> {
   const rows = await ctx.db.sequelize.query<{ change: string; n: number | string }>(
     'SELECT `change`, COUNT(*) AS n FROM import_changes WHERE job_id = :jobId GROUP BY `change`',
     { replacements: { jobId }, type: QueryTypes.SELECT },
   );
   const has = (change: string) => rows.some((r) => r.change === change && Number(r.n) > 0);
-  return [
-    ...(has('created') ? (['users.delete'] as const) : []),
-    ...(has('updated') ? (['users.update'] as const) : []),
-  ];
+  return { created: has('created'), updated: has('updated') };
 }
 
 /**
@@ -30,8 +28,9 @@ async function neededPermissions(ctx: WriteContext, jobId: number): Promise<Perm
  */
 export async function undoImport({ ctx, input }: { ctx: WriteContext; input: { id: number } }): Promise<{ job: Job }> {
   const { db } = ctx;
-  const needed = await neededPermissions(ctx, input.id);
-  const lacking = needed.find((p) => !ctx.actor.permissions.has(p));
+  const changes = await changesOf(ctx, input.id);
+  const asked = { kind: 'undo', removes: changes.created, restores: changes.updated } as const;
+  const lacking = lackingForJob(ctx.actor, asked);
   const origin = auditOrigin(ctx);
   const undoId = await writeTransaction(db, async (tx) => {
     const row = await visibleJob(db, ctx.actor, input.id, tx);
@@ -45,9 +44,10 @@ export async function undoImport({ ctx, input }: { ctx: WriteContext; input: { i
     if (!state.undoUntil || Date.parse(state.undoUntil) <= Date.now()) {
       throw notUndoable('The time to undo this import is over.');
     }
-    if (needed.length === 0) throw notUndoable('The import changed no account: there is nothing to undo.');
+    if (jobPermissions(asked).length === 0)
+      throw notUndoable('The import changed no account: there is nothing to undo.');
     if (lacking) throw forbidden(lacking);
-    const params: UndoJobParams = { of: input.id };
+    const params: UndoJobParams = { of: input.id, changes };
     const [counted] = await db.sequelize.query<{ n: number | string }>(
       'SELECT COUNT(*) AS n FROM import_changes WHERE job_id = :jobId',
       { replacements: { jobId: input.id }, type: QueryTypes.SELECT, transaction: tx },

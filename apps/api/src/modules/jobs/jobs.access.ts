@@ -1,13 +1,17 @@
-import { BULK_PERMISSIONS, type BulkOperation } from '@app/contracts';
+import { type ActionState, isFinishedJob, type JobStatus } from '@app/contracts';
 import type { Transaction } from 'sequelize';
 import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { JobRow } from '../../jobs/job-rows.js';
 import { lockJob, readJob } from '../../jobs/job-store.js';
+import { cancelRefusal } from '../../domain/jobs.rules.js';
+import { jobAskedOf } from './job-asked.js';
 
 /** Everyone sees their own jobs; `jobs.view` sees every job. */
 export const seesEveryJob = (actor: Actor): boolean => actor.permissions.has('jobs.view');
+
+const submitterOf = (row: JobRow): number | null => (row.actor_id === null ? null : Number(row.actor_id));
 
 const notFound = (id: number) => new AppError('NOT_FOUND', `There is no job with id ${id}.`);
 
@@ -15,21 +19,29 @@ const notFound = (id: number) => new AppError('NOT_FOUND', `There is no job with
 export async function visibleJob(db: Database, actor: Actor, id: number, tx?: Transaction): Promise<JobRow> {
   const row = tx ? await lockJob(db, tx, id) : await readJob(db, id);
   if (!row) throw notFound(id);
-  const own = row.actor_id !== null && Number(row.actor_id) === actor.id;
+  const own = submitterOf(row) === actor.id;
   if (!own && !seesEveryJob(actor)) throw notFound(id);
   return row;
 }
 
-/**
- * Cancelling: the job's submitter, or someone who sees every job and holds the permission the
- * job's operation needs (stopping a change is as much a decision about it as starting one).
- */
+/** Cancelling: the submitter, or jobs.view with every permission the job needed (domain/jobs.rules.ts). */
 export function assertMayCancel(actor: Actor, job: JobRow): void {
-  if (job.actor_id !== null && Number(job.actor_id) === actor.id) return;
-  const needed = job.operation ? BULK_PERMISSIONS[job.operation as BulkOperation] : undefined;
-  if (needed && !actor.permissions.has(needed)) {
-    throw new AppError('FORBIDDEN', `You need the ${needed} permission to cancel this job.`, {
-      extra: { permission: needed },
-    });
+  const refusal = cancelRefusal(actor, { submitterId: submitterOf(job), asked: jobAskedOf(job) });
+  if (refusal) {
+    throw new AppError(
+      refusal.code,
+      refusal.message,
+      refusal.permission ? { extra: { permission: refusal.permission } } : {},
+    );
   }
+}
+
+/** Whether the caller may cancel the job, as the job's page offers it. */
+export function cancelState(actor: Actor, job: JobRow): ActionState {
+  const status = job.status as JobStatus;
+  if (isFinishedJob(status)) {
+    return { allowed: false, code: 'JOB_FINISHED', message: `The job has already finished (${status}).` };
+  }
+  const refusal = cancelRefusal(actor, { submitterId: submitterOf(job), asked: jobAskedOf(job) });
+  return refusal ? { allowed: false, code: refusal.code, message: refusal.message } : { allowed: true };
 }

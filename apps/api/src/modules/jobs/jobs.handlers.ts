@@ -24,7 +24,7 @@ import { JOB_COLUMNS, type JobRow, toJob } from '../../jobs/job-rows.js';
 import { finishJob, markCancelling, readJob } from '../../jobs/job-store.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { listPage, readListPage } from '../../query/list-page.js';
-import { assertMayCancel, seesEveryJob, visibleJob } from './jobs.access.js';
+import { assertMayCancel, cancelState, seesEveryJob, visibleJob } from './jobs.access.js';
 import { jobsMapping } from './jobs.mapping.js';
 import { submitterNames, withSubmitter } from './jobs.submitters.js';
 
@@ -76,7 +76,10 @@ async function firstProblems(ctx: Context, jobId: number): Promise<JobShow['prob
  */
 export async function showJob({ ctx, input }: Call<{ id: number }>): Promise<JobShow> {
   const row = await visibleJob(ctx.db, ctx.actor, input.id);
-  const job = withSubmitter(row, await submitterNames(ctx.db, [row]));
+  const job = {
+    ...withSubmitter(row, await submitterNames(ctx.db, [row])),
+    actions: { cancel: cancelState(ctx.actor, row) },
+  };
   if (job.kind === 'import') return { item: job, examples: {}, problems: await firstProblems(ctx, input.id) };
   const examples: JobShow['examples'] = {};
   // One short read per reason (a handful of codes at most), each through (job_id, id).

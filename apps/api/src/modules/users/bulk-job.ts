@@ -1,5 +1,4 @@
 import {
-  BULK_PERMISSIONS,
   type BulkInput,
   type BulkOperation,
   type BulkSelection,
@@ -25,6 +24,7 @@ import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { assertBulkRole, bulkRole } from './bulk.roles.js';
 import { AppError } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
+import { jobPermissions } from '../../domain/jobs.rules.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 
 /**
@@ -199,7 +199,7 @@ export function bulkJobKind(db: Database, config: AppConfig): JobKindRunner {
       const params = parseJson<BulkJobParams | null>(job.params, null);
       const operation = job.operation as BulkOperation | null;
       if (!params || !operation) return { fail: "The job's stored parameters cannot be read." };
-      const ctx = await jobActor(db, config, job, [BULK_PERMISSIONS[operation]], params);
+      const ctx = await jobActor(db, config, job, jobPermissions({ kind: 'bulk', operation }), params);
       if ('fail' in ctx) return ctx;
       // Asked again at each chunk: the role may have been deleted, or the submitter lost one of its permissions.
       const role = params.roleId ? await bulkRole(ctx, tx, params.roleId) : undefined;

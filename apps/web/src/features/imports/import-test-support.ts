@@ -4,7 +4,7 @@ import type { ImportSummary, JobShow, JobWithSubmitter } from '@app/contracts';
 import { fireEvent, screen } from '@testing-library/react';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { vi } from 'vitest';
-import { jobOf } from '../../test/job-fixtures';
+import { jobOf, ownJobActions } from '../../test/job-fixtures';
 import { server } from '../../test/msw';
 import { fail, ok, type TrpcResolver } from '../../test/trpc-mock';
 
@@ -118,7 +118,7 @@ export function importJob(
 }
 
 export const showOf = (job: JobWithSubmitter, problems: JobShow['problems'] = []): JobShow => ({
-  item: job,
+  item: { ...job, actions: ownJobActions(job) },
   examples: {},
   problems,
 });

@@ -55,4 +55,20 @@ describe('a job’s page', { timeout: 30_000 }, () => {
     await screen.findByRole('heading', { level: 1, name: j.jobName(6, j.operations.deactivate) });
     expect(detail(j.job.submittedBy)).toBe(en.audit.system);
   });
+
+  it('offers Cancel as the server decides, with its reason when the caller may not stop someone else’s job', async () => {
+    const running = jobOf({ id: 8, operation: 'delete', status: 'running', actor_id: 4 });
+    const refusal = 'You need the users.delete permission to cancel this job.';
+    mockTrpc({
+      'auth.me': ok(sessionOf(['jobs.view'])),
+      'jobs.show': ok({
+        ...jobShow(running),
+        item: { ...jobShow(running).item, actions: { cancel: { allowed: false, code: 'FORBIDDEN', message: refusal } } },
+      }),
+    });
+    renderApp('/jobs/8');
+    const cancel = await screen.findByRole('button', { name: j.job.cancel });
+    expect(cancel.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByText(refusal)).toBeTruthy();
+  });
 });

@@ -77,7 +77,8 @@ function JobDetails({ data }: { data: JobShow }) {
           <Button
             variant="secondary"
             className="text-danger hover:bg-danger/10"
-            disabled={finished || job.status === 'cancelling' || cancel.isPending}
+            disabled={job.status === 'cancelling' || cancel.isPending}
+            unavailableReason={job.actions.cancel.allowed ? null : (job.actions.cancel.message ?? t.cancel)}
             onClick={() => cancel.mutate({ id: job.id })}
           >
             <OctagonX aria-hidden="true" />

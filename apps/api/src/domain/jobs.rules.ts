@@ -1,0 +1,82 @@
+import { BULK_PERMISSIONS, type BulkOperation, type ImportMode, type JobKind, type Permission } from '@app/contracts';
+import type { Actor } from '../auth/actor.js';
+
+/**
+ * What a job was asked to do, as far as who may run or stop it goes: the facts its permissions
+ * follow from, read off the job's row (jobs/job-rows.ts, `jobAskedOf`).
+ */
+export type JobAsked =
+  | { kind: 'bulk'; operation: BulkOperation }
+  | { kind: 'import'; mode: ImportMode; activate: boolean; restore: boolean }
+  /** An undo removes the accounts an import created and puts back those it updated. */
+  | { kind: 'undo'; removes: boolean; restores: boolean };
+
+/** Undoing one change of an import: removing an account it created, putting back one it updated. */
+export const undoPermission = (change: 'created' | 'updated'): Permission =>
+  change === 'created' ? 'users.delete' : 'users.update';
+
+type PermissionsByKind = { [K in JobKind]: (asked: Extract<JobAsked, { kind: K }>) => Permission[] };
+
+/**
+ * The permissions each kind of job needs, by what it was asked: what its submission is refused
+ * without, what its runner asks of the submitter at every chunk, and what cancelling someone
+ * else's job takes besides jobs.view. Keyed by every kind the contracts name, so a new kind does
+ * not compile until it says what it needs.
+ */
+const PERMISSIONS_BY_KIND: PermissionsByKind = {
+  bulk: ({ operation }) => [BULK_PERMISSIONS[operation]],
+  import: ({ mode, activate, restore }) => [
+    'users.create',
+    ...(mode === 'upsert' ? (['users.update'] as const) : []),
+    // Creating accounts inactive sets their status (usersPolicy.createInactive).
+    ...(activate ? [] : (['users.setActive'] as const)),
+    ...(restore ? (['users.restore'] as const) : []),
+  ],
+  undo: ({ removes, restores }) => [
+    ...(removes ? [undoPermission('created')] : []),
+    ...(restores ? [undoPermission('updated')] : []),
+  ],
+};
+
+export function jobPermissions(asked: JobAsked): Permission[] {
+  // Each entry takes its own kind; TypeScript cannot narrow the table's lookup by `asked.kind`.
+  const needs = PERMISSIONS_BY_KIND[asked.kind] as (asked: JobAsked) => Permission[];
+  return needs(asked);
+}
+
+/** Why a permission set falls short of a job's, naming the first missing one; null when it does not. */
+export function lackingForJob(actor: Actor, asked: JobAsked): Permission | null {
+  return jobPermissions(asked).find((p) => !actor.permissions.has(p)) ?? null;
+}
+
+export interface JobRefusal {
+  code: 'FORBIDDEN';
+  message: string;
+  permission?: Permission;
+}
+
+/**
+ * Who may cancel a job: its submitter, or someone who sees every job (jobs.view) and holds every
+ * permission submitting that job needed — stopping a change is as much a decision about it as
+ * starting one. A job whose row this version cannot read (`asked` null) is its submitter's alone.
+ */
+export function cancelRefusal(
+  actor: Actor,
+  job: { submitterId: number | null; asked: JobAsked | null },
+): JobRefusal | null {
+  if (job.submitterId !== null && job.submitterId === actor.id) return null;
+  if (!actor.permissions.has('jobs.view')) {
+    return {
+      code: 'FORBIDDEN',
+      message: 'You need the jobs.view permission to cancel a job someone else started.',
+      permission: 'jobs.view',
+    };
+  }
+  if (!job.asked) {
+    return { code: 'FORBIDDEN', message: 'Only the person who started this job can cancel it.' };
+  }
+  const lacking = lackingForJob(actor, job.asked);
+  return lacking
+    ? { code: 'FORBIDDEN', message: `You need the ${lacking} permission to cancel this job.`, permission: lacking }
+    : null;
+}
