@@ -149,11 +149,11 @@ beforeAll(() => {
   });
   // As npm workspaces link them.
   fs.mkdirSync(path.join(dir, 'node_modules/@app'));
-  for (const [name, target] of [
-    ['api', 'apps/api'],
-    ['contracts', 'packages/contracts'],
-    ['ui', 'packages/ui'],
-  ]) {
+  for (const [name, target] of Object.entries({
+    api: 'apps/api',
+    contracts: 'packages/contracts',
+    ui: 'packages/ui',
+  })) {
     fs.symlinkSync(`../../${target}`, path.join(dir, 'node_modules/@app', name));
   }
   clean = { status: lintLayers(dir).status, violations: violationsIn(dir) };
