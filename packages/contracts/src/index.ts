@@ -36,4 +36,5 @@ export * from './users/users.forms';
 export * from './users/users.new';
 export * from './users/users.query';
 export * from './users/users.schemas';
+export * from './webhooks/webhook-url';
 export * from './webhooks/webhooks';

@@ -83,7 +83,7 @@ describe('what the OpenAPI document shows an input accepts', () => {
     });
     expect(props(contracts.BulkInputSchema).ids).toMatchObject({ uniqueItems: true, maxItems: contracts.MAX_IDS });
     expect(props(contracts.WebhookInputSchema).events).toMatchObject({ uniqueItems: true });
-    expect(props(contracts.WebhookInputSchema).url).toMatchObject({ format: 'uri' });
+    expect(props(contracts.WebhookInputSchema).url).toMatchObject({ format: 'iri' });
     expect(JSON.stringify(props(contracts.TokenCreateInputSchema).scopes)).toContain('"uniqueItems":true');
   });
 });

@@ -57,10 +57,10 @@ const ACCEPTED_DISAGREEMENTS: Array<{ label: RegExp; document: boolean; server: 
     why: 'The server trims an address before reading it; `format: email` has no room for the spaces around it.',
   },
   {
-    label: /^body url: (uri with a non-ASCII path|maxLength characters ending in an emoji)$/,
-    document: false,
-    server: true,
-    why: "The server's URL parser takes an IRI and percent-encodes it; `format: uri` is RFC 3986, ASCII only. Sent encoded, both accept it.",
+    label: /^body url: maxLength characters ending in an emoji$/,
+    document: true,
+    server: false,
+    why: 'The limit is on the URL as stored, in ASCII: the emoji is 12 characters once percent-encoded, a count JSON Schema cannot make.',
   },
   {
     label: /^normalised: a sort with spaces around it$/,

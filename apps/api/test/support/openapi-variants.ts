@@ -11,6 +11,7 @@ const fit = (text: string, n: number) => (n <= text.length ? text.slice(0, n) : 
 export const FORMAT_SAMPLES: Record<string, string> = {
   email: 'ann@example.com',
   uri: 'https://hooks.example.com/agreement',
+  iri: 'https://hooks.example.com/agreement',
   date: '2024-05-01',
   'date-time': '2024-05-01T09:30:00Z',
 };
@@ -28,6 +29,15 @@ function formatVariants(format: unknown, seed: string): Variant[] {
         v('in capitals', seed.toUpperCase()),
         v('with a ! in the local part', 'ann!x@example.com'),
         v('with padding', ` ${seed} `),
+      ];
+    case 'iri':
+      return [
+        ...formatVariants('uri', seed).map(({ label, value }) => ({ label: label.replace(/^uri/, 'iri'), value })),
+        v('with an internationalised host', 'https://bücher.example/agreement'),
+        v('with a space', `${seed}/a b`),
+        v('with braces in the host', 'https://ex{am}ple.com/agreement'),
+        v('with a bar in the path', `${seed}/a|b`),
+        v('with a stray %', `${seed}/100%`),
       ];
     case 'uri':
       return [

@@ -5,7 +5,8 @@ import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { oneOrMany } from '../query/filters';
 import { integer, numeric } from '../query/fields';
 import { constrainInput } from '../json-schema';
-import { plainText, refusedCharacter } from '../text';
+import { plainText } from '../text';
+import { WebhookUrlSchema } from './webhook-url';
 
 /** Every event a webhook can subscribe to. Names follow the product's past tense; added, never renamed. */
 export const WEBHOOK_EVENTS = [
@@ -41,35 +42,6 @@ const DeliveredEventTypeSchema = z.enum(DELIVERED_EVENT_TYPES, {
 /** At most this many endpoints: each change is fanned out to every subscriber in its transaction. */
 export const WEBHOOKS_MAX = 50;
 
-/**
- * An endpoint's URL: absolute http(s), no user:password (the secret signs instead), no fragment.
- * Whether its host may be private is the server's call (`WEBHOOKS_ALLOW_PRIVATE`).
- */
-export const WebhookUrlSchema = plainText('URL', { error: 'Give the endpoint URL.' })
-  .min(1, 'Give the endpoint URL.')
-  .max(2000, 'The URL can be at most 2000 characters long.')
-  .superRefine((value, ctx) => {
-    // The URL parser would drop a tab or line break and encode the rest: the text rule has spoken.
-    if (refusedCharacter(value) !== undefined) return;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Give an absolute URL, such as https://example.com/hooks.' });
-      return;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      ctx.addIssue({ code: 'custom', message: 'The URL must start with https:// or http://.' });
-    } else if (url.username || url.password) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Leave the user name and password out of the URL: deliveries are signed.',
-      });
-    } else if (url.hash) {
-      ctx.addIssue({ code: 'custom', message: 'Leave the #fragment out of the URL: it is never sent.' });
-    }
-  });
-
 export const WebhookInputSchema = z.object({
   url: WebhookUrlSchema,
   description: plainText('description').max(200, 'The description can be at most 200 characters long.').default(''),
@@ -84,14 +56,6 @@ export const WebhookInputSchema = z.object({
   active: z.boolean().default(true),
 });
 export type WebhookInput = z.infer<typeof WebhookInputSchema>;
-
-// For the OpenAPI document (json-schema.ts): an http(s) URL with a host and neither a user nor a
-// fragment, as the refinement above decides (the WHATWG parser there reads more spellings).
-constrainInput(WebhookUrlSchema, {
-  format: 'uri',
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\\\s]+(?:[/?][^#\\s]*)?$',
-  examples: ['https://hooks.example.com/users'],
-});
 
 export const CIRCUIT_STATES = ['closed', 'open', 'half_open'] as const;
 
