@@ -90,7 +90,7 @@ export function registerRestBridge(
       method: route.rest.method,
       // A HEAD would run the procedure (an export: rate limit and audit) for nothing.
       exposeHeadRoute: false,
-      url: toFastifyPath(route.rest.path),
+      url: toFastifyPath(route),
       onRequest: async (req, reply) => {
         const ctx: Context = { ...(await createContext(req, reply)), transport: 'rest' };
         // Without the input: the procedure's own guard checks an input-dependent permission again

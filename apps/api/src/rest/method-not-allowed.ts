@@ -8,9 +8,11 @@ import { problem, sendProblem } from './problem.js';
 const METHOD_ORDER: readonly RestMeta['method'][] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** `/users/{id}/active` → matches `/api/users/7/active` as the router reads it (bridge.ts's parameter patterns). */
-const patternOf = (path: string) =>
+const patternOf = (route: RestRoute) =>
   new RegExp(
-    `^/api${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => pathParamPattern(name))}$`,
+    `^/api${route.rest.path
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{(\w+)\}/g, (_, name: string) => pathParamPattern(route, name))}$`,
   );
 
 /**
@@ -18,7 +20,7 @@ const patternOf = (path: string) =>
  * as Fastify's router would (one tree per method, so `PUT /users/export` reaches `/users/{id}`).
  */
 function allowedMethods(routes: readonly RestRoute[]): (path: string) => RestMeta['method'][] {
-  const table = routes.map((r) => ({ method: r.rest.method, pattern: patternOf(r.rest.path) }));
+  const table = routes.map((r) => ({ method: r.rest.method, pattern: patternOf(r) }));
   return (path) => METHOD_ORDER.filter((m) => table.some((t) => t.method === m && t.pattern.test(path)));
 }
 

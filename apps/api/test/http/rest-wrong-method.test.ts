@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, type OpenApiOperation } from '../../src/rest/openapi.js';
 import { restRoutes } from '../../src/rest/routes.js';
 import { appRouter } from '../../src/app/app-router.js';
 import { rawRequest } from '../support/raw-http.js';
@@ -17,13 +18,24 @@ import { buildTestApp, startTestApp, type TestApp } from '../support/test-app.js
 const routes = restRoutes(appRouter);
 const samplePath = (p: string) => `/api${p.replace(/\{\w+\}/g, '1')}`;
 
-/** A record id (`{id}`) is digits; any other parameter (a session's handle) is one segment. */
-const paramPattern = (_: string, name: string) => (name === 'id' ? '\\d+' : '[^/]+');
+const doc = buildOpenApiDocument(appRouter, { version: '0.0.0' });
+const operationOf = (method: string, path: string) =>
+  doc.paths[`/api${path}`]?.[method.toLowerCase() as 'get'] as OpenApiOperation;
+
+/**
+ * Whether the document types a path parameter as a whole number (`{id}`, `{tokenId}`,
+ * `{deliveryId}`): then it is digits in the route too. Any other (a session's handle) is one segment.
+ */
+const isWholeNumber = (method: string, path: string, name: string) =>
+  operationOf(method, path).parameters?.find((p) => p.in === 'path' && p.name === name)?.schema.type === 'integer';
 
 /** Which methods the table routes at a concrete path: every template it matches, params included. */
 function allowedAt(concrete: string): string[] {
   const methods = routes
-    .filter((r) => new RegExp(`^/api${r.rest.path.replace(/\{(\w+)\}/g, paramPattern)}$`).test(concrete))
+    .filter((r) => {
+      const param = (_: string, name: string) => (isWholeNumber(r.rest.method, r.rest.path, name) ? '\\d+' : '[^/]+');
+      return new RegExp(`^/api${r.rest.path.replace(/\{(\w+)\}/g, param)}$`).test(concrete);
+    })
     .map((r) => r.rest.method);
   return [...new Set(methods)].sort();
 }
@@ -104,6 +116,46 @@ describe('fixed paths beside /users/{id} (Schemathesis: PUT /api/users/bulk was 
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/problem\+json/);
   });
+});
+
+describe('fixed paths beside /tokens/{tokenId} (Schemathesis: OPTIONS /api/tokens/options answered Allow: GET, DELETE)', () => {
+  it.each([
+    ['OPTIONS', '/api/tokens/options'],
+    ['DELETE', '/api/tokens/options'],
+    ['PUT', '/api/tokens/options'],
+    ['OPTIONS', '/api/users/1/tokens/options'],
+    ['DELETE', '/api/users/1/tokens/options'],
+  ])('%s %s is 405 with Allow: GET', async (method, url) => {
+    const res = await rawRequest(base, method, url);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+  });
+});
+
+describe('path parameters in the route', () => {
+  const params = routes.flatMap((r) =>
+    [...r.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => [r.rest.method, r.rest.path, m[1] as string] as const),
+  );
+
+  it('covers every whole-number parameter and the session handles', () => {
+    const names = new Set(params.map(([, , name]) => name));
+    for (const name of ['id', 'tokenId', 'deliveryId', 'sessionId']) expect(names).toContain(name);
+  });
+
+  it.each(params)(
+    '%s %s: {%s} not a number reaches the route only when the document allows text',
+    async (method, path, name) => {
+      const concrete = `/api${path.replace(/\{(\w+)\}/g, (_, n: string) => (n === name ? 'options' : '1'))}`;
+      const res = await rawRequest(base, method, concrete);
+      if (isWholeNumber(method, path, name)) {
+        // No route at all, or another path's methods: never this route's 401 or 422.
+        expect([404, 405]).toContain(res.status);
+        expect(res.headers.allow ?? '').not.toContain(method);
+      } else {
+        expect(res.status).toBe(401);
+      }
+    },
+  );
 });
 
 describe('the findings as reported', () => {

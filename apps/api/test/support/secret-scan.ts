@@ -59,7 +59,7 @@ async function routerRoutes(): Promise<RouteOfProcedure[]> {
     import('../../src/rest/routes.js'),
   ]);
   return restRoutes(appRouter).map((r) => ({
-    route: `${r.rest.method} ${toFastifyPath(r.rest.path)}`,
+    route: `${r.rest.method} ${toFastifyPath(r)}`,
     procedure: r.procedurePath,
     status: r.rest.status ?? 200,
   }));
