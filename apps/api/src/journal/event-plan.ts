@@ -53,8 +53,10 @@ export interface EventPlan {
   /** The users whose events are sent (a bulk's affected ids less those it left as they were). */
   userIds: number[];
   userTypes: UserEventType[];
-  /** `user.updated`'s before/after (the audit entry's, which never holds a password). */
+  /** `user.updated`'s and `user.created`'s before/after (the audit entry's, which never holds a password). */
   changes: FieldChanges | null;
+  /** Each user's own `changes`, when the entries recorded at once differ per user (many creations). */
+  changesByUser?: ReadonlyMap<number, FieldChanges>;
   bulk: BulkCompleted | null;
   /** A role's event: the role's id, and its name for `role.deleted` (the row is gone by then). */
   role?: { type: RoleEventType; id: number; name: string | null } | null;
@@ -132,6 +134,19 @@ function skippedOf(context: Record<string, unknown> | undefined): BulkCompleted[
 }
 
 /**
+ * The events of many single-user entries of one action recorded at once (`recordChanges`: an
+ * import chunk's creations): one plan over all their users, each event carrying its own user's
+ * changes where the action's events carry changes.
+ */
+export function planManyEvents(entries: readonly ChangeEntry[]): EventPlan | null {
+  const first = entries[0];
+  if (!first) return null;
+  const plan = planEvents({ ...first, changes: null, targetIds: entries.flatMap((e) => e.targetIds ?? []) });
+  if (!plan || plan.changes === null) return plan;
+  return { ...plan, changesByUser: new Map(entries.map((e) => [e.targetIds?.[0] ?? 0, fieldChanges(e)])) };
+}
+
+/**
  * A bulk role change made in the request (POST /users/bulk with ids, `addRole`/`removeRole`):
  * it is recorded as the edit form's `user.update` rows, one per set of users whose roles were
  * alike, and the last of them carries the summary that `bulk.completed` reports.
@@ -161,7 +176,11 @@ export function planEvents(entry: ChangeEntry): EventPlan | null {
   if (isRole(entry.action)) return roleEvent({ ...entry, action: entry.action });
   const userIds = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
   if (userIds.length === 0) return null;
-  if (isSingle(entry.action)) return { userIds, userTypes: [SINGLE[entry.action]], changes: null, bulk: null };
+  if (isSingle(entry.action)) {
+    // A creation says what it gave beside the account's fields: its roles and direct grants, as an edit does.
+    const changes = entry.action === 'user.create' ? fieldChanges(entry) : null;
+    return { userIds, userTypes: [SINGLE[entry.action]], changes, bulk: null };
+  }
   if (entry.action === 'user.update') {
     const status = statusEvent(entry);
     return {

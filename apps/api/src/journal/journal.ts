@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/transaction.js';
 import { writeAuditRows } from './audit-row.js';
 import { type ChangeEntry, SECRET_FIELDS } from './entry.js';
+import { planEvents, planManyEvents } from './event-plan.js';
 import { recordWebhookEvents } from './outbox.js';
 
 export { type AuditOriginSource, auditOriginOf, type ChangeEntry, diff } from './entry.js';
@@ -26,14 +27,14 @@ export async function recordChange(db: Database, tx: Transaction | null, entry: 
   if (!tx) return writeTransaction(db, (own) => recordChange(db, own, entry));
   const recorded = withoutSecrets(entry);
   await writeAuditRows(db, tx, [recorded]);
-  await recordWebhookEvents(db, tx, recorded);
+  await recordWebhookEvents(db, tx, planEvents(recorded));
 }
 
 /**
  * Many changes of one single-user action at once (an import chunk's new accounts, each with its
  * own diff): their audit rows in multi-row statements, and their webhook events planned once over
- * all their users — the rows and events `recordChange` would write one by one, for an action
- * whose events depend on nothing but the user (`user.create`).
+ * all their users, each with its own changes — the rows and events `recordChange` would write one
+ * by one (`user.create`).
  */
 export async function recordChanges(db: Database, tx: Transaction, entries: readonly ChangeEntry[]): Promise<void> {
   const first = entries[0];
@@ -41,10 +42,7 @@ export async function recordChanges(db: Database, tx: Transaction, entries: read
   if (entries.some((e) => e.action !== first.action || e.targetType !== 'user' || (e.targetIds ?? []).length !== 1)) {
     throw new Error('recordChanges takes entries of one action, each about one user');
   }
-  await writeAuditRows(db, tx, entries.map(withoutSecrets));
-  await recordWebhookEvents(db, tx, {
-    ...first,
-    changes: null,
-    targetIds: entries.flatMap((e) => e.targetIds ?? []),
-  });
+  const recorded = entries.map(withoutSecrets);
+  await writeAuditRows(db, tx, recorded);
+  await recordWebhookEvents(db, tx, planManyEvents(recorded));
 }

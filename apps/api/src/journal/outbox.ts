@@ -1,11 +1,10 @@
 import type { WebhookEventType } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { ChangeEntry } from './entry.js';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
 import { beforeCommit } from '../db/transaction.js';
 import { newEventId } from './event-id.js';
-import { type EventPlan, planEvents } from './event-plan.js';
+import type { EventPlan } from './event-plan.js';
 import { announceNewDeliveries } from './signal.js';
 
 /**
@@ -146,7 +145,8 @@ async function buildEvents(
     for (const type of types) {
       // An erased user is only an id: nothing of the account's data outlives it.
       const user = type === 'user.force_deleted' ? { id } : (users.get(id) ?? { id });
-      add(type, type === 'user.updated' ? { user, changes: plan.changes ?? {} } : { user });
+      const changes = plan.changesByUser?.get(id) ?? plan.changes ?? {};
+      add(type, type === 'user.updated' || type === 'user.created' ? { user, changes } : { user });
     }
   }
   if (plan.bulk && wanted.has('bulk.completed')) add('bulk.completed', plan.bulk);
@@ -199,13 +199,12 @@ async function insertDeliveries(
 }
 
 /**
- * Writes the events `entry` makes, and their deliveries, in `tx` — only when an active endpoint
- * subscribes to one of them. The endpoints are read now; the rows are written at the end of
- * the transaction's work, so each body shows the users as the change leaves them whatever
- * order the handler wrote in. After commit, this process's dispatcher is told at once.
+ * Writes the events `plan` makes (`planEvents` of a change), and their deliveries, in `tx` — only
+ * when an active endpoint subscribes to one of them. The endpoints are read now; the rows are
+ * written at the end of the transaction's work, so each body shows the users as the change leaves
+ * them whatever order the handler wrote in. After commit, this process's dispatcher is told at once.
  */
-export async function recordWebhookEvents(db: Database, tx: Transaction | null, entry: ChangeEntry): Promise<void> {
-  const plan = planEvents(entry);
+export async function recordWebhookEvents(db: Database, tx: Transaction | null, plan: EventPlan | null): Promise<void> {
   if (!plan) return;
   const endpoints = await activeEndpoints(db, tx);
   const types = new Set<string>([

@@ -64,6 +64,13 @@ describe('the outbox writes events with the change', () => {
           updated_at: expect.any(String),
           deleted_at: null,
         },
+        // What the creation gave, as user.updated says what an edit changed (direct grants when any).
+        changes: {
+          name: { from: null, to: 'Ada Lovelace' },
+          email: { from: null, to: user.email },
+          is_active: { from: null, to: true },
+          roles: { from: null, to: [] },
+        },
       },
     });
     expect(Date.parse(event?.payload.timestamp as string)).toBeGreaterThanOrEqual(before - 5);

@@ -1,6 +1,6 @@
 import { AUDIT_ACTIONS, type AuditAction } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
-import { planEvents } from '../../src/journal/event-plan.js';
+import { planEvents, planManyEvents } from '../../src/journal/event-plan.js';
 
 /** The contract's actions that change users: each must make its webhook events. */
 const userChanges = AUDIT_ACTIONS.filter((a) => a.startsWith('user.') || a.startsWith('users.bulk.'));
@@ -42,5 +42,25 @@ describe('the journal plans webhook events from the contract actions', () => {
     });
     expect(plan?.role).toEqual({ type, id: 4, name: 'ops' });
     expect(plan?.userIds).toEqual([]);
+  });
+
+  it('user.created says what the creation gave, each user its own when many are recorded at once', () => {
+    const created = (id: number, permissions: string[]) => ({
+      actorId: 1,
+      action: 'user.create' as const,
+      targetType: 'user',
+      targetIds: [id],
+      changes: { name: { before: null, after: `User ${id}` }, permissions: { before: null, after: permissions } },
+    });
+    expect(planEvents(created(7, ['audit.view']))?.changes).toEqual({
+      name: { from: null, to: 'User 7' },
+      permissions: { from: null, to: ['audit.view'] },
+    });
+    const plan = planManyEvents([created(7, ['audit.view']), created(8, [])]);
+    expect(plan?.userIds).toEqual([7, 8]);
+    expect(plan?.changesByUser?.get(8)).toEqual({
+      name: { from: null, to: 'User 8' },
+      permissions: { from: null, to: [] },
+    });
   });
 });
