@@ -1,9 +1,13 @@
+import { PERMISSIONS, type PermissionOption } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-/** GET /users/new: the create form's data, each role marked as the create route would judge it. */
+/**
+ * GET /users/new: the create form's data, each role and each permission (as a direct grant) marked
+ * as the create route would judge it.
+ */
 let t: TestApp;
 let admin: string;
 let creator: string;
@@ -63,6 +67,31 @@ describe('GET /users/new', () => {
     expect(write.json().detail).toBe(byName.manager?.reason);
   });
 
+  it('offers each permission as a direct grant, as the edit data does, and the write agrees', async () => {
+    const everything = (await get('/api/users/new', admin)).json().options.permissions;
+    expect(everything).toEqual(PERMISSIONS.map((name) => ({ name, grantable: true })));
+
+    const offered: PermissionOption[] = (await get('/api/users/new', creator)).json().options.permissions;
+    expect(offered.map((o) => o.name)).toEqual([...PERMISSIONS]);
+    expect(offered).toContainEqual({ name: 'users.view', grantable: true });
+    const locked = offered.find((o) => o.name === 'users.delete');
+    expect(locked).toEqual({
+      name: 'users.delete',
+      grantable: false,
+      reason: 'You can grant or take away only permissions you hold yourself; you do not hold users.delete.',
+    });
+    // A permission offered as not grantable is refused with that sentence.
+    const write = await request(t.app, { token: creator }).post('/api/users', {
+      name: 'Nope',
+      email: 'nope-grant@example.com',
+      password: 'long-enough-pw',
+      password_confirmation: 'long-enough-pw',
+      permissions: ['users.view', 'users.delete'],
+    });
+    expect(write.statusCode).toBe(403);
+    expect(write.json()).toMatchObject({ permission: 'users.delete', detail: locked?.reason });
+  });
+
   it('answers the same over tRPC', async () => {
     const res = await get('/api/trpc/users.new', creator);
     expect(res.statusCode).toBe(200);
@@ -72,6 +101,10 @@ describe('GET /users/new', () => {
       ['manager', false],
       ['viewer', true],
     ]);
+    expect(data.options.permissions).toContainEqual({ name: 'users.view', grantable: true });
+    expect(data.options.permissions).toContainEqual(
+      expect.objectContaining({ name: 'users.delete', grantable: false }),
+    );
   });
 
   it('needs a caller (401) who may create users (403)', async () => {

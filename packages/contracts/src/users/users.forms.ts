@@ -29,7 +29,7 @@ const roleIdMessage = 'Each role id must be a whole number of 1 or more.';
 const roleId = numeric(integer(roleIdMessage, { min: 1 }));
 const rolesIds = z.array(roleId, { error: 'Give the roles as a list of role ids.' }).transform(dedupe);
 
-// A user's direct grants, beside what their roles give: the whole list (what is left out is taken away).
+// A user's direct grants, beside what their roles give: the whole list (on update, what is left out is taken away).
 const directPermissions = z
   .array(PermissionSchema, { error: 'List the permissions granted to the user directly (an empty list for none).' })
   .transform(dedupe);
@@ -86,6 +86,7 @@ export const UserCreateInputSchema = z
     password,
     password_confirmation: confirmation.optional(),
     roles_ids: rolesIds.optional(),
+    permissions: directPermissions.optional(),
     is_active: isActive.optional(),
   })
   .superRefine(confirmationMatches, always);

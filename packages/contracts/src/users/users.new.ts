@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NamedRefSchema } from '../common';
+import { PermissionSchema } from '../permissions';
 
 /**
  * A role offered by a user form. `assignable` is the server's anti-escalation rule for this
@@ -15,11 +16,23 @@ export const RoleOptionSchema = NamedRefSchema.extend({
 export type RoleOption = z.infer<typeof RoleOptionSchema>;
 
 /**
- * GET /users/new: what the create form needs from the server — every role with whether the
- * caller may grant it, and whether it may create an account inactive (users.setActive).
+ * A permission as a user form offers it to the caller as a direct grant: whether it may grant
+ * (or take away) it, and when not, the sentence the write would refuse with.
+ */
+export const PermissionOptionSchema = z.object({
+  name: PermissionSchema,
+  grantable: z.boolean(),
+  reason: z.string().optional(),
+});
+export type PermissionOption = z.infer<typeof PermissionOptionSchema>;
+
+/**
+ * GET /users/new: what the create form needs from the server — every role and every permission
+ * (as a direct grant) with whether the caller may grant it, and whether it may create an account
+ * inactive (users.setActive).
  */
 export const UserNewResultSchema = z.object({
-  options: z.object({ roles: z.array(RoleOptionSchema) }),
+  options: z.object({ roles: z.array(RoleOptionSchema), permissions: z.array(PermissionOptionSchema) }),
   can: z.object({ setActive: z.boolean() }),
 });
 export type UserNewResult = z.infer<typeof UserNewResultSchema>;

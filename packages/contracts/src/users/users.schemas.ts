@@ -4,7 +4,7 @@ import { listResultSchema } from '../lists';
 import { PermissionSchema } from '../permissions';
 import { ShowMetaSchema } from '../query/define-show-query';
 import { UserActionsSchema, UserSectionsSchema } from './users.actions';
-import { RoleOptionSchema } from './users.new';
+import { PermissionOptionSchema, RoleOptionSchema } from './users.new';
 import type { UserColumnKey } from './users.columns';
 
 /** A row of the users table and of every export: the column set plus `deleted_at`. */
@@ -87,14 +87,6 @@ export const UsersListResultSchema = listResultSchema(UserListRowSchema, {
   filters: z.record(z.string(), z.unknown()),
 });
 export type UsersListResult = z.infer<typeof UsersListResultSchema>;
-
-/** A permission as the edit form offers it to the caller: whether it may grant or take it away, and why not. */
-export const PermissionOptionSchema = z.object({
-  name: PermissionSchema,
-  grantable: z.boolean(),
-  reason: z.string().optional(),
-});
-export type PermissionOption = z.infer<typeof PermissionOptionSchema>;
 
 /**
  * GET /users/{id}/edit: the form's data, the role and direct-permission options (with whether the caller may grant each)

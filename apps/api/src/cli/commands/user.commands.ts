@@ -18,17 +18,13 @@ import { CliError, type CliIO } from '../cli-error.js';
 import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';
 
-async function resolveIds(db: Database, table: 'roles' | 'permissions', names: string[]): Promise<number[]> {
+async function resolveRoleIds(db: Database, names: string[]): Promise<number[]> {
   if (names.length === 0) return [];
-  // Read as named rows alike: a role has more columns (description, lock_version) than this needs.
-  const model = (table === 'roles' ? db.models.Role : db.models.Permission) as typeof db.models.Permission;
-  const rows = await model.findAll({ where: { name: { [Op.in]: names } } });
+  const rows = await db.models.Role.findAll({ where: { name: { [Op.in]: names } } });
   const missing = names.filter((n) => !rows.some((r) => r.name === n));
   if (missing.length) {
-    const known = (await model.findAll({ order: [['name', 'ASC']] })).map((r) => r.name);
-    throw new CliError(
-      `Unknown ${table === 'roles' ? 'role' : 'permission'}: ${missing.join(', ')}. Known: ${known.join(', ') || 'none'}.`,
-    );
+    const known = (await db.models.Role.findAll({ order: [['name', 'ASC']] })).map((r) => r.name);
+    throw new CliError(`Unknown role: ${missing.join(', ')}. Known: ${known.join(', ') || 'none'}.`);
   }
   return rows.map((r) => r.id);
 }
@@ -53,9 +49,7 @@ export async function userCreate(db: Database, config: AppConfig, args: string[]
       inactive: z.boolean().default(false),
     }),
   );
-  const roleIds = await resolveIds(db, 'roles', [...new Set(opts.role)]);
-  const permissions = [...new Set(opts.permission)];
-  const permissionIds = await resolveIds(db, 'permissions', permissions);
+  const roleIds = await resolveRoleIds(db, [...new Set(opts.role)]);
   // The API's own schema and handler: the command line cannot create what POST /users would refuse.
   const input = parseInput(UserCreateInputSchema, {
     name: opts.name,
@@ -64,10 +58,9 @@ export async function userCreate(db: Database, config: AppConfig, args: string[]
     password_confirmation: opts.password,
     is_active: !opts.inactive,
     roles_ids: roleIds,
+    permissions: opts.permission,
   });
-  const { item } = await asOperator(() =>
-    createUser({ ctx: operatorContext(db, config), input }, { permissionIds, permissionNames: permissions }),
-  );
+  const { item } = await asOperator(() => createUser({ ctx: operatorContext(db, config), input }));
   io.out(`Created user #${item.id} ${item.email}${opts.inactive ? ' (inactive)' : ''}.`);
 }
 

@@ -7,6 +7,7 @@ import { usersPolicy } from '../../domain/users.policy.js';
 import { AppError, forbidden } from '../../errors.js';
 import { rolesOf, toUserItem } from './users.item.js';
 import { emailTaken, insertUser } from './users.repository.js';
+import { checkGrantChange, replaceGrants } from './users.permissions-change.js';
 import { checkRoleChange } from './users.roles-change.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 
@@ -16,13 +17,13 @@ export const emailTakenError = () =>
   });
 
 /**
- * POST /users: 201 with the new user. Creating an inactive account needs users.setActive too.
- * `grants` are direct permissions, which only the command line gives (`--permission`).
+ * POST /users: 201 with the new user. Creating an inactive account needs users.setActive too; the
+ * roles and the direct grants (`permissions`) are judged by the edit's own rules (the caller gives
+ * only what it holds), so every door — REST, tRPC, the CLI — creates under them.
  */
-export async function createUser(
-  { ctx, input }: { ctx: WriteContext; input: UserCreateInput },
-  grants: { permissionIds?: number[]; permissionNames?: string[] } = {},
-): Promise<{ item: UserItem }> {
+export async function createUser({ ctx, input }: { ctx: WriteContext; input: UserCreateInput }): Promise<{
+  item: UserItem;
+}> {
   if (input.is_active === false && !usersPolicy.createInactive(ctx.actor)) throw forbidden('users.setActive');
   // Hash before the transaction: ~60 ms of CPU must not hold the write lock.
   const passwordHash = await hashPassword(input.password);
@@ -32,13 +33,14 @@ export async function createUser(
       if (await emailTaken(ctx.db, tx, input.email)) throw emailTakenError();
       const roleIds = input.roles_ids ?? [];
       await checkRoleChange(ctx, tx, [], roleIds);
+      const grants = checkGrantChange(ctx, [], input.permissions ?? []);
       const user = await insertUser(
         ctx.db,
         tx,
         { name: input.name, email: input.email, passwordHash, isActive },
         roleIds,
-        grants.permissionIds,
       );
+      await replaceGrants(ctx.db, tx, user.id, grants);
       const roles = await rolesOf(ctx.db, user.id, tx);
       await recordChange(ctx.db, tx, {
         ...auditOrigin(ctx),
@@ -50,7 +52,7 @@ export async function createUser(
           email: user.email,
           is_active: isActive,
           roles: roles.map((r) => r.name),
-          ...(grants.permissionNames?.length ? { permissions: grants.permissionNames } : {}),
+          ...(grants.added.length ? { permissions: grants.added } : {}),
         }),
       });
       await user.reload({ transaction: tx });

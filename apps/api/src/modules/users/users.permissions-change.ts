@@ -26,8 +26,9 @@ export async function directGrantsOf(db: Database, tx: Transaction | null, userI
 }
 
 /**
- * Replacing a user's direct grants with `next`: the caller must hold each permission it adds or
- * removes (403 naming the first it lacks, at `permissions`) — the rule roles follow.
+ * Replacing a user's direct grants with `next` (a new user's, `before` empty): the caller must hold
+ * each permission it adds or removes (403 naming the first it lacks, at `permissions`) — the rule
+ * roles follow. POST /users and PUT /users/{id} both ask it.
  */
 export function checkGrantChange(ctx: WriteContext, before: readonly string[], next: readonly string[]): GrantDelta {
   const added = next.filter((p) => !before.includes(p));

@@ -25,13 +25,7 @@ export async function emailTaken(
   return found !== null;
 }
 
-export async function insertUser(
-  db: Database,
-  tx: Transaction,
-  data: NewUser,
-  roleIds: number[] = [],
-  permissionIds: number[] = [],
-): Promise<User> {
+export async function insertUser(db: Database, tx: Transaction, data: NewUser, roleIds: number[] = []): Promise<User> {
   const user = await db.models.User.create(
     { name: data.name, email: data.email, password_hash: data.passwordHash, is_active: data.isActive },
     { transaction: tx },
@@ -39,12 +33,6 @@ export async function insertUser(
   if (roleIds.length) {
     await db.models.UserRole.bulkCreate(
       roleIds.map((role_id) => ({ user_id: user.id, role_id })),
-      { transaction: tx },
-    );
-  }
-  if (permissionIds.length) {
-    await db.models.UserPermission.bulkCreate(
-      permissionIds.map((permission_id) => ({ user_id: user.id, permission_id })),
       { transaction: tx },
     );
   }
