@@ -33,6 +33,7 @@ const NEW_FORM: UserNewResult = {
       { id: 2, name: 'manager', assignable: true },
       { id: 3, name: 'viewer', assignable: true },
     ],
+    permissions: [],
   },
   can: { setActive: true },
 };

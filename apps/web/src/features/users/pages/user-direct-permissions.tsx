@@ -8,7 +8,7 @@ import type { UserFormValues } from './user-form-values';
 
 export interface UserDirectPermissionsProps<TSubmitted> {
   form: UseFormReturn<UserFormValues, unknown, TSubmitted>;
-  /** The server's decision per permission for the caller (GET /users/{id}/edit). */
+  /** The server's decision per permission for the caller (GET /users/new or /users/{id}/edit). */
   options: readonly PermissionOption[];
   /** The user's own choice a reload replaced, shown under the matrix. */
   hint?: ReactNode;

@@ -20,7 +20,10 @@ export interface UserFormFieldsProps<TSubmitted> {
   /** Undefined while loading; the roles section is left out when null (the options are not available). */
   roleOptions: readonly RoleOption[] | null | undefined;
   showActive: boolean;
-  /** The direct grants the caller may change (edit only); the section is left out without them. */
+  /**
+   * The direct grants the caller may change (GET /users/new or /users/{id}/edit); the section is
+   * left out without them.
+   */
   permissionOptions?: readonly PermissionOption[] | undefined;
   /** The user's own values replaced by a reload after a conflict, shown under their fields. */
   draft?: DraftValues;

@@ -7,7 +7,7 @@ export interface UserFormValues {
   password: string;
   password_confirmation: string;
   roles_ids: number[];
-  /** Permissions granted to the user directly, by name (edit only: a new user gets roles). */
+  /** Permissions granted to the user directly, by name, beside their roles'. */
   permissions: string[];
   is_active: boolean;
   /** The optimistic-lock token of the record being edited (edit only). */

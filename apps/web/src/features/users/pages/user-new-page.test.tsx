@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { PERMISSIONS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
@@ -58,6 +58,45 @@ describe('new user page', () => {
       },
     ]);
     expect(await screen.findByText(f.created('Ben Ng'))).toBeTruthy();
+  });
+
+  it('grants direct permissions on the matrix GET /users/new offers, the locked ones with the reason', async () => {
+    const reason = 'You can grant or take away only permissions you hold yourself; you do not hold users.delete.';
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf(['users.view', 'users.create', 'users.export'])),
+      'users.new': ok({
+        ...NEW_FORM,
+        options: {
+          ...NEW_FORM.options,
+          permissions: PERMISSIONS.map((name) =>
+            name === 'users.delete' ? { name, grantable: false, reason } : { name, grantable: true },
+          ),
+        },
+      }),
+      'users.create': ok({ item: userShow({ id: 78, name: 'Cy Lo' }).item }),
+      'users.show': 'pending',
+    });
+    const { router } = renderApp('/users/new');
+
+    const matrix = await screen.findByRole('group', { name: f.directTitle });
+    const locked = within(matrix).getByRole('checkbox', { name: 'Delete users' });
+    expect(locked.getAttribute('aria-disabled')).toBe('true');
+    expect(
+      locked
+        .getAttribute('aria-describedby')
+        ?.split(' ')
+        .map((id) => document.getElementById(id)?.textContent),
+    ).toContain(reason);
+    fireEvent.click(locked);
+    fireEvent.click(within(matrix).getByRole('checkbox', { name: 'Export users' }));
+    type(f.name, 'Cy Lo');
+    type(f.email, 'cy@example.com');
+    type(f.password, 'correct-horse');
+    type(f.passwordConfirmation, 'correct-horse');
+    fireEvent.click(screen.getByRole('button', { name: f.create }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/78'));
+    expect(api.callsTo('users.create')).toEqual([expect.objectContaining({ permissions: ['users.export'] })]);
   });
 
   it('offers exactly the roles GET /users/new marks assignable, whatever the session holds', async () => {

@@ -17,14 +17,17 @@ import { FormFrame } from '../../../components/form-frame';
 import { userCreateResolver } from './user-form-resolvers';
 import { EMPTY_USER_FORM, USER_FORM_FIELDS, type UserFormValues } from './user-form-values';
 
-/** `/users/new` (users.create): the user form, empty; roles and the active switch as `GET /users/new` offers them. */
+/**
+ * `/users/new` (users.create): the user form, empty; roles, direct permissions and the active switch
+ * as `GET /users/new` offers them.
+ */
 export function UserNewPage() {
   const m = useMessages();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const cancel = useLeaveBack('/users');
-  const { roleOptions, showActive } = useNewUserFormData();
+  const { roleOptions, showActive, permissionOptions } = useNewUserFormData();
   const created = useRef(false);
   const form = useForm<UserFormValues, unknown, UserCreateInput>({
     resolver: userCreateResolver,
@@ -35,10 +38,15 @@ export function UserNewPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutation(trpc.users.create.mutationOptions());
 
-  const submit = form.handleSubmit(({ is_active, roles_ids, ...rest }) => {
+  const submit = form.handleSubmit(({ is_active, roles_ids, permissions, ...rest }) => {
     setFormError(null);
     create.mutate(
-      { ...rest, ...(roleOptions ? { roles_ids } : {}), ...(showActive ? { is_active } : {}) },
+      {
+        ...rest,
+        ...(roleOptions ? { roles_ids } : {}),
+        ...(permissionOptions ? { permissions } : {}),
+        ...(showActive ? { is_active } : {}),
+      },
       {
         onSuccess: ({ item }) => {
           created.current = true;
@@ -70,7 +78,13 @@ export function UserNewPage() {
           shouldBlockLeaving={() => !created.current && isDirty}
           notices={formError ? <FormError title={m.userForm.failedTitle} message={formError} /> : undefined}
         >
-          <UserFormFields form={form} mode="create" roleOptions={roleOptions} showActive={showActive} />
+          <UserFormFields
+            form={form}
+            mode="create"
+            roleOptions={roleOptions}
+            showActive={showActive}
+            permissionOptions={permissionOptions}
+          />
         </FormFrame>
       </div>
     </>
