@@ -10,10 +10,8 @@ const DETAILS: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ERRORS.UNSUPPORTED_MEDIA_TYPE.title,
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than the server accepts.',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
-  // Fastify's parser refuses a `__proto__` or `constructor.prototype` key (prototype poisoning)
-  // with the same error as broken JSON, so the detail names both.
-  FST_ERR_CTP_INVALID_JSON_BODY:
-    'The request body is not valid JSON, or holds a `__proto__` or `constructor.prototype` key, which is refused.',
+  // A `__proto__`, `constructor` or `prototype` key is refused by rest/json-body.ts, naming it.
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
 };
 

@@ -8,6 +8,7 @@ export * from './errors';
 export * from './imports/imports';
 export * from './jobs/job-status';
 export * from './jobs/jobs';
+export * from './json-keys';
 export * from './json-schema';
 export * from './lists';
 export * from './permissions';

@@ -7,6 +7,7 @@ import { FileDownload } from '../export/file-download.js';
 import type { Context, UploadBody } from '../context.js';
 import { createCallerFactory, type RestMeta } from '../trpc/init.js';
 import { preflight } from '../trpc/preflight.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import { restRoutes, toFastifyPath } from './routes.js';
 
@@ -78,6 +79,7 @@ export function registerRestBridge(
   // The REST door reads JSON only. Fastify's built-in text/plain parser would hand a route a
   // string, refused late as 422; without it a text body is 415 like any other media type.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   const createCaller = createCallerFactory(router);
   const routes = restRoutes(router);
   registerMethodNotAllowed(app, routes);

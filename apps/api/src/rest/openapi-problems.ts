@@ -1,9 +1,12 @@
-import { ERRORS, type ErrorCode } from '@app/contracts';
+import { ERRORS, type ErrorCode, REFUSED_JSON_KEYS } from '@app/contracts';
 import type { ProcedureMeta } from '../trpc/init.js';
 import type { RestRoute } from './routes.js';
 import type { JsonSchema, OpenApiResponse } from './openapi-types.js';
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+
+/** What `propertyNames` says on each object of a body (openapi-body-keys.ts), in words. */
+const REFUSED_KEYS_TEXT = `A JSON body holding a key named ${REFUSED_JSON_KEYS.map((k) => `\`${k}\``).join(', ')} anywhere is refused too, naming the key.`;
 
 /** The permission a 403 names: the route's, or one per value of the input field that picks it. */
 export function permissionText(meta: ProcedureMeta): string | undefined {
@@ -33,7 +36,9 @@ export function problemResponse(
       ? `The caller lacks ${permission} (\`FORBIDDEN\`); the problem's \`permission\` names it.${anyOf}${ceiling}`
       : status === 422
         ? `${listed} A business rule's refusal carries the rule's own \`code\`.`
-        : listed;
+        : codes.includes('BAD_REQUEST')
+          ? `${listed} ${REFUSED_KEYS_TEXT}`
+          : listed;
   const response: OpenApiResponse = {
     description,
     content: { 'application/problem+json': { schema: PROBLEM_REF } },

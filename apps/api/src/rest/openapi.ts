@@ -13,6 +13,7 @@ import type {
   OpenApiResponse,
 } from './openapi-types.js';
 import { type RestRoute, restRoutes } from './routes.js';
+import { declareRefusedKeys } from './openapi-body-keys.js';
 import { permissionText, problemCodes, problemResponse } from './openapi-problems.js';
 import {
   hasType,
@@ -266,7 +267,7 @@ export function buildOpenApiDocument(router: AnyRouter, { version }: { version: 
     item[method] = operation;
     for (const tag of operation.tags) tags.add(tag);
   }
-  return {
+  const doc: OpenApiDocument = {
     openapi: '3.1.0',
     info: { title: 'User administration API', version, description: DESCRIPTION },
     servers: [{ url: '/', description: 'This server' }],
@@ -290,4 +291,6 @@ export function buildOpenApiDocument(router: AnyRouter, { version }: { version: 
       },
     },
   };
+  declareRefusedKeys(doc);
+  return doc;
 }

@@ -1,4 +1,4 @@
-import { ERRORS } from '@app/contracts';
+import { ERRORS, refusedJsonKeyMessage, refusedJsonKeyPath } from '@app/contracts';
 import { type AnyRouter, getErrorShape, TRPCError, transformTRPCResponse } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,7 +20,8 @@ const isPlainObject = (value: unknown) => typeof value === 'object' && value !==
 /**
  * Why the input cannot be read, or null. tRPC reads input lazily, only for a procedure that
  * declares one, so `auth.logout` with a malformed body would still sign the caller out; read
- * here, unreadable input is a 400 for every procedure, as on the REST door.
+ * here, unreadable input is a 400 for every procedure, as on the REST door: broken JSON, or a
+ * key the contracts refuse (`__proto__`, `constructor`, `prototype`).
  */
 function unreadableInput(req: FastifyRequest): AppError | null {
   const query = req.query as Record<string, string | string[] | undefined>;
@@ -38,6 +39,8 @@ function unreadableInput(req: FastifyRequest): AppError | null {
   if (query.batch === '1' && !isPlainObject(value)) {
     return new AppError('BAD_REQUEST', `${where} of a batch call must be an object keyed by call index.`);
   }
+  const refusedKey = refusedJsonKeyPath(value);
+  if (refusedKey !== null) return new AppError('BAD_REQUEST', refusedJsonKeyMessage(where, refusedKey));
   return null;
 }
 
