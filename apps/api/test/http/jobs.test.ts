@@ -197,7 +197,7 @@ describe('GET /jobs/{id}', () => {
     expect(submitted.statusCode).toBe(202);
     const { id } = submitted.json().job;
     const rest = (await bed.admin.get(`/api/jobs/${id}`)).json();
-    expect(Object.keys(rest).sort()).toEqual(['examples', 'item', 'problems']);
+    expect(Object.keys(rest).sort()).toEqual(['examples', 'item', 'people', 'problems']);
     expect(rest.item).toMatchObject({ id, kind: 'bulk', operation: 'delete', dryRun: true });
     const trpc = await bed.admin.get(`/api/trpc/jobs.show?input=${encodeURIComponent(JSON.stringify({ id }))}`);
     expect(trpc.json().result.data.item).toEqual(rest.item);

@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 
 let t: TestApp;
-const tokens = { admin: '', keeper: '', viewer: '' };
+const tokens = { admin: '', keeper: '', blind: '', viewer: '' };
 /** The role previewed (grants users.view) and its members. */
 let teamId = 0;
 let sideId = 0;
@@ -35,6 +35,9 @@ beforeAll(async () => {
   echoId = await g.role('echo', []);
   tokens.admin = await g.token((await g.user({ roles: ['admin'] })).id);
   tokens.keeper = await g.token((await g.user({ roles: ['keeper'] })).id);
+  // Edits roles without looking users up: told how many a change reaches, never who.
+  await g.role('blind', ['roles.view', 'roles.create', 'roles.update', 'users.export', 'audit.view']);
+  tokens.blind = await g.token((await g.user({ roles: ['blind'] })).id);
   tokens.viewer = await g.token((await g.user({ roles: ['viewer'] })).id);
 
   viaRole = (await g.user({ roles: ['team', 'side'] })).id;
@@ -76,31 +79,53 @@ describe.each(DOORS)('role preview through %s', (door: Door) => {
     // 25 members: 22 plain, one through `side`, one direct; one more in the trash.
     expect(gains).toHaveLength(1);
     expect(gains[0]).toMatchObject({ permission: 'users.export', count: 22 });
-    expect(ids(gains[0].users)).toEqual([...plain].sort((a, b) => a - b).slice(0, 20));
-    expect(gains[0].users[0]).toEqual({ id: plain[0], name: expect.any(String), email: expect.any(String) });
+    expect(gains[0].user_ids).toEqual([...plain].sort((a, b) => a - b).slice(0, 20));
+    // Each user reached is named once, whatever the number of permissions reaching them.
+    const reached = [...gains, ...losses, res.data.outranks].flatMap((part) => part.user_ids);
+    expect(ids(res.data.users)).toEqual([...new Set(reached)].sort((a, b) => a - b));
+    expect(res.data.users[0]).toEqual({ id: plain[0], name: expect.any(String), email: expect.any(String) });
+    expect(res.data.people).toEqual({ allowed: true });
     expect(losses).toHaveLength(1);
     expect(losses[0]).toMatchObject({ permission: 'users.view', count: 22 });
-    expect(ids(losses[0].users)).toEqual(ids(gains[0].users));
-    expect(ids(losses[0].users)).not.toContain(viaRole);
-    expect(ids(losses[0].users)).not.toContain(direct);
+    expect(losses[0].user_ids).toEqual(gains[0].user_ids);
+    expect(losses[0].user_ids).not.toContain(viaRole);
+    expect(losses[0].user_ids).not.toContain(direct);
   });
 
   it('names nothing for a set that changes nothing, and counts every member when nobody holds it elsewhere', async () => {
     const same = await preview('admin', door, teamId, { permissions: ['users.view'] });
-    expect(same.data).toMatchObject({ gains: [], losses: [], outranks: { count: 0, users: [] } });
+    expect(same.data).toMatchObject({ gains: [], losses: [], outranks: { count: 0, user_ids: [] }, users: [] });
     const more = await preview('admin', door, teamId, { permissions: ['users.view', 'audit.view'] });
-    expect(more.data.gains).toEqual([{ permission: 'audit.view', count: 24, users: expect.any(Array) }]);
-    expect(more.data.gains[0].users).toHaveLength(20);
-    expect(ids(more.data.gains[0].users)).toEqual([viaRole, ...plain.slice(0, 11), direct, ...plain.slice(11, 18)]);
+    expect(more.data.gains).toEqual([{ permission: 'audit.view', count: 24, user_ids: expect.any(Array) }]);
+    expect(more.data.gains[0].user_ids).toHaveLength(20);
+    expect(more.data.gains[0].user_ids).toEqual([viaRole, ...plain.slice(0, 11), direct, ...plain.slice(11, 18)]);
   });
 
   it('counts the managers a member gaining a permission would come to outrank', async () => {
     const res = await preview('admin', door, teamId, { permissions: ['users.view', 'users.export'] });
-    expect(res.data.outranks).toEqual({ count: 1, users: [expect.objectContaining({ id: lacking })] });
+    expect(res.data.outranks).toEqual({ count: 1, user_ids: [lacking] });
+    expect(res.data.users).toContainEqual(expect.objectContaining({ id: lacking }));
     // Members who all hold it already create no new rank.
     const held = await preview('admin', door, echoId, { permissions: ['users.export'] });
-    expect(held.data.gains).toEqual([{ permission: 'users.export', count: 0, users: [] }]);
-    expect(held.data.outranks).toEqual({ count: 0, users: [] });
+    expect(held.data.gains).toEqual([{ permission: 'users.export', count: 0, user_ids: [] }]);
+    expect(held.data.outranks).toEqual({ count: 0, user_ids: [] });
+  });
+
+  it('counts but never names the users reached for a caller without users.view', async () => {
+    const res = await preview('blind', door, teamId, { permissions: ['users.export', 'audit.view'] });
+    expect(res.status).toBe(200);
+    expect(res.data.gains).toEqual([
+      { permission: 'users.export', count: 22, user_ids: [] },
+      { permission: 'audit.view', count: 24, user_ids: [] },
+    ]);
+    expect(res.data.losses).toEqual([{ permission: 'users.view', count: 22, user_ids: [] }]);
+    // Gaining audit.view outranks every manager but the administrators: the lacking one, the one granted users.export, the seeded one.
+    expect(res.data.outranks).toEqual({ count: 3, user_ids: [] });
+    expect(res.data.users).toEqual([]);
+    expect(res.data.people).toMatchObject({ allowed: false, code: 'FORBIDDEN' });
+    expect(res.data.people.message).toContain('users.view');
+    // Nothing in the answer is an e-mail address.
+    expect(JSON.stringify(res.data)).not.toMatch(/@/);
   });
 
   it('answers the refusal the write would give, still with the impact', async () => {
@@ -123,11 +148,13 @@ describe.each(DOORS)('role preview through %s', (door: Door) => {
     expect(res.status).toBe(200);
     expect(res.data).toEqual({
       gains: [
-        { permission: 'users.view', count: 0, users: [] },
-        { permission: 'users.export', count: 0, users: [] },
+        { permission: 'users.view', count: 0, user_ids: [] },
+        { permission: 'users.export', count: 0, user_ids: [] },
       ],
       losses: [],
-      outranks: { count: 0, users: [] },
+      outranks: { count: 0, user_ids: [] },
+      users: [],
+      people: { allowed: true },
       refusal: { allowed: false, code: 'FORBIDDEN', message: expect.stringContaining('users.export') },
     });
     const fine = await preview('keeper', door, null, { permissions: ['users.view'] });
@@ -169,9 +196,8 @@ it('refuses with LAST_ADMIN a set after which nobody active would hold every per
   for (const door of DOORS) {
     const res = await preview('admin', door, fullId, { permissions: less });
     expect(res.data.refusal).toMatchObject({ allowed: false, code: 'LAST_ADMIN' });
-    expect(res.data.losses).toEqual([
-      { permission: 'audit.view', count: 1, users: [expect.objectContaining({ id: holder.id })] },
-    ]);
+    expect(res.data.losses).toEqual([{ permission: 'audit.view', count: 1, user_ids: [holder.id] }]);
+    expect(ids(res.data.users)).toEqual([holder.id]);
     const kept = await preview('admin', door, fullId, { permissions: [...PERMISSIONS] });
     expect(kept.data.refusal).toEqual({ allowed: true });
   }

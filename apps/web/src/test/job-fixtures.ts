@@ -46,6 +46,7 @@ export const jobShow = (job: JobWithSubmitter, examples: JobShow['examples'] = {
   item: { ...job, actions: ownJobActions(job) },
   examples,
   problems: [],
+  people: { allowed: true },
 });
 
 /** A one-page `jobs.list` answer. */

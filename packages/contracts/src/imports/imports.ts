@@ -150,7 +150,8 @@ export const IMPORT_PROBLEMS_SHOWN = 100;
 
 export const ImportProblemSchema = z.object({
   line: z.number().int().positive(),
-  email: z.string(),
+  /** Null for a caller who may not see users (see JobShow's `people`). */
+  email: z.string().nullable(),
   code: z.enum(IMPORT_PROBLEM_CODES),
   message: z.string(),
 });

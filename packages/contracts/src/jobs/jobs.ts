@@ -85,7 +85,12 @@ export type JobAnswer = z.infer<typeof JobAnswerSchema>;
 /** At most this many examples per skip code travel with a job (the report has every one). */
 export const JOB_EXAMPLES_PER_CODE = 20;
 
-export const JobExampleSchema = z.object({ id: IdSchema.nullable(), email: z.string(), message: z.string() });
+/** A user a job skipped: null id and e-mail, and the code's sentence, for a caller who may not see users. */
+export const JobExampleSchema = z.object({
+  id: IdSchema.nullable(),
+  email: z.string().nullable(),
+  message: z.string(),
+});
 
 /**
  * GET /jobs/{id}: the job (`item`, as every show answers; a submission answers `{job}`), and the first skipped users of each code (a dry run's "who and why");
@@ -96,6 +101,12 @@ export const JobShowSchema = z.object({
   item: JobWithSubmitterSchema.extend({ actions: z.object({ cancel: ActionStateSchema }) }),
   examples: z.record(z.string(), z.array(JobExampleSchema).max(JOB_EXAMPLES_PER_CODE)),
   problems: z.array(ImportProblemSchema).max(IMPORT_PROBLEMS_SHOWN),
+  /**
+   * Whether the examples and problems name the users (id, e-mail, the rule's own sentence): only
+   * for a caller holding users.view; otherwise each keeps its code and line, with the code's
+   * sentence ({@link JOB_CODE_SENTENCES}), and this says why.
+   */
+  people: ActionStateSchema,
 });
 export type JobShow = z.infer<typeof JobShowSchema>;
 
@@ -131,13 +142,46 @@ export const JobReportRowSchema = z.object({
   /** The file's line (imports), first so a user can fix the file and upload it again. */
   line: z.number().int().positive().nullable(),
   id: IdSchema.nullable(),
-  email: z.string(),
+  /** Null, as `id`, for a caller who may not see users (the message is then the code's sentence). */
+  email: z.string().nullable(),
   outcome: z.enum(['skipped', 'failed']),
   // An import's rule codes are the bulk's (SPEC §7), so each code is listed once.
   code: z.enum([...BULK_SKIP_CODES, ...IMPORT_SKIP_CODES, ...IMPORT_ERROR_CODES, 'INTERNAL']),
   message: z.string(),
 });
 export type JobReportRow = z.infer<typeof JobReportRowSchema>;
+export type JobReportCode = JobReportRow['code'];
+
+/**
+ * Every code a job can report, as a sentence that names nobody: what a caller without users.view
+ * reads in place of a line's own message (a rule's message names the user it refused; a file's
+ * names the value it could not read). Keyed by every code, so a new code needs its sentence.
+ */
+export const JOB_CODE_SENTENCES: Readonly<Record<JobReportCode, string>> = {
+  OUTRANKED: 'The user holds permissions the job’s submitter does not have.',
+  SELF_DEACTIVATION: 'The job’s submitter cannot deactivate their own account.',
+  LAST_ADMIN: 'This would have left no active administrator.',
+  NOT_INACTIVE: 'Only an inactive user can be deleted.',
+  SELF_DELETE: 'The job’s submitter cannot delete their own account.',
+  NOT_FOUND: 'The user no longer exists.',
+  NOT_DELETED: 'The user is not deleted.',
+  FORBIDDEN: 'The job’s submitter lacks a permission this change needs.',
+  ROLE_ALREADY_HELD: 'The user already holds the role.',
+  ROLE_NOT_HELD: 'The user does not hold the role.',
+  EMAIL_TAKEN: 'The e-mail address already has an account.',
+  DUPLICATE_IN_FILE: 'An earlier line of the file has the same e-mail address.',
+  USER_DELETED: 'The account is deleted, and the import was not asked to restore it.',
+  CHANGED_SINCE: 'The account was changed after the import: left as it is.',
+  INVALID_ROW: 'The line cannot be read as a user.',
+  INVALID_EMAIL: 'The e-mail address is not valid.',
+  INVALID_NAME: 'The name is not valid.',
+  INVALID_PASSWORD: 'The password is not valid.',
+  BAD_PASSWORD_HASH: 'The password hash is not one that can be imported.',
+  BAD_ACTIVE: 'The active column is not yes or no.',
+  UNKNOWN_ROLE: 'The line names a role that does not exist.',
+  ROLE_NOT_GRANTABLE: 'The line names a role the job’s submitter may not give.',
+  INTERNAL: 'Something went wrong on our side with this line.',
+};
 
 /** A bulk job's report columns, in the file's order (CSV header, JSON keys). */
 export const JOB_REPORT_COLUMNS = [

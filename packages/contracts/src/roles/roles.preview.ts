@@ -22,11 +22,14 @@ export type RolePreviewInput = z.output<typeof RolePreviewInputSchema>;
 export const PreviewUserSchema = z.object({ id: IdSchema, name: z.string(), email: z.string() });
 export type PreviewUser = z.infer<typeof PreviewUserSchema>;
 
-/** Who a change of one permission reaches: how many users, and the first of them by id. */
+/**
+ * Who a change of one permission reaches: how many users, and the first of them by id (their
+ * ids; each is named once, in the preview's `users`). No ids for a caller who may not see users.
+ */
 export const PermissionImpactSchema = z.object({
   permission: PermissionSchema,
   count: z.number().int().nonnegative(),
-  users: z.array(PreviewUserSchema),
+  user_ids: z.array(IdSchema).max(PREVIEW_SAMPLE),
 });
 export type PermissionImpact = z.infer<typeof PermissionImpactSchema>;
 
@@ -35,12 +38,15 @@ export type PermissionImpact = z.infer<typeof PermissionImpactSchema>;
  * the trash) who do not hold it yet another way (`gains`); for each one taken away, the members
  * who would hold it no more (`losses`); the users managing accounts today who would come to be
  * outranked by a member (`outranks`); and whether the caller may save it at all (`refusal`, as
- * the write would judge it).
+ * the write would judge it). `users` names every user the parts list, once each, by id — only
+ * for a caller holding users.view; otherwise the parts are counts alone and `people` says why.
  */
 export const RolePreviewSchema = z.object({
   gains: z.array(PermissionImpactSchema),
   losses: z.array(PermissionImpactSchema),
-  outranks: z.object({ count: z.number().int().nonnegative(), users: z.array(PreviewUserSchema) }),
+  outranks: z.object({ count: z.number().int().nonnegative(), user_ids: z.array(IdSchema).max(PREVIEW_SAMPLE) }),
+  users: z.array(PreviewUserSchema),
+  people: ActionStateSchema,
   refusal: ActionStateSchema,
 });
 export type RolePreview = z.infer<typeof RolePreviewSchema>;

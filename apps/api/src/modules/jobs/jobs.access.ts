@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import type { JobRow } from '../../jobs/job-rows.js';
 import { lockJob, readJob } from '../../jobs/job-store.js';
 import { cancelRefusal } from '../../domain/jobs.rules.js';
+import { type JobPeopleView, jobPeopleView } from '../../domain/disclosure.js';
 import { jobAskedOf } from './job-asked.js';
 
 /** Everyone sees their own jobs; `jobs.view` sees every job. */
@@ -45,3 +46,7 @@ export function cancelState(actor: Actor, job: JobRow): ActionState {
   const refusal = cancelRefusal(actor, { submitterId: submitterOf(job), asked: jobAskedOf(job) });
   return refusal ? { allowed: false, code: refusal.code, message: refusal.message } : { allowed: true };
 }
+
+/** How much of the people in the job's lines the caller may read (domain/disclosure.ts). */
+export const peopleViewOf = (actor: Actor, job: JobRow): JobPeopleView =>
+  jobPeopleView(actor, { kind: job.kind, submitterId: submitterOf(job) });

@@ -8,7 +8,10 @@ import {
 } from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
 import { protectedProcedure, restDownload } from '../../trpc/procedures.js';
-import { cancelJob, jobReport, listJobs, showJob } from './jobs.handlers.js';
+import { cancelJob } from './cancel.handler.js';
+import { listJobs } from './list.handler.js';
+import { jobReport } from './report.handler.js';
+import { showJob } from './show.handler.js';
 
 /** Background jobs: one's own for any signed-in caller, everyone's with jobs.view. */
 export const jobsRouter = router({

@@ -1,6 +1,8 @@
 import type { JobWithSubmitter } from '@app/contracts';
 import { Op } from 'sequelize';
+import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
+import { jobPeopleView } from '../../domain/disclosure.js';
 import { type JobRow, toJob } from '../../jobs/job-rows.js';
 
 /**
@@ -18,12 +20,18 @@ export async function submitterNames(db: Database, rows: readonly JobRow[]): Pro
   return new Map(users.map((u) => [Number(u.id), u.name]));
 }
 
-/** The job as the list and its page answer it; `names` from submitterNames. */
-export function withSubmitter(row: JobRow, names: ReadonlyMap<number, string>): JobWithSubmitter {
+/**
+ * The job as the list and its page answer it to `caller`; `names` from submitterNames. An
+ * import's first rows (its file's sample) are people: read back by its submitter and by
+ * users.view holders, left out for anyone else (domain/disclosure.ts).
+ */
+export function withSubmitter(row: JobRow, names: ReadonlyMap<number, string>, caller: Actor): JobWithSubmitter {
   const job = toJob(row);
   const name = job.actor_id === null ? undefined : names.get(job.actor_id);
+  const view = jobPeopleView(caller, { kind: job.kind, submitterId: job.actor_id });
   return {
     ...job,
+    import: job.import && view === 'none' ? { ...job.import, file: { ...job.import.file, sample: [] } } : job.import,
     submitted_by: job.actor_id === null || name === undefined ? null : { id: job.actor_id, name },
   };
 }

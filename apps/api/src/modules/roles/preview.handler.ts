@@ -10,6 +10,7 @@ import {
 } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../context.js';
+import { peopleState } from '../../domain/disclosure.js';
 import { judgeRoleChange, lastHolderRefusal, type RoleChange } from '../../domain/roles.rules.js';
 import { notFound } from '../../errors.js';
 import {
@@ -21,6 +22,7 @@ import {
   roleForPreview,
   rolesGranting,
   someoneWouldHoldEverything,
+  usersByIds,
 } from './roles.preview-reads.js';
 
 type PreviewContext = Context & { actor: Actor };
@@ -42,7 +44,8 @@ const stateOf = (ctx: PreviewContext, change: RoleChange): ActionState => {
  *
  * - gains / losses, per permission added / taken away: the members outside the trash who do not
  *   hold it another way (another role granting it, or a direct grant) — the same set either
- *   way: they gain it, or they lose it. Counts exact; the first 20 by id.
+ *   way: they gain it, or they lose it. Counts exact; the first 20 by id (ids; `users` names each
+ *   once) for a caller holding users.view, none otherwise (domain/disclosure.ts).
  * - outranks: the users who manage accounts today and would be outranked by a member after the
  *   change. Exactly: active users outside the trash, not members of the role, who hold
  *   users.update (through a role or directly) and lack at least one added permission that some
@@ -73,14 +76,17 @@ export async function previewRoleChange({
   const removed = known(current).filter((p) => !proposed.has(p));
   const ids = await permissionIdsByName(db);
   const members = await memberCount(db, role.id);
+  // Who is reached is counted for everyone; named (ids, then names once each) only with users.view.
+  const people = peopleState(ctx.actor);
+  const sample = people.allowed ? PREVIEW_SAMPLE : 0;
 
   const impact = async (permission: Permission): Promise<PermissionImpact> => {
     const permissionId = ids.get(permission);
-    if (members === 0 || permissionId === undefined) return { permission, count: 0, users: [] };
+    if (members === 0 || permissionId === undefined) return { permission, count: 0, user_ids: [] };
     const others = { otherRoles: await rolesGranting(db, permissionId, role.id), permissionId };
     const count = Math.max(0, members - (await membersHoldingElsewhere(db, role.id, others)));
-    const users = await firstMembersWithout(db, role.id, others, Math.min(count, PREVIEW_SAMPLE));
-    return { permission, count, users };
+    const user_ids = await firstMembersWithout(db, role.id, others, Math.min(count, sample));
+    return { permission, count, user_ids };
   };
   const gains: PermissionImpact[] = [];
   for (const permission of added) gains.push(await impact(permission));
@@ -96,9 +102,9 @@ export async function previewRoleChange({
           updateId,
           updaterRoles: await rolesGranting(db, updateId, 0),
           gained,
-          limit: PREVIEW_SAMPLE,
+          limit: sample,
         })
-      : { count: 0, users: [] };
+      : { count: 0, user_ids: [] };
 
   if (refusal.allowed && removed.length) {
     const all = known(ids.keys()).flatMap((p) => ids.get(p) ?? []);
@@ -109,7 +115,9 @@ export async function previewRoleChange({
       refusal = { allowed: false, code: 'LAST_ADMIN', message: lastHolderRefusal(0) ?? undefined };
     }
   }
-  return { gains, losses, outranks, refusal };
+  const named = new Set([...gains, ...losses, outranks].flatMap((part) => part.user_ids));
+  const users = await usersByIds(db, [...named]);
+  return { gains, losses, outranks, users, people, refusal };
 }
 
 /**
@@ -125,9 +133,11 @@ export async function previewNewRole({
   input: RolePreviewInput;
 }): Promise<RolePreview> {
   return {
-    gains: known(input.permissions).map((permission) => ({ permission, count: 0, users: [] })),
+    gains: known(input.permissions).map((permission) => ({ permission, count: 0, user_ids: [] })),
     losses: [],
-    outranks: { count: 0, users: [] },
+    outranks: { count: 0, user_ids: [] },
+    users: [],
+    people: peopleState(ctx.actor),
     refusal: stateOf(ctx, { kind: 'create', name: '', permissions: input.permissions }),
   };
 }

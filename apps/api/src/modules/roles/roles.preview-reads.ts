@@ -30,6 +30,16 @@ interface RawUser {
 
 const toUser = (row: RawUser): PreviewUser => ({ id: Number(row.id), name: row.name, email: row.email });
 
+/** The users with these ids, by id (a preview's samples: a few dozen at most). */
+export async function usersByIds(db: Database, ids: readonly number[]): Promise<PreviewUser[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.sequelize.query<RawUser>('SELECT id, name, email FROM users WHERE id IN (:ids) ORDER BY id', {
+    replacements: { ids: [...ids] },
+    type: QueryTypes.SELECT,
+  });
+  return rows.map(toUser);
+}
+
 /** The join that keeps the left table as the driving one. */
 const thenJoin = (db: Database) => (db.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN');
 
@@ -108,19 +118,19 @@ export async function membersHoldingElsewhere(db: Database, roleId: number, othe
   return Number(row?.n ?? 0);
 }
 
-/** The first `limit` members outside the trash, by id, who do not hold the permission another way. */
+/** The first `limit` members outside the trash, by id, who do not hold the permission another way: their ids. */
 export async function firstMembersWithout(
   db: Database,
   roleId: number,
   others: ElsewhereHolders,
   limit: number,
-): Promise<PreviewUser[]> {
+): Promise<number[]> {
   if (limit <= 0) return [];
   const viaRole = others.otherRoles.length
     ? 'AND NOT EXISTS (SELECT 1 FROM user_roles o WHERE o.user_id = m.user_id AND o.role_id IN (:otherRoles))'
     : '';
-  const rows = await db.sequelize.query<RawUser>(
-    `SELECT u.id, u.name, u.email
+  const rows = await db.sequelize.query<{ id: number | string }>(
+    `SELECT u.id
        FROM user_roles m ${thenJoin(db)} users u ON u.id = m.user_id
       WHERE m.role_id = :roleId AND u.deleted_at IS NULL ${viaRole}
         AND NOT EXISTS (SELECT 1 FROM user_permissions d WHERE d.user_id = m.user_id AND d.permission_id = :permissionId)
@@ -128,7 +138,7 @@ export async function firstMembersWithout(
       LIMIT ${Number(limit)}`,
     { replacements: bind(roleId, others), type: QueryTypes.SELECT },
   );
-  return rows.map(toUser);
+  return rows.map((r) => Number(r.id));
 }
 
 /**
@@ -140,7 +150,7 @@ export async function firstMembersWithout(
 export async function managersLacking(
   db: Database,
   args: { roleId: number; updateId: number; updaterRoles: readonly number[]; gained: readonly number[]; limit: number },
-): Promise<{ count: number; users: PreviewUser[] }> {
+): Promise<{ count: number; user_ids: number[] }> {
   const { roleId, updateId, updaterRoles, gained, limit } = args;
   const viaRole = updaterRoles.length
     ? 'SELECT ur.user_id FROM user_roles ur WHERE ur.role_id IN (:updaterRoles) UNION '
@@ -160,12 +170,12 @@ export async function managersLacking(
     type: QueryTypes.SELECT,
   });
   const count = Number(counted?.n ?? 0);
-  if (count === 0) return { count, users: [] };
-  const rows = await db.sequelize.query<RawUser>(
-    `SELECT u.id, u.name, u.email ${from} ORDER BY u.id LIMIT ${Number(limit)}`,
+  if (count === 0 || limit <= 0) return { count, user_ids: [] };
+  const rows = await db.sequelize.query<{ id: number | string }>(
+    `SELECT u.id ${from} ORDER BY u.id LIMIT ${Number(limit)}`,
     { replacements, type: QueryTypes.SELECT },
   );
-  return { count, users: rows.map(toUser) };
+  return { count, user_ids: rows.map((r) => Number(r.id)) };
 }
 
 /**

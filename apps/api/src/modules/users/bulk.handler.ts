@@ -1,4 +1,5 @@
 import { type BulkInput, type BulkReport, isBulkRoleOperation, type Job } from '@app/contracts';
+import { codeSentence, mayNamePeople } from '../../domain/disclosure.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { runBatch } from './bulk.chunk.js';
 import { assertBulkRole } from './bulk.roles.js';
@@ -43,7 +44,8 @@ async function runBulkIds(ctx: WriteContext, input: BulkIdsInput): Promise<BulkR
         dryRun: input.dryRun,
         requested: input.ids.length,
         affected,
-        skipped,
+        // The caller named the ids; the rules' sentences name the users, for users.view holders only.
+        skipped: mayNamePeople(ctx.actor) ? skipped : skipped.map((s) => ({ ...s, message: codeSentence(s.code) })),
       };
       // The dry run's locks and reads are rolled back with it.
       if (input.dryRun) throw new DryRun(report);

@@ -58,6 +58,7 @@ function ProblemLines({ data }: { data: JobShow }) {
       {total > data.problems.length ? (
         <p className="text-xs text-muted-foreground">{t.problemsShown(data.problems.length, total)}</p>
       ) : null}
+      {data.people.allowed ? null : <p className="text-xs text-muted-foreground">{data.people.message}</p>}
       {/* On a phone each line is a card; from 640 px up, a table. */}
       <ul className="divide-y divide-border rounded-lg border border-border sm:hidden">
         {shown.map((problem) => (
@@ -65,7 +66,7 @@ function ProblemLines({ data }: { data: JobShow }) {
             <p className="font-medium text-foreground">
               {t.lineNumber(problem.line)} · {m.imports.problemCode(problem.code)}
             </p>
-            <p className="break-all text-foreground">{problem.email}</p>
+            {problem.email === null ? null : <p className="break-all text-foreground">{problem.email}</p>}
             <p className="text-muted-foreground">{problem.message}</p>
           </li>
         ))}
@@ -84,9 +85,11 @@ function ProblemLines({ data }: { data: JobShow }) {
               <th scope="col" className={`${cell} font-medium`}>
                 {t.line}
               </th>
-              <th scope="col" className={`${cell} font-medium`}>
-                {t.email}
-              </th>
+              {data.people.allowed ? (
+                <th scope="col" className={`${cell} font-medium`}>
+                  {t.email}
+                </th>
+              ) : null}
               <th scope="col" className={`${cell} font-medium`}>
                 {t.code}
               </th>
@@ -99,14 +102,14 @@ function ProblemLines({ data }: { data: JobShow }) {
             {shown.map((problem) => (
               <tr key={`${problem.line}-${problem.code}`}>
                 <td className={`${cell} text-muted-foreground tabular-nums`}>{problem.line}</td>
-                <td className={`${cell} break-all text-foreground`}>{problem.email}</td>
+                {data.people.allowed ? <td className={`${cell} break-all text-foreground`}>{problem.email}</td> : null}
                 <td className={`${cell} text-foreground`}>{m.imports.problemCode(problem.code)}</td>
                 <td className={`${cell} min-w-48 text-muted-foreground`}>{problem.message}</td>
               </tr>
             ))}
             {shown.length === 0 ? (
               <tr>
-                <td colSpan={4} className={`${cell} text-center text-muted-foreground`}>
+                <td colSpan={data.people.allowed ? 4 : 3} className={`${cell} text-center text-muted-foreground`}>
                   {t.noneOfCode}
                 </td>
               </tr>

@@ -121,6 +121,7 @@ export const showOf = (job: JobWithSubmitter, problems: JobShow['problems'] = []
   item: { ...job, actions: ownJobActions(job) },
   examples: {},
   problems,
+  people: { allowed: true },
 });
 
 /**

@@ -13,32 +13,38 @@ export function JobSkips({ data, className }: { data: JobShow; className?: strin
   const codes = Object.entries(data.item.counts).filter(([, count]) => count > 0);
   if (codes.length === 0) return null;
   return (
-    <ul className={className ?? 'space-y-3'}>
-      {codes.map(([code, count]) => {
-        const examples = data.examples[code] ?? [];
-        return (
-          <li key={code} className="rounded-lg border border-border">
-            <p className="flex items-center gap-2 border-b border-border bg-surface-muted/40 px-3 py-2 text-sm">
-              <TriangleAlert aria-hidden="true" className="size-4 shrink-0 text-warning" />
-              <span className="font-medium text-foreground">{t.skipCode(code)}</span>
-              <span className="ml-auto text-muted-foreground tabular-nums">{formatCount(count)}</span>
-            </p>
-            {examples.length > 0 ? (
-              <ul className="max-h-44 divide-y divide-border overflow-y-auto text-sm">
-                {examples.map((example) => (
-                  <li key={`${example.id ?? ''}-${example.email}`} className="px-3 py-1.5">
-                    <p className="truncate text-foreground">{example.email}</p>
-                    <p className="text-muted-foreground">{example.message}</p>
-                  </li>
-                ))}
-                {count > examples.length ? (
-                  <li className="px-3 py-1.5 text-muted-foreground">{t.outcome.moreOfCode(count - examples.length)}</li>
-                ) : null}
-              </ul>
-            ) : null}
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      {data.people.allowed ? null : <p className="mb-2 text-xs text-muted-foreground">{data.people.message}</p>}
+      <ul className={className ?? 'space-y-3'}>
+        {codes.map(([code, count]) => {
+          const examples = data.examples[code] ?? [];
+          return (
+            <li key={code} className="rounded-lg border border-border">
+              <p className="flex items-center gap-2 border-b border-border bg-surface-muted/40 px-3 py-2 text-sm">
+                <TriangleAlert aria-hidden="true" className="size-4 shrink-0 text-warning" />
+                <span className="font-medium text-foreground">{t.skipCode(code)}</span>
+                <span className="ml-auto text-muted-foreground tabular-nums">{formatCount(count)}</span>
+              </p>
+              {examples.length > 0 ? (
+                <ul className="max-h-44 divide-y divide-border overflow-y-auto text-sm">
+                  {examples.map((example, index) => (
+                    // Withheld examples have neither id nor e-mail: their place is their key.
+                    <li key={example.id ?? `n${index}`} className="px-3 py-1.5">
+                      {example.email === null ? null : <p className="truncate text-foreground">{example.email}</p>}
+                      <p className="text-muted-foreground">{example.message}</p>
+                    </li>
+                  ))}
+                  {count > examples.length ? (
+                    <li className="px-3 py-1.5 text-muted-foreground">
+                      {t.outcome.moreOfCode(count - examples.length)}
+                    </li>
+                  ) : null}
+                </ul>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

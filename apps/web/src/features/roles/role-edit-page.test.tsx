@@ -13,9 +13,11 @@ const box = (name: string) => screen.getByRole('checkbox', { name: label(name) }
 const save = () => fireEvent.click(screen.getByRole('button', { name: f.save }));
 
 const IMPACT = {
-  gains: [{ permission: 'users.export', count: 1204, users: [person(3, 'Ana'), person(5, 'Bo')] }],
-  losses: [{ permission: 'users.delete', count: 3, users: [person(3, 'Ana'), person(8, 'Cy'), person(9, 'Di')] }],
-  outranks: { count: 2, users: [person(20, 'Eve'), person(21, 'Finn')] },
+  gains: [{ permission: 'users.export', count: 1204, user_ids: [3, 5] }],
+  losses: [{ permission: 'users.delete', count: 3, user_ids: [3, 8, 9] }],
+  outranks: { count: 2, user_ids: [20, 21] },
+  users: [person(3, 'Ana'), person(5, 'Bo'), person(8, 'Cy'), person(9, 'Di'), person(20, 'Eve'), person(21, 'Finn')],
+  people: { allowed: true },
   refusal: { allowed: true },
 };
 
@@ -136,5 +138,31 @@ describe('the edit role page', { timeout: 20_000 }, () => {
     expect(await screen.findByText(f.cannotEditTitle)).toBeTruthy();
     expect(screen.getByText(message)).toBeTruthy();
     expect(screen.queryByRole('button', { name: f.save })).toBeNull();
+  });
+
+  it('counts the users reached without naming them for a caller who may not see users, and says why', async () => {
+    const withheld = 'The users are counted, not named: naming them takes the users.view permission.';
+    mockTrpc({
+      'auth.me': ok(sessionOf(['roles.view', 'roles.update', 'users.export', 'users.delete'])),
+      'roles.show': roleShow(),
+      'permissions.list': catalogueFor(['roles.view', 'roles.update', 'users.export', 'users.delete']),
+      'roles.preview': ok({
+        gains: [{ permission: 'users.export', count: 1204, user_ids: [] }],
+        losses: [],
+        outranks: { count: 2, user_ids: [] },
+        users: [],
+        people: { allowed: false, code: 'FORBIDDEN', message: withheld },
+        refusal: { allowed: true },
+      }),
+    });
+    renderApp('/roles/7/edit');
+    await screen.findByText(p.unchanged);
+    fireEvent.click(box('users.export'));
+    expect(await screen.findByText('1,204 users gain users.export.')).toBeTruthy();
+    expect(screen.getByText(withheld)).toBeTruthy();
+    expect(screen.queryByText(/more$/)).toBeNull();
+    const warning = screen.getByRole('alert');
+    expect(within(warning).getByText(p.outranksTitle(2))).toBeTruthy();
+    expect(warning.textContent).toContain(p.outranksBody);
   });
 });

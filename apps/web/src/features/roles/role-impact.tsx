@@ -94,7 +94,8 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
     ...preview.gains.map((gain) => t.gain(gain.count, gain.permission)),
     ...preview.losses.map((loss) => t.lose(loss.count, loss.permission)),
   ];
-  const reached = [...preview.gains, ...preview.losses].filter((impact) => impact.users.length > 0);
+  const reached = [...preview.gains, ...preview.losses].filter((impact) => impact.user_ids.length > 0);
+  const names = namesBy(preview.users);
   return (
     <>
       {preview.refusal.allowed ? null : (
@@ -112,13 +113,25 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
       {isNew || reached.length === 0 ? null : (
         <ul className="flex flex-col gap-1 text-sm text-muted-foreground">
           {reached.map((impact) => (
-            <ImpactLine key={`${impact.permission}`} impact={impact} />
+            <ImpactLine key={`${impact.permission}`} impact={impact} names={names} />
           ))}
         </ul>
       )}
+      {/* Counted, not named: the server says why (naming users takes users.view). */}
+      {isNew || parts.length === 0 || preview.people.allowed ? null : (
+        <p className="text-sm text-muted-foreground">{preview.people.message}</p>
+      )}
       {preview.outranks.count > 0 ? (
         <Alert tone="warning" title={t.outranksTitle(preview.outranks.count)}>
-          {t.firstUsers(namesOf(preview.outranks.users), preview.outranks.count - shown(preview.outranks.users))}.{' '}
+          {preview.outranks.user_ids.length > 0 ? (
+            <>
+              {t.firstUsers(
+                namesOf(preview.outranks.user_ids, names),
+                preview.outranks.count - shown(preview.outranks.user_ids),
+              )}
+              .{' '}
+            </>
+          ) : null}
           {t.outranksBody}
         </Alert>
       ) : null}
@@ -126,16 +139,19 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
   );
 }
 
-const shown = (users: readonly PreviewUser[]) => Math.min(users.length, NAMES_SHOWN);
-const namesOf = (users: readonly PreviewUser[]) => users.slice(0, NAMES_SHOWN).map((user) => user.name);
+/** The preview names each user once (`users`); its parts list ids. */
+const namesBy = (users: readonly PreviewUser[]) => new Map(users.map((user) => [user.id, user.name]));
+const shown = (ids: readonly number[]) => Math.min(ids.length, NAMES_SHOWN);
+const namesOf = (ids: readonly number[], names: ReadonlyMap<number, string>) =>
+  ids.slice(0, NAMES_SHOWN).map((id) => names.get(id) ?? `#${id}`);
 
-function ImpactLine({ impact }: { impact: PermissionImpact }) {
+function ImpactLine({ impact, names }: { impact: PermissionImpact; names: ReadonlyMap<number, string> }) {
   const r = useRoleEditorMessages();
   return (
     <li className="min-w-0 break-words">
       <code className="font-mono text-xs text-foreground">{impact.permission}</code>
       {': '}
-      <span>{r.preview.firstUsers(namesOf(impact.users), impact.count - shown(impact.users))}</span>
+      <span>{r.preview.firstUsers(namesOf(impact.user_ids, names), impact.count - shown(impact.user_ids))}</span>
     </li>
   );
 }

@@ -45,6 +45,13 @@ export const catalogueFor = (held: readonly Permission[] | 'all') => {
   return ok({ rows, meta: { total: rows.length } });
 };
 
-export const NO_IMPACT = { gains: [], losses: [], outranks: { count: 0, users: [] }, refusal: allowed };
+export const NO_IMPACT = {
+  gains: [],
+  losses: [],
+  outranks: { count: 0, user_ids: [] },
+  users: [],
+  people: allowed,
+  refusal: allowed,
+};
 
 export const person = (id: number, name: string) => ({ id, name, email: `${name.toLowerCase()}@example.com` });

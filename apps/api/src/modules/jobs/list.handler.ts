@@ -1,0 +1,29 @@
+import type { JobsListQuery, JobsListResult } from '@app/contracts';
+import { QueryTypes } from 'sequelize';
+import { JOB_COLUMNS, type JobRow } from '../../jobs/job-rows.js';
+import { listPage, readListPage } from '../../query/list-page.js';
+import { seesEveryJob } from './jobs.access.js';
+import type { JobsCall } from './jobs.call.js';
+import { jobsMapping } from './jobs.mapping.js';
+import { submitterNames, withSubmitter } from './jobs.submitters.js';
+
+/** GET /jobs: the caller's jobs (everyone's with `jobs.view`), newest first. */
+export async function listJobs({ ctx, input }: JobsCall<JobsListQuery>): Promise<JobsListResult> {
+  const { db } = ctx;
+  const scope = seesEveryJob(ctx.actor) ? undefined : { actor_id: ctx.actor.id };
+  const { ids, counted } = await readListPage(db, db.models.Job, jobsMapping, input, scope);
+  const found = ids.length
+    ? await db.sequelize.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id IN (:ids)`, {
+        replacements: { ids },
+        type: QueryTypes.SELECT,
+      })
+    : [];
+  const names = await submitterNames(db, found);
+  const byId = new Map(found.map((r) => [Number(r.id), withSubmitter(r, names, ctx.actor)]));
+  return listPage(
+    input,
+    counted,
+    ids,
+    ids.flatMap((id) => byId.get(id) ?? []),
+  );
+}
