@@ -12,6 +12,7 @@ export * from './json-keys';
 export * from './json-schema';
 export * from './lists';
 export * from './permissions';
+export * from './portable-pattern';
 export * from './query/dates';
 export * from './query/define-list-query';
 export * from './query/define-show-query';

@@ -14,6 +14,7 @@ import type {
 } from './openapi-types.js';
 import { type RestRoute, restRoutes } from './routes.js';
 import { declareRefusedKeys } from './openapi-body-keys.js';
+import { portablePatterns } from './openapi-patterns.js';
 import { permissionText, problemCodes, problemResponse } from './openapi-problems.js';
 import {
   hasType,
@@ -292,5 +293,6 @@ export function buildOpenApiDocument(router: AnyRouter, { version }: { version: 
     },
   };
   declareRefusedKeys(doc);
+  portablePatterns(doc);
   return doc;
 }

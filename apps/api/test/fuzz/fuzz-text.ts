@@ -3,6 +3,7 @@ import {
   normaliseRaw,
   PLAIN_TEXT_PATTERN,
   parseQueryString,
+  portablePattern,
   refusedCharacter,
   refusedTextIssues,
 } from '@app/contracts';
@@ -56,7 +57,9 @@ function resolved(schema: JsonSchema | undefined, resolve: Resolve, depth = 0): 
   return typeof schema.$ref === 'string' ? resolved(resolve(schema.$ref), resolve, depth + 1) : schema;
 }
 
-const isPlainTextField = (schema: JsonSchema | undefined) => schema?.pattern === PLAIN_TEXT_PATTERN.source;
+/** The text rule's pattern as the OpenAPI document writes it (explicit ranges, for Python tools too). */
+const DOCUMENTED_TEXT_PATTERN = portablePattern(PLAIN_TEXT_PATTERN.source);
+const isPlainTextField = (schema: JsonSchema | undefined) => schema?.pattern === DOCUMENTED_TEXT_PATTERN;
 
 /**
  * What the server will judge of `input` against an input `schema`: for a list query (it has a
