@@ -21,9 +21,17 @@ export const ERRORS = {
   },
   JOB_FINISHED: { status: 409, title: 'The job has already finished.' },
   NOT_UNDOABLE: { status: 409, title: 'This job cannot be undone.' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    title: 'A request with this Idempotency-Key is still being taken in. Retry once it has been answered.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, title: 'Some of the input is not valid.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    title: 'This Idempotency-Key was first sent with a different request. Use a new key for a new request.',
+  },
   RELATION_NOT_ALLOWED: { status: 422, title: 'A requested relation cannot be loaded.' },
   COUNT_NOT_ALLOWED: { status: 422, title: 'A requested count cannot be loaded.' },
   APPEND_NOT_ALLOWED: { status: 422, title: 'A requested field cannot be appended.' },

@@ -5,6 +5,7 @@ export * from './columns';
 export * from './common';
 export * from './email';
 export * from './errors';
+export * from './imports/idempotency-key';
 export * from './imports/imports';
 export * from './jobs/job-status';
 export * from './jobs/jobs';

@@ -24,6 +24,8 @@ export interface NewJob {
   requestId: string | null;
   /** A retried submission's key (`Idempotency-Key`): unique per actor. */
   idempotencyKey?: string | null;
+  /** What the key is held to: a hash of the submission's payload. */
+  idempotencyFingerprint?: string | null;
 }
 
 const lockClause = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE SKIP LOCKED' : '');
@@ -33,9 +35,9 @@ export async function insertJob(db: Database, tx: Transaction | null, job: NewJo
   const at = sqlDate(db, now);
   const [id] = await db.sequelize.query(
     `INSERT INTO jobs (kind, operation, params, dry_run, status, total, counts, actor_id, via_kind, via_name, ip,
-                       request_id, idempotency_key, created_at, updated_at)
+                       request_id, idempotency_key, idempotency_fingerprint, created_at, updated_at)
      VALUES (:kind, :operation, :params, :dryRun, 'queued', :total, '{}', :actorId, :viaKind, :viaName, :ip,
-             :requestId, :idempotencyKey, :at, :at)`,
+             :requestId, :idempotencyKey, :idempotencyFingerprint, :at, :at)`,
     {
       replacements: {
         kind: job.kind,
@@ -49,6 +51,7 @@ export async function insertJob(db: Database, tx: Transaction | null, job: NewJo
         ip: job.ip,
         requestId: job.requestId,
         idempotencyKey: job.idempotencyKey ?? null,
+        idempotencyFingerprint: job.idempotencyFingerprint ?? null,
         at,
       },
       type: QueryTypes.INSERT,

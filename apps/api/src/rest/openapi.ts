@@ -1,4 +1,10 @@
-import { acceptsNothing, EMPTY_IS_ABSENT, ProblemSchema } from '@app/contracts';
+import {
+  acceptsNothing,
+  EMPTY_IS_ABSENT,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+  ProblemSchema,
+} from '@app/contracts';
 import type { AnyRouter } from '@trpc/server';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/sessions.js';
@@ -89,8 +95,8 @@ function parametersOf(
       name: 'Idempotency-Key',
       in: 'header',
       description:
-        'A retried upload with the same key (per caller) answers the first job instead of starting a second.',
-      schema: { type: 'string', maxLength: 255 },
+        'A key for this upload (IETF Idempotency-Key draft; a bare key or a Structured Field string, compared exactly, per caller). A retry with the same key, file and options answers the first job instead of starting a second; the key with another file or other options is 422 IDEMPOTENCY_KEY_REUSED; while the first request with it is still being read, 409 IDEMPOTENCY_KEY_IN_USE; longer than 255 characters, 400.',
+      schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
     });
   }
   const inQuery = route.rest.method === 'GET' || route.rest.method === 'DELETE' || route.rest.upload;

@@ -59,6 +59,8 @@ describe('migrations', () => {
         'api_tokens',
         'audit_logs',
         'audit_targets',
+        // Idempotency-Keys held by uploads still being read (migration 0017).
+        'idempotency_claims',
         // Imports (migration 0014): the undo record, the staged lines and their uploads.
         'import_changes',
         'import_rows',

@@ -14,6 +14,7 @@ import { jobState } from './0013-job-state.js';
 import { imports } from './0014-imports.js';
 import { rolesEditing } from './0015-roles-editing.js';
 import { rolePermissions } from './0016-role-permissions.js';
+import { idempotencyKeys } from './0017-idempotency-keys.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   imports,
   rolesEditing,
   rolePermissions,
+  idempotencyKeys,
 ];

@@ -12,7 +12,14 @@ export const importsRouter = router({
         status: 202,
         summary: 'Import users from a CSV, XLSX, JSON or NDJSON file: a job (dry run, create or upsert)',
         upload: { mediaTypes: [...Object.keys(IMPORT_MEDIA_TYPES), 'multipart/form-data'] },
-        problems: ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'OUTRANKED'],
+        problems: [
+          'BAD_REQUEST',
+          'PAYLOAD_TOO_LARGE',
+          'UNSUPPORTED_MEDIA_TYPE',
+          'OUTRANKED',
+          'IDEMPOTENCY_KEY_IN_USE',
+          'IDEMPOTENCY_KEY_REUSED',
+        ],
       }),
     )
     .input(ImportOptionsSchema)

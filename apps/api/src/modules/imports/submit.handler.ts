@@ -1,19 +1,27 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ImportOptions, Job } from '@app/contracts';
-import { QueryTypes, UniqueConstraintError } from 'sequelize';
-import type { Context } from '../../context.js';
+import type { Context, UploadBody } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { loadRoleGrants, roleRefusal, rolesByName } from '../../domain/escalation.js';
 import { lackingForJob } from '../../domain/jobs.rules.js';
 import { AppError, forbidden } from '../../errors.js';
-import { type ImportJobParams, type JobRow, toJob } from '../../jobs/job-rows.js';
+import { type ImportJobParams, toJob } from '../../jobs/job-rows.js';
 import { insertJob, readJob } from '../../jobs/job-store.js';
 import { spoolUpload, UploadRefused } from '../../imports/spool.js';
 import { recordChange } from '../../journal/journal.js';
 import type { Actor } from '../../auth/actor.js';
 import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
 import { stageFile } from './import-file.js';
+import {
+  answerRetry,
+  claimKey,
+  idempotencyKeyOf,
+  jobByKey,
+  keyInUse,
+  payloadFingerprint,
+  releaseKey,
+} from './idempotency.js';
 import { dropUpload } from '../../imports/prune.js';
 
 type SubmitContext = WriteContext & Pick<Context, 'upload'>;
@@ -27,6 +35,8 @@ function refusal(err: UploadRefused, maxBytes: number): AppError {
       return new AppError('PAYLOAD_TOO_LARGE', err.message, { extra: { limit: maxBytes } });
     case 'media-type':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', err.message);
+    case 'malformed':
+      return new AppError('BAD_REQUEST', err.message);
     default:
       return new AppError('VALIDATION_FAILED', err.message, { errors: { file: [err.message] } });
   }
@@ -60,19 +70,34 @@ function assertOptionsAllowed(actor: Actor, options: ImportOptions) {
   if (lacking) throw forbidden(lacking);
 }
 
-async function jobByKey(ctx: SubmitContext, key: string): Promise<JobRow | null> {
-  const [row] = await ctx.db.sequelize.query<{ id: number | string }>(
-    'SELECT id FROM jobs WHERE actor_id = :actorId AND idempotency_key = :key',
-    { replacements: { actorId: ctx.actor.id, key }, type: QueryTypes.SELECT },
-  );
-  return row ? readJob(ctx.db, Number(row.id)) : null;
+/** The upload written to disk (its SHA-256 taken on the way), or the answer refusing it. */
+async function spool(ctx: SubmitContext, upload: UploadBody) {
+  const { config } = ctx;
+  const maxBytes = config.IMPORT_MAX_MB * MB;
+  const dir = config.IMPORT_SPOOL_DIR ?? path.join(os.tmpdir(), 'user-admin-imports');
+  return spoolUpload(upload, { dir, maxBytes }).catch((err: unknown) => {
+    throw err instanceof UploadRefused ? refusal(err, maxBytes) : err;
+  });
 }
 
 /**
+ * A retry of a request already answered: the first job when its file and options are the
+ * same (the file is spooled to be compared, and not read), 422 when they are not.
+ */
+async function retried(ctx: SubmitContext, upload: UploadBody, input: ImportOptions, first: KeyedJob) {
+  const spooled = await spool(ctx, upload);
+  await spooled.remove();
+  return { job: toJob(answerRetry(first, payloadFingerprint(spooled.sha256, input))) };
+}
+
+type KeyedJob = NonNullable<Awaited<ReturnType<typeof jobByKey>>>;
+
+/**
  * POST /users/imports: reads the file into the staging tables and queues the import job (202).
- * A retried upload (same caller, same `Idempotency-Key`) answers the first job and reads nothing;
- * two racing with one key both read, and the unique key keeps the first job (the second's
- * staging is dropped).
+ * With an `Idempotency-Key` (per caller; see idempotency.ts): a retry with the same file and
+ * options answers the first job, reading nothing; another payload under the key is 422; a second
+ * request while the first is still being read is 409 (the key is claimed until the job is
+ * queued, in the transaction that queues it, or the request fails).
  */
 export async function submitImport({
   ctx,
@@ -81,26 +106,41 @@ export async function submitImport({
   ctx: SubmitContext;
   input: ImportOptions;
 }): Promise<{ job: Job }> {
-  const { db, config } = ctx;
+  const { db } = ctx;
   const upload = ctx.upload;
   if (!upload) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as the body of POST /api/users/imports.');
   }
+  const key = idempotencyKeyOf(upload.idempotencyKey);
   assertOptionsAllowed(ctx.actor, input);
-  const key = upload.idempotencyKey;
-  if (key) {
-    const first = await jobByKey(ctx, key);
-    if (first) {
-      upload.stream.resume();
-      return { job: toJob(first) };
-    }
+  if (key === null) return receive(ctx, upload, input, null);
+  const first = await jobByKey(db, ctx.actor.id, key);
+  if (first) return retried(ctx, upload, input, first);
+  if (!(await claimKey(db, ctx.actor.id, key))) {
+    // The holder may have queued its job since the first look.
+    const queued = await jobByKey(db, ctx.actor.id, key);
+    if (queued) return retried(ctx, upload, input, queued);
+    upload.stream.resume();
+    throw keyInUse();
   }
+  try {
+    return await receive(ctx, upload, input, key);
+  } finally {
+    // Gone already when the job was queued (in its transaction); here for a request that failed.
+    await releaseKey(db, ctx.actor.id, key);
+  }
+}
+
+/** Reads the file, stages its lines and queues the job, the key's claim released with it. */
+async function receive(
+  ctx: SubmitContext,
+  upload: UploadBody,
+  input: ImportOptions,
+  key: string | null,
+): Promise<{ job: Job }> {
+  const { db, config } = ctx;
   const roleIds = await defaultRoleIds(ctx, input.defaultRoles);
-  const maxBytes = config.IMPORT_MAX_MB * MB;
-  const dir = config.IMPORT_SPOOL_DIR ?? path.join(os.tmpdir(), 'user-admin-imports');
-  const spooled = await spoolUpload(upload, { dir, maxBytes }).catch((err: unknown) => {
-    throw err instanceof UploadRefused ? refusal(err, maxBytes) : err;
-  });
+  const spooled = await spool(ctx, upload);
   let staged: Awaited<ReturnType<typeof stageFile>>;
   try {
     staged = await stageFile(db, config, ctx.actor.id, spooled, input);
@@ -132,7 +172,9 @@ export async function submitImport({
         ip: origin.ip,
         requestId: origin.requestId,
         idempotencyKey: key,
+        idempotencyFingerprint: key === null ? null : payloadFingerprint(spooled.sha256, input),
       });
+      if (key !== null) await releaseKey(db, ctx.actor.id, key, tx);
       await db.sequelize.query('UPDATE import_uploads SET job_id = :jobId WHERE id = :uploadId', {
         replacements: { jobId, uploadId: staged.uploadId },
         transaction: tx,
@@ -157,10 +199,6 @@ export async function submitImport({
     return { job: toJob(row) };
   } catch (err) {
     await dropUpload(db, staged.uploadId);
-    if (key && err instanceof UniqueConstraintError) {
-      const first = await jobByKey(ctx, key);
-      if (first) return { job: toJob(first) };
-    }
     throw err;
   }
 }
