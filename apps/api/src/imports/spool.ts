@@ -66,7 +66,11 @@ function byteLimit(maxBytes: number, counted: { bytes: number; hash: Hash }): Tr
   });
 }
 
-async function writeLimited(source: Readable, file: string, maxBytes: number): Promise<{ bytes: number; sha256: string }> {
+async function writeLimited(
+  source: Readable,
+  file: string,
+  maxBytes: number,
+): Promise<{ bytes: number; sha256: string }> {
   const counted = { bytes: 0, hash: createHash('sha256') };
   await pipeline(source, byteLimit(maxBytes, counted), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
   if (counted.bytes > maxBytes) throw tooLarge(maxBytes);

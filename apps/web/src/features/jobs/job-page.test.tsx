@@ -63,7 +63,10 @@ describe('a job’s page', { timeout: 30_000 }, () => {
       'auth.me': ok(sessionOf(['jobs.view'])),
       'jobs.show': ok({
         ...jobShow(running),
-        item: { ...jobShow(running).item, actions: { cancel: { allowed: false, code: 'FORBIDDEN', message: refusal } } },
+        item: {
+          ...jobShow(running).item,
+          actions: { cancel: { allowed: false, code: 'FORBIDDEN', message: refusal } },
+        },
       }),
     });
     renderApp('/jobs/8');
