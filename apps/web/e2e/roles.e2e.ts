@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserViaApi, en, originHeader, signedInPage, waitForToast } from './support/app';
 import { roleEditorMessages } from '../src/i18n/role-editor-messages';
-import { browserMissing, captureViews, launch } from './support/browser';
+import { browserMissing, captureViews, launch, screenshot } from './support/browser';
 
 const t = en.roles;
 const r = roleEditorMessages;
@@ -204,6 +204,37 @@ describe.skipIf(browserMissing())('the role editor', () => {
     await page.waitForURL((url) => url.pathname === `/roles/${target.id}`);
     await waitForToast(page, f.saved);
     expect(await grantsOf(page, target.id)).toEqual(['users.update', 'users.view']);
+    await context.close();
+  });
+
+  it('counts the members a change reaches without naming them for an editor who may not see users', async () => {
+    const admin = await signedInPage(browser);
+    const suffix = stamp();
+    const editors = await createRoleViaApi(admin.page, `e2e-blind-editors-${suffix}`, [
+      'roles.view',
+      'roles.update',
+      'users.export',
+    ]);
+    const target = await createRoleViaApi(admin.page, `e2e-reached-${suffix}`, []);
+    for (const n of [1, 2]) {
+      await createUserViaApi(admin.page, {
+        name: `Reached Person ${n}`,
+        email: `reached-${n}-${suffix}@example.com`,
+        password: 'e2e-reached-password',
+        roles_ids: [target.id],
+      });
+    }
+    const account = { email: `blind-editor-${suffix}@example.com`, password: 'e2e-blind-editor-password' };
+    await createUserViaApi(admin.page, { name: 'Blair Blind', ...account, roles_ids: [editors.id] });
+    await admin.context.close();
+
+    const { context, page } = await signedInPage(browser, account, { width: 1280, height: 900 });
+    await page.goto(`/roles/${target.id}/edit`);
+    await box(page, 'users.export').check();
+    await page.getByText(p.sentence([p.gain(2, 'users.export')]), { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByText(/counted, not named/).waitFor();
+    expect(await page.getByText(/Reached Person/).count()).toBe(0);
+    await screenshot(page, 'role-edit-without-users-view');
     await context.close();
   });
 });
