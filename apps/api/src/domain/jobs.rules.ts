@@ -44,9 +44,23 @@ export function jobPermissions(asked: JobAsked): Permission[] {
   return needs(asked);
 }
 
+/** Everyone sees the jobs they started; jobs.view sees every job. */
+export const seesEveryJob = (actor: Actor): boolean => actor.permissions.has('jobs.view');
+
+/** The first of `permissions` the actor lacks (a job's submitter, asked again at every chunk); null when none. */
+export function firstLacking(actor: Actor, permissions: readonly Permission[]): Permission | null {
+  return permissions.find((p) => !actor.permissions.has(p)) ?? null;
+}
+
+/** Why an undo leaves one change of its import as it is because its submitter lacks what reverting it takes. */
+export function undoChangeRefusal(actor: Actor, change: 'created' | 'updated'): string | null {
+  const needed = undoPermission(change);
+  return actor.permissions.has(needed) ? null : `You need the ${needed} permission to undo this.`;
+}
+
 /** Why a permission set falls short of a job's, naming the first missing one; null when it does not. */
 export function lackingForJob(actor: Actor, asked: JobAsked): Permission | null {
-  return jobPermissions(asked).find((p) => !actor.permissions.has(p)) ?? null;
+  return firstLacking(actor, jobPermissions(asked));
 }
 
 export interface JobRefusal {

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import { permissionsBeyond } from './held-permissions.js';
 import { activeAdminsOfRoleInPlay } from './users.locks.js';
 import { usersPolicy } from './users.policy.js';
+import { trashRefusal } from './users.trash.js';
 import { type Change, judge, type RulesConfig, type Target } from './users.rules.js';
 
 /** What deciding the actions needs: who asks, the rules' switches, and a database to read from. */
@@ -34,9 +35,8 @@ function policyRefusal(actor: Actor, action: UserRecordAction, target: Target): 
   if (!actor.permissions.has(permission)) {
     return { allowed: false, code: 'FORBIDDEN', message: `You need the ${permission} permission to do this.` };
   }
-  return target.deleted
-    ? { allowed: false, code: 'NOT_FOUND', message: `${target.name} is deleted: restore the account first.` }
-    : { allowed: false, code: 'NOT_DELETED', message: `${target.name} is not deleted.` };
+  const place = trashRefusal(action, target);
+  return place ? { allowed: false, ...place } : { allowed: false, code: 'FORBIDDEN' };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
 import { type Actor, type AuthMethod, loadActor } from '../auth/actor.js';
 import { tokenPermissions } from '../auth/api-tokens.js';
+import { firstLacking } from '../domain/jobs.rules.js';
 import type { JobRow } from './job-rows.js';
 
 /** What a chunk's writes run as: the context a write handler takes, for the job's submitter. */
@@ -26,7 +27,7 @@ export async function jobActor(
   if (!owner) return { fail: 'The user who started the job can no longer act (deactivated or deleted).' };
   const scopes = origin.scopes ?? null;
   const actor: Actor = { ...owner, permissions: tokenPermissions(owner.permissions, scopes) };
-  const lacking = permissions.find((p) => !actor.permissions.has(p));
+  const lacking = firstLacking(actor, permissions);
   if (lacking) return { fail: `The user who started the job no longer holds the ${lacking} permission.` };
   const auth: AuthMethod | null =
     job.via_kind === 'token'

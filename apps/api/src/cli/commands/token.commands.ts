@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { trashRefusal } from '../../domain/users.trash.js';
 import { mintToken } from '../../modules/tokens/tokens.mint.js';
 import { findByEmail } from '../../modules/users/users.repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
@@ -41,7 +42,11 @@ export async function tokenCreate(db: Database, config: AppConfig, args: string[
     }),
   );
   const user = await findByEmail(db, null, canonicalEmail(opts.email));
-  if (!user || user.deleted_at) throw new CliError(`No user has the e-mail ${opts.email}.`);
+  if (!user) throw new CliError(`No user has the e-mail ${opts.email}.`);
+  // The handler answers a deleted owner as not found (a caller may not know the trash); the
+  // operator does, and is told so in the rule's own sentence.
+  const place = trashRefusal('update', { name: user.email, deleted: user.deleted_at !== null });
+  if (place) throw new CliError(place.message);
   const days = opts['expires-days'];
   const input = parseInput(TokenCreateInputSchema, {
     name: opts.name,

@@ -10,6 +10,7 @@ import { Op } from 'sequelize';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { trashRefusal } from '../../domain/users.trash.js';
 import { createUser } from '../../modules/users/create.handler.js';
 import { updateUser } from '../../modules/users/update.handler.js';
 import { versionOf } from '../../modules/users/users.item.js';
@@ -72,7 +73,9 @@ export async function userSetPassword(db: Database, config: AppConfig, args: str
   );
   const user = await findByEmail(db, null, canonicalEmail(opts.email));
   if (!user) throw new CliError(`No user has the e-mail ${opts.email}.`);
-  if (user.deleted_at) throw new CliError(`${user.email} belongs to a deleted user: restore the account first.`);
+  // The operator sees the trash: told which account is there, in the rule's own sentence.
+  const place = trashRefusal('update', { name: user.email, deleted: user.deleted_at !== null });
+  if (place) throw new CliError(place.message);
   // A name stored before the text rule may break it: the update below would refuse it, as typed
   // in a form, under a --name this command does not have.
   const hidden = refusedCharacter(user.name);

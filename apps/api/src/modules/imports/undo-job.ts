@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { sqlDate } from '../../db/sql-date.js';
 import { loadRoleGrants } from '../../domain/escalation.js';
 import { permissionsBeyond } from '../../domain/held-permissions.js';
-import { undoPermission } from '../../domain/jobs.rules.js';
+import { undoChangeRefusal } from '../../domain/jobs.rules.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
 import { type Change, judge, type Target } from '../../domain/users.rules.js';
 import { type JobActorContext, jobActor } from '../../jobs/job-actor.js';
@@ -157,9 +157,9 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
           items.push(item(account.id, account.email, 'CHANGED_SINCE', message));
           continue;
         }
-        const needed = undoPermission(change.change);
-        if (!ctx.actor.permissions.has(needed)) {
-          items.push(item(account.id, account.email, 'FORBIDDEN', `You need the ${needed} permission to undo this.`));
+        const refused = undoChangeRefusal(ctx.actor, change.change);
+        if (refused) {
+          items.push(item(account.id, account.email, 'FORBIDDEN', refused));
           continue;
         }
         const target: Target = {

@@ -5,12 +5,9 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { JobRow } from '../../jobs/job-rows.js';
 import { lockJob, readJob } from '../../jobs/job-store.js';
-import { cancelRefusal } from '../../domain/jobs.rules.js';
+import { cancelRefusal, seesEveryJob } from '../../domain/jobs.rules.js';
 import { type JobPeopleView, jobPeopleView } from '../../domain/disclosure.js';
 import { jobAskedOf } from './job-asked.js';
-
-/** Everyone sees their own jobs; `jobs.view` sees every job. */
-export const seesEveryJob = (actor: Actor): boolean => actor.permissions.has('jobs.view');
 
 const submitterOf = (row: JobRow): number | null => (row.actor_id === null ? null : Number(row.actor_id));
 

@@ -2,7 +2,7 @@ import type { JobsListQuery, JobsListResult } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { JOB_COLUMNS, type JobRow } from '../../jobs/job-rows.js';
 import { listPage, readListPage } from '../../query/list-page.js';
-import { seesEveryJob } from './jobs.access.js';
+import { seesEveryJob } from '../../domain/jobs.rules.js';
 import type { JobsCall } from './jobs.call.js';
 import { jobsMapping } from './jobs.mapping.js';
 import { submitterNames, withSubmitter } from './jobs.submitters.js';

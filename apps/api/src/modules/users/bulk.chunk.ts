@@ -4,6 +4,7 @@ import { recordChange } from '../../journal/journal.js';
 import type { AuditChanges } from '../../db/models/audit.model.js';
 import { toIso } from './users.read-repository.js';
 import { type Change, judge, type Target } from '../../domain/users.rules.js';
+import { trashRefusal } from '../../domain/users.trash.js';
 import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
 import { permissionsBeyond } from '../../domain/held-permissions.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
@@ -32,14 +33,8 @@ export type Skip = BulkReport['skipped'][number];
 /** Why `user` cannot take part in `operation` whatever the rules say (state, existence). */
 function stateSkip(operation: BulkOperation, id: number, user: Target | undefined): Skip | null {
   if (!user) return { id, code: 'NOT_FOUND', message: `There is no user with id ${id}.` };
-  const deleted = user.deleted;
-  if ((operation === 'restore' || operation === 'forceDelete') && !deleted) {
-    return { id, code: 'NOT_DELETED', message: `${user.name} is not deleted.` };
-  }
-  if (operation !== 'restore' && operation !== 'forceDelete' && deleted) {
-    return { id, code: 'NOT_FOUND', message: `${user.name} is deleted: restore the account first.` };
-  }
-  return null;
+  const place = trashRefusal(operation, user);
+  return place ? { id, ...place } : null;
 }
 
 function toChange(input: BulkSpec, user: Target, adminRoleId: number | null): Change {

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { AppError, notFound } from '../../errors.js';
 import type { User } from '../../db/models/index.js';
 import { lockUsers } from '../../domain/users.locks.js';
+import { trashRefusal } from '../../domain/users.trash.js';
 import type { WriteContext } from './users.write-support.js';
 
 /**
@@ -12,6 +13,7 @@ import type { WriteContext } from './users.write-support.js';
 export async function lockTrashedUser(ctx: WriteContext, tx: Transaction, id: number): Promise<User> {
   const user = (await lockUsers(ctx.db, tx, [id])).get(id);
   if (!user) throw notFound('The user');
-  if (!user.deleted_at) throw new AppError('NOT_DELETED', `${user.name} is not deleted.`);
+  const place = trashRefusal('restore', { name: user.name, deleted: user.deleted_at !== null });
+  if (place) throw new AppError(place.code, place.message);
   return user;
 }

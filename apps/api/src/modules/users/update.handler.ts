@@ -10,6 +10,7 @@ import { emailTaken } from './users.repository.js';
 import { lockForAdminRemoval } from '../../domain/users.admin-turn.js';
 import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
 import { checkRoleChange } from './users.roles-change.js';
+import { usersPolicy } from '../../domain/users.policy.js';
 import { type Change, judge, outranked } from '../../domain/users.rules.js';
 import { liveUser, refuse, targetOf } from '../../domain/users.targets.js';
 import { lockAdministratorChanges, lockUsers, roleIdByName } from '../../domain/users.locks.js';
@@ -70,7 +71,7 @@ export async function updateUser({
       const changes: Change[] = [];
       const statusChanges = input.is_active !== undefined && input.is_active !== target.is_active;
       if (statusChanges) {
-        if (!ctx.actor.permissions.has('users.setActive')) throw forbidden('users.setActive');
+        if (!usersPolicy.setActive(ctx.actor, user)) throw forbidden('users.setActive');
         changes.push({ kind: 'setActive', target, active: input.is_active as boolean });
       }
       const currentRoles = await roleIdsOf(db, tx, user.id);
