@@ -108,6 +108,15 @@ describe('with SECRETS_KEY, signing secrets are sealed at rest', () => {
     expect(await runCli(['webhooks:reseal'], { ...env, SECRETS_KEY_PREVIOUS: OLD_KEY.toString('base64') }, io)).toBe(0);
     expect(out).toEqual([`Sealed 1 webhook secret(s) with key ${keyId(KEY)}; 1 already were.`]);
     expect((await stored(old.id)).startsWith(`v1.${keyId(KEY)}.`)).toBe(true);
+    // Each run is in the audit trail: the endpoints it resealed and the key, never a secret.
+    const audited = await t.db.models.AuditLog.findAll({ where: { action: 'webhook.reseal' }, order: [['id', 'ASC']] });
+    expect(audited).toHaveLength(2);
+    const last = audited.at(-1);
+    const context = typeof last?.context === 'string' ? JSON.parse(last.context) : last?.context;
+    expect(context).toMatchObject({ source: 'cli', key: keyId(KEY), resealed: 1, alreadyCurrent: 1, unopened: [] });
+    const targets = typeof last?.target_ids === 'string' ? JSON.parse(last.target_ids) : last?.target_ids;
+    expect(targets).toEqual([old.id]);
+    expect(JSON.stringify(audited.map((a) => a.toJSON()))).not.toContain(old.secret);
 
     // Both still sign with the secret they had.
     receiver.setSecret(old.secret);

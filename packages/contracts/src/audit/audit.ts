@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'webhook.redeliver',
   'webhook.test',
   'webhook.disable',
+  'webhook.reseal',
   'audit.export',
   'audit.prune',
   'job.submit',
