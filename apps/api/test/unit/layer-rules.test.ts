@@ -27,6 +27,10 @@ const ALLOWED: Record<string, string> = {
     "import { useSession } from '../auth/use-session';\nimport { usersList } from './list/users-list-state';\nexport const page = [useSession, usersList];\n",
   'apps/web/src/features/roles/role-page.tsx':
     "import { useSession } from '../auth/use-session';\nimport { roleMembersHref } from '../../lib/resource-list/list-links';\nexport const page = [useSession, roleMembersHref];\n",
+  'apps/api/src/metrics/metrics.ts': "import { database } from '../db/database';\nexport const metrics = database;\n",
+  'apps/api/src/modules/users/users.router.ts': 'export const usersRouter = {};\n',
+  'apps/api/src/domain/users.rules.ts': 'export const judge = () => null;\n',
+  'apps/web/src/features/users/pages/user-edit-page.tsx': 'export const UserEditPage = () => null;\n',
   'packages/contracts/src/index.ts': 'export const PERMISSIONS = [];\n',
   'packages/ui/src/index.ts': "import { PERMISSIONS } from '@app/contracts';\nexport const Button = PERMISSIONS;\n",
 };
@@ -92,6 +96,30 @@ const FORBIDDEN = [
     file: 'apps/web/src/features/roles/planted-cross.ts',
     text: "import { usersList } from '../users/list/users-list-state';\nexport const l = usersList;\n",
     rule: 'web-features-share-only-public-pieces',
+  },
+  {
+    what: "a feature importing another feature's edit page",
+    file: 'apps/web/src/features/roles/planted-pages.ts',
+    text: "import { UserEditPage } from '../users/pages/user-edit-page';\nexport const p = UserEditPage;\n",
+    rule: 'web-features-share-only-public-pieces',
+  },
+  {
+    what: 'the database layer importing the metrics',
+    file: 'apps/api/src/db/planted-metrics.ts',
+    text: "import { metrics } from '../metrics/metrics';\nexport const m = metrics;\n",
+    rule: 'api-db-imports-only-db',
+  },
+  {
+    what: 'the rules importing the metrics',
+    file: 'apps/api/src/domain/planted-metrics.ts',
+    text: "import { metrics } from '../metrics/metrics';\nexport const m = metrics;\n",
+    rule: 'api-lower-layers-import-no-module-or-door',
+  },
+  {
+    what: 'the metrics importing a module',
+    file: 'apps/api/src/metrics/planted-module.ts',
+    text: "import { usersRouter } from '../modules/users/users.router';\nexport const r = usersRouter;\n",
+    rule: 'api-trpc-kit-knows-no-module-nor-rest',
   },
   {
     what: "a feature importing another feature's page",
