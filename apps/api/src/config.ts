@@ -143,6 +143,12 @@ const EnvSchema = z.object({
   IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(20_000_000).default(2_000_000),
   /** What an XLSX file may inflate to, in MB (a decompression bomb is refused before it is read). */
   IMPORT_MAX_UNCOMPRESSED_MB: z.coerce.number().int().min(1).max(102_400).default(2_048),
+  /**
+   * What the texts of an XLSX's shared strings table may take, in MB: the table is held in
+   * memory while the sheet is read (packed, a few bytes a text beyond its own). 4 095 at most: the
+   * table's offsets are 32-bit.
+   */
+  IMPORT_MAX_SHARED_STRINGS_MB: z.coerce.number().int().min(1).max(4_095).default(64),
   /** Where uploads are spooled while they are read (the system's temporary directory when unset). */
   IMPORT_SPOOL_DIR: z.string().trim().min(1).optional(),
   /** Hours an import can be undone after it finished. */

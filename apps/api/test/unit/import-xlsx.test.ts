@@ -1,45 +1,11 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { openImportFile } from '../../src/imports/reading/index.js';
+import { SHEET_PATH, sheetXml as sheet, workbook, zipOf } from '../support/hostile-imports.js';
 import { descriptorsOn, expectRefused, fixture, LIMITS, readAll, scratch } from './import-support.js';
 
 const file = scratch();
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const SHEET_PATH = 'xl/worksheets/sheet1.xml';
-
-function zipOf(parts: Record<string, string | Buffer>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(parts)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
-
-/** The smallest workbook Excel's parts allow: one sheet, optional styles and shared strings. */
-function workbook(sheetXml: string | Buffer, extra: { styles?: string; shared?: string; date1904?: boolean } = {}) {
-  const rels = [
-    `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>`,
-    extra.styles ? `<Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/>` : '',
-    extra.shared ? `<Relationship Id="rId3" Type="${REL}/sharedStrings" Target="/xl/sharedStrings.xml"/>` : '',
-  ].join('');
-  const parts: Record<string, string | Buffer> = {
-    '_rels/.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    'xl/workbook.xml': `<workbook xmlns="${MAIN}" xmlns:r="${REL}">${extra.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    'xl/_rels/workbook.xml.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`,
-    [SHEET_PATH]: sheetXml,
-  };
-  if (extra.styles) parts['xl/styles.xml'] = extra.styles;
-  if (extra.shared) parts['xl/sharedStrings.xml'] = extra.shared;
-  return zipOf(parts);
-}
-
-const sheet = (rows: string) => `<worksheet xmlns="${MAIN}"><sheetData>${rows}</sheetData></worksheet>`;
 
 /** Rewrites the uncompressed size the central directory declares for one entry: a lying zip. */
 function declareSize(zip: Buffer, name: string, size: number): Buffer {

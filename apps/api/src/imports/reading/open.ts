@@ -17,7 +17,7 @@ import {
   maxCellChars,
 } from './types.js';
 import { openXlsxZip } from './xlsx-zip.js';
-import { readWorkbook } from './xlsx-workbook.js';
+import { readWorkbook, type Workbook } from './xlsx-workbook.js';
 import { sheetRows } from './xlsx-sheet.js';
 
 /** A header this wide is not a list of people (and every row would be padded to it). */
@@ -130,8 +130,9 @@ async function openJson(path: string, head: Buffer, options: ReadOptions, ndjson
 
 async function openXlsx(path: string, options: ReadOptions): Promise<OpenedImport> {
   const zip = await openXlsxZip(path, options.limits);
+  let book: Workbook | null = null;
   try {
-    const book = await readWorkbook(zip);
+    book = await readWorkbook(zip, options.limits);
     // The first sheet a user sees: Excel opens on the first one not hidden.
     const sheet =
       options.sheet === undefined
@@ -150,9 +151,11 @@ async function openXlsx(path: string, options: ReadOptions): Promise<OpenedImpor
       throw new ImportFileError('UNREADABLE', 'The Excel file is damaged or is not an .xlsx file.');
     const raw = sheetRows(await zip.open(sheet.path), book, maxCellChars(options.limits));
     const { headers, rest, close } = await withHeader(raw);
+    const { sharedStrings } = book;
     const closeAll = async () => {
       await close();
       zip.close();
+      sharedStrings.release();
     };
     const rows = async function* (): AsyncGenerator<RawRow[]> {
       try {
@@ -165,6 +168,7 @@ async function openXlsx(path: string, options: ReadOptions): Promise<OpenedImpor
     return { detected, rows: closing(shapeRows(rows(), headers.length, options.limits), closeAll) };
   } catch (error) {
     zip.close();
+    book?.sharedStrings.release();
     throw error;
   }
 }

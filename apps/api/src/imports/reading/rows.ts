@@ -1,6 +1,13 @@
-import { cellTooLong, tooManyRows } from './errors.js';
+import { cellTooLong, ImportFileError, tooManyRows } from './errors.js';
 import type { ReadLimits, RowProblem, SourceRow } from './types.js';
 import { maxCellChars } from './types.js';
+
+/**
+ * Lines are staged and reported in 32-bit INT columns: MariaDB refuses a larger one (a 500) where
+ * SQLite would store it. Only blank lines by the billion get there, so the file is refused, the
+ * same on every engine.
+ */
+const MAX_LINE = 2_147_483_647;
 
 /** A row as a reader found it, before trimming, padding and the limits. */
 export interface RawRow {
@@ -29,6 +36,12 @@ export async function* shapeRows(
   let count = 0;
   for await (const batch of batches)
     for (const row of batch) {
+      if (row.line > MAX_LINE) {
+        throw new ImportFileError(
+          'TOO_MANY_ROWS',
+          `The file goes on past line ${MAX_LINE.toLocaleString('en-US')}, the last line an import can number; split it into smaller files.`,
+        );
+      }
       const values = new Array<string>(headerCount);
       let filled = false;
       let extra = false;

@@ -14,8 +14,15 @@ export interface ReadLimits {
   maxUncompressedBytes: number;
   /** XLSX: entries in the zip's central directory (default 10 000). */
   maxEntries?: number;
-  /** Characters in one cell (default 64 KiB); a CSV record or NDJSON line may hold 16 times that. */
+  /**
+   * Characters in one cell (default 64 KiB; XLSX at most Excel's 32 767); a CSV record or NDJSON
+   * line may hold 16 times that.
+   */
   maxCellChars?: number;
+  /** XLSX: texts in the workbook's shared strings table (default: see `maxSharedStrings`). */
+  maxSharedStrings?: number;
+  /** XLSX: UTF-8 bytes of those texts, all together (default 64 MB). */
+  maxSharedStringBytes?: number;
 }
 
 export interface ReadOptions {
@@ -68,4 +75,26 @@ export const RECORD_CELLS_FACTOR = 16;
 
 export function maxCellChars(limits: ReadLimits): number {
   return limits.maxCellChars ?? DEFAULT_MAX_CELL_CHARS;
+}
+
+/** Excel's own limit for the text of one cell: a longer one was not written by a spreadsheet. */
+export const EXCEL_MAX_CELL_CHARS = 32_767;
+/** Excel's last row: a row numbered past it was not written by a spreadsheet. */
+export const EXCEL_MAX_ROWS = 1_048_576;
+/**
+ * Shared strings a row may bring: a person's own texts (name, e-mail, external id, a hash) and a
+ * few more. Every other text repeats (roles, departments, yes/no), and a spreadsheet stores a
+ * repeated text once.
+ */
+export const SHARED_STRINGS_PER_ROW = 8;
+/** However few rows are allowed, a workbook's other sheets may hold this many texts. */
+export const MIN_SHARED_STRINGS = 65_536;
+export const DEFAULT_MAX_SHARED_STRING_BYTES = 64 * 1024 * 1024;
+
+/** Data rows an XLSX can bring: the limit, or all Excel's rows but the header. */
+export const xlsxMaxRows = (limits: ReadLimits) => Math.min(limits.maxRows, EXCEL_MAX_ROWS - 1);
+
+/** The shared strings table's limit: SHARED_STRINGS_PER_ROW for the header and each row allowed. */
+export function maxSharedStrings(limits: ReadLimits): number {
+  return limits.maxSharedStrings ?? Math.max(MIN_SHARED_STRINGS, SHARED_STRINGS_PER_ROW * (xlsxMaxRows(limits) + 1));
 }

@@ -1,12 +1,59 @@
 import type { Readable } from 'node:stream';
-import { cellTooLong } from './errors.js';
+import { ImportFileError, textTooLong } from './errors.js';
 import { displayNumber } from './number-format.js';
 import type { RawRow } from './rows.js';
+import { EXCEL_MAX_CELL_CHARS, EXCEL_MAX_ROWS } from './types.js';
 import type { Workbook } from './xlsx-workbook.js';
-import { streamXml } from './xlsx-xml.js';
+import { cannotFit, streamXml } from './xlsx-xml.js';
 
 /** Columns past XFD do not exist in Excel; a reference beyond is a hostile file, not data. */
 const MAX_COLUMNS = 16_384;
+const LAST_ROW = EXCEL_MAX_ROWS.toLocaleString('en-US');
+
+/** A row or cell numbered past Excel's last row, named when its number is short enough to read. */
+function pastLastRow(what: 'Row' | 'Cell', label: string, digits: string): ImportFileError {
+  const named = digits.length <= 12 ? `${what} ${label}` : `A ${what.toLowerCase()}`;
+  return new ImportFileError('MALFORMED', `${named} is past Excel's last row, ${LAST_ROW}.`);
+}
+
+/**
+ * The number of a row: its `r`, or the one after the previous row. Excel numbers rows from 1 to
+ * 1 048 576 and writes them in increasing order; a row outside that was not written by a
+ * spreadsheet, and its number is the line the report would name (and a database column's key).
+ */
+function rowNumberOf(r: string | undefined, previous: number): number {
+  const digits = r === undefined || r === '' ? String(previous + 1) : r;
+  if (!/^\d+$/.test(digits) || Number(digits) < 1) {
+    throw new ImportFileError(
+      'MALFORMED',
+      `A row of the sheet is not numbered with a whole number from 1 to ${LAST_ROW}.`,
+    );
+  }
+  const row = Number(digits);
+  if (row > EXCEL_MAX_ROWS) throw pastLastRow('Row', row.toLocaleString('en-US'), digits);
+  if (row === previous) throw new ImportFileError('MALFORMED', `Row ${row} appears twice in the sheet.`);
+  if (row < previous) {
+    throw new ImportFileError(
+      'MALFORMED',
+      `Row ${row} comes after row ${previous}; the rows of a sheet are in order in every file a spreadsheet writes.`,
+    );
+  }
+  return row;
+}
+
+/** A cell reference's row part (`A7` → 7), refused past Excel's last row. */
+function checkCellRow(ref: string | undefined): void {
+  const match = ref ? /^[A-Z]+(\d+)$/.exec(ref) : null;
+  const digits = match?.[1];
+  if (digits && Number(digits) > EXCEL_MAX_ROWS) throw pastLastRow('Cell', ref as string, digits);
+}
+
+/** `0` → `A`, `27` → `AB`: the column part of a reference, for a cell written without one. */
+function columnName(column: number): string {
+  let name = '';
+  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
 
 /** Zero-based column of a cell reference such as `AB12`, or -1 when it has none. */
 export function columnOf(ref: string | undefined): number {
@@ -34,6 +81,7 @@ interface CellState {
  * number format. A formula's cached result is read, never the formula.
  */
 export async function* sheetRows(source: Readable, book: Workbook, maxCellChars: number): AsyncGenerator<RawRow[]> {
+  const maxChars = Math.min(maxCellChars, EXCEL_MAX_CELL_CHARS);
   let ready: RawRow[] = [];
   let rowNumber = 0;
   let values: string[] = [];
@@ -43,7 +91,7 @@ export async function* sheetRows(source: Readable, book: Workbook, maxCellChars:
   const display = (c: CellState): string => {
     switch (c.type) {
       case 's':
-        return book.sharedStrings[Number(c.value)] ?? '';
+        return book.sharedStrings.at(Number(c.value)) ?? '';
       case 'inlineStr':
         return c.inline;
       case 'b':
@@ -57,12 +105,15 @@ export async function* sheetRows(source: Readable, book: Workbook, maxCellChars:
     }
   };
 
+  const tooLong = (c: CellState) => textTooLong(`Cell ${columnName(c.column)}${rowNumber}`, rowNumber, maxChars);
+
   const handlers = {
     open(name: string, attrs: Record<string, string>) {
       if (name === 'row') {
-        rowNumber = attrs.r ? Number(attrs.r) : rowNumber + 1;
+        rowNumber = rowNumberOf(attrs.r, rowNumber);
         values = [];
       } else if (name === 'c') {
+        checkCellRow(attrs.r);
         const column = columnOf(attrs.r);
         cell = {
           column: column >= 0 ? column : values.length,
@@ -79,7 +130,10 @@ export async function* sheetRows(source: Readable, book: Workbook, maxCellChars:
       if (!cell || !collecting) return;
       if (collecting === 'v') cell.value += text;
       else cell.inline += text;
-      if (cell.value.length + cell.inline.length > maxCellChars) throw cellTooLong(rowNumber, maxCellChars);
+      if (cell.value.length + cell.inline.length > maxChars) throw tooLong(cell);
+    },
+    pending(chars: number) {
+      if (cell && collecting && cannotFit(cell.value.length + cell.inline.length, chars, maxChars)) throw tooLong(cell);
     },
     close(name: string) {
       if (name === 'v' || name === 't') collecting = null;

@@ -1,6 +1,8 @@
 import { posix } from 'node:path';
 import { ImportFileError } from './errors.js';
 import { formatCode } from './number-format.js';
+import { DEFAULT_MAX_ENTRIES, type ReadLimits } from './types.js';
+import { readSharedStrings, type SharedStrings } from './xlsx-shared-strings.js';
 import { readXml } from './xlsx-xml.js';
 import type { XlsxZip } from './xlsx-zip.js';
 
@@ -9,11 +11,22 @@ export interface Workbook {
   date1904: boolean;
   /** Format code of each cell style (`s` attribute) index. */
   styleFormats: string[];
-  sharedStrings: string[];
+  sharedStrings: SharedStrings;
 }
 
 function damaged(): ImportFileError {
   return new ImportFileError('UNREADABLE', 'The Excel file is damaged or is not an .xlsx file.');
+}
+
+/** Excel's own limit is 64 000 cell formats; a styles part listing more is a memory bomb, not styles. */
+const MAX_FORMATS = 65_536;
+
+/** A part lists more of `what` than any workbook has: each is kept in memory, so it stops here. */
+function tooMany(max: number, what: string): ImportFileError {
+  return new ImportFileError(
+    'MALFORMED',
+    `The Excel file lists more than ${max.toLocaleString('en-US')} ${what}; no spreadsheet writes that.`,
+  );
 }
 
 /** A relationship target resolved against the folder of the part that names it. */
@@ -22,7 +35,12 @@ function resolveTarget(fromPart: string, target: string): string {
   return posix.normalize(posix.join(posix.dirname(fromPart), target));
 }
 
-async function relationships(zip: XlsxZip, part: string): Promise<Map<string, { type: string; target: string }>> {
+/** A workbook's relationships point at its parts, so there are about as many as it has parts. */
+async function relationships(
+  zip: XlsxZip,
+  part: string,
+  maxParts: number,
+): Promise<Map<string, { type: string; target: string }>> {
   const relsPath = posix.join(posix.dirname(part), '_rels', `${posix.basename(part)}.rels`);
   const rels = new Map<string, { type: string; target: string }>();
   if (!zip.has(relsPath)) return rels;
@@ -30,14 +48,15 @@ async function relationships(zip: XlsxZip, part: string): Promise<Map<string, { 
     open(name, attrs) {
       if (name === 'Relationship' && attrs.Id && attrs.Target) {
         rels.set(attrs.Id, { type: attrs.Type ?? '', target: resolveTarget(part, attrs.Target) });
+        if (rels.size > maxParts) throw tooMany(maxParts, 'relationships');
       }
     },
   });
   return rels;
 }
 
-async function workbookPath(zip: XlsxZip): Promise<string> {
-  const root = await relationships(zip, '');
+async function workbookPath(zip: XlsxZip, maxParts: number): Promise<string> {
+  const root = await relationships(zip, '', maxParts);
   for (const rel of root.values()) {
     if (rel.type.endsWith('/officeDocument')) return rel.target;
   }
@@ -54,8 +73,12 @@ async function styleFormats(zip: XlsxZip, path: string | undefined): Promise<str
     open(name, attrs) {
       if (name === 'numFmt' && attrs.numFmtId && attrs.formatCode !== undefined) {
         custom.set(Number(attrs.numFmtId), attrs.formatCode);
+        if (custom.size > MAX_FORMATS) throw tooMany(MAX_FORMATS, 'number formats');
       } else if (name === 'cellXfs') inCellXfs = true;
-      else if (name === 'xf' && inCellXfs) xfFormats.push(Number(attrs.numFmtId ?? 0));
+      else if (name === 'xf' && inCellXfs) {
+        xfFormats.push(Number(attrs.numFmtId ?? 0));
+        if (xfFormats.length > MAX_FORMATS) throw tooMany(MAX_FORMATS, 'cell formats');
+      }
     },
     close(name) {
       if (name === 'cellXfs') inCellXfs = false;
@@ -64,36 +87,12 @@ async function styleFormats(zip: XlsxZip, path: string | undefined): Promise<str
   return xfFormats.map((id) => formatCode(id, custom));
 }
 
-/** Shared strings in order; rich text runs joined, phonetic guides (`rPh`) left out as Excel shows them. */
-async function sharedStrings(zip: XlsxZip, path: string | undefined): Promise<string[]> {
-  if (!path || !zip.has(path)) return [];
-  const strings: string[] = [];
-  let current = '';
-  let inText = false;
-  let inPhonetic = false;
-  await readXml(await zip.open(path), {
-    open(name) {
-      if (name === 'si') current = '';
-      else if (name === 't') inText = true;
-      else if (name === 'rPh') inPhonetic = true;
-    },
-    text(text) {
-      if (inText && !inPhonetic) current += text;
-    },
-    close(name) {
-      if (name === 't') inText = false;
-      else if (name === 'rPh') inPhonetic = false;
-      else if (name === 'si') strings.push(current);
-    },
-  });
-  return strings;
-}
-
 /** The workbook's sheets, date system, styles and shared strings: what a sheet's cells refer to. */
-export async function readWorkbook(zip: XlsxZip): Promise<Workbook> {
-  const path = await workbookPath(zip);
+export async function readWorkbook(zip: XlsxZip, limits: ReadLimits): Promise<Workbook> {
+  const maxParts = limits.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const path = await workbookPath(zip, maxParts);
   if (!zip.has(path)) throw damaged();
-  const rels = await relationships(zip, path);
+  const rels = await relationships(zip, path, maxParts);
   const sheets: Workbook['sheets'] = [];
   let date1904 = false;
   await readXml(await zip.open(path), {
@@ -104,6 +103,7 @@ export async function readWorkbook(zip: XlsxZip): Promise<Workbook> {
       const target = id ? rels.get(id) : undefined;
       const hidden = attrs.state === 'hidden' || attrs.state === 'veryHidden';
       if (target) sheets.push({ name: attrs.name, path: target.target, hidden });
+      if (sheets.length > maxParts) throw tooMany(maxParts, 'sheets');
     },
   });
   const byType = (suffix: string) => [...rels.values()].find((rel) => rel.type.endsWith(suffix))?.target;
@@ -111,6 +111,6 @@ export async function readWorkbook(zip: XlsxZip): Promise<Workbook> {
     sheets,
     date1904,
     styleFormats: await styleFormats(zip, byType('/styles')),
-    sharedStrings: await sharedStrings(zip, byType('/sharedStrings')),
+    sharedStrings: await readSharedStrings(zip, byType('/sharedStrings'), limits),
   };
 }

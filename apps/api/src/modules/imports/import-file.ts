@@ -147,7 +147,11 @@ export async function stageFile(
       ...(options.encoding ? { encoding: options.encoding } : {}),
       ...(options.delimiter ? { delimiter: options.delimiter } : {}),
       ...(options.sheet ? { sheet: options.sheet } : {}),
-      limits: { maxRows: config.IMPORT_MAX_ROWS, maxUncompressedBytes: config.IMPORT_MAX_UNCOMPRESSED_MB * MB },
+      limits: {
+        maxRows: config.IMPORT_MAX_ROWS,
+        maxUncompressedBytes: config.IMPORT_MAX_UNCOMPRESSED_MB * MB,
+        maxSharedStringBytes: config.IMPORT_MAX_SHARED_STRINGS_MB * MB,
+      },
     });
     const iterator = opened.rows[Symbol.asyncIterator]();
     const first: SourceRow[] = [];
