@@ -1,4 +1,5 @@
 import { auditMessages } from './audit-messages';
+import { formatDate } from './dates';
 import { jobsMessages } from './jobs-messages';
 import { permissionMessages } from './permission-messages';
 import { rolesMessages } from './roles-messages';
@@ -34,8 +35,7 @@ export const en = {
     retry: 'Try again',
     loading: 'Loading…',
     optional: 'Optional',
-    dateTime: (iso: string) =>
-      new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+    dateTime: (iso: string) => formatDate(iso, 'dayTime', 'en'),
     forbiddenTitle: 'You don’t have access to this page',
     forbiddenDescription: (permission: string) =>
       `Your account needs the “${permission}” permission to open it. Ask an administrator if you need access.`,

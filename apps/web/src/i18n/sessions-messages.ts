@@ -1,5 +1,5 @@
 import { listPaginationStrings } from './list-strings';
-import { relativeTime } from './relative-time';
+import { relativeTime } from './dates';
 
 /** Sessions (signed-in devices), a user's sign-in history, and the account pages' navigation. */
 export const sessionsMessages = {

@@ -1,7 +1,7 @@
-import { relativeTime } from './relative-time';
+import { formatDate, relativeTime } from './dates';
 import { secretCopyStrings } from './secret-strings';
 
-const day = (iso: string) => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(iso));
+const day = (iso: string) => formatDate(iso, 'day', 'en');
 
 /** The API tokens' strings: the account page, the create dialog and the user page's section. */
 export const tokensMessages = {

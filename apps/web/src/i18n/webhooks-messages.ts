@@ -1,10 +1,9 @@
 import type { DeliveredEventType, DeliveryStatus } from '@app/contracts';
 import { formatCount, listStrings } from './list-strings';
-import { relativeTime } from './relative-time';
+import { formatDate, relativeTime } from './dates';
 import { secretCopyStrings } from './secret-strings';
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const when = (iso: string) => formatDate(iso, 'dayTime', 'en');
 
 /** Each event as a subscriber reads it, with what it carries. */
 const EVENTS: Record<DeliveredEventType, { label: string; description: string }> = {

@@ -3,6 +3,7 @@ import { Badge, DataTableColumnHeader } from '@app/ui';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { formatDate } from '../../i18n/dates';
 import type { Messages } from '../../i18n/messages';
 import { AUDIT_LOCKED_COLUMNS } from './audit-list-state';
 import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText } from './audit-format';
@@ -10,8 +11,6 @@ import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText
 const SORTABLE = new Set<string>(auditListQuery.sorts);
 /** Targets shown by name in a cell; the rest are counted. */
 const NAMED_TARGETS = 2;
-
-const fullFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' });
 
 interface CellOptions {
   m: Messages;
@@ -63,7 +62,7 @@ const CELLS: Record<AuditColumnKey, { render: CellRenderer; className?: string; 
         to={`/audit/${row.id}`}
         className="rounded-sm font-medium whitespace-nowrap text-foreground tabular-nums underline-offset-4 hover:underline"
       >
-        <time dateTime={row.occurred_at} title={fullFormat(m.app.locale).format(new Date(row.occurred_at))}>
+        <time dateTime={row.occurred_at} title={formatDate(row.occurred_at, 'full', m.app.locale)}>
           {m.common.dateTime(row.occurred_at)}
         </time>
       </Link>

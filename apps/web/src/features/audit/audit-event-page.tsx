@@ -3,6 +3,7 @@ import { Badge, Card, CardDescription, CardHeader, CardTitle, DescriptionList } 
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { formatDate } from '../../i18n/dates';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
@@ -11,9 +12,6 @@ import { useIdParam } from '../../lib/use-id-param';
 import { actionLabel, actionTone, actorText, targetText, valueText, viaText } from './audit-format';
 import { auditListHref } from './audit-list-state';
 import { ChangeList } from './change-list';
-
-const fullDate = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' }).format(new Date(iso));
 
 const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
 
@@ -71,7 +69,9 @@ function AuditEvent({ event }: { event: AuditItem }) {
             items={[
               {
                 term: t.when,
-                description: <time dateTime={event.occurred_at}>{fullDate(event.occurred_at, m.app.locale)}</time>,
+                description: (
+                  <time dateTime={event.occurred_at}>{formatDate(event.occurred_at, 'full', m.app.locale)}</time>
+                ),
               },
               {
                 term: t.who,

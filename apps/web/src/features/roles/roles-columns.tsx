@@ -3,13 +3,11 @@ import { DataTableColumnHeader } from '@app/ui';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { formatDate } from '../../i18n/dates';
 import type { Messages } from '../../i18n/messages';
 import { roleMembersHref } from '../../lib/resource-list/list-links';
 
 const SORTABLE = new Set<string>(rolesListQuery.sorts);
-
-const dayFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
-const fullFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' });
 
 interface CellOptions {
   m: Messages;
@@ -76,10 +74,10 @@ const CELLS: Record<TableColumnKey, { render: CellRenderer; className?: string; 
     render: (row, { m }) => (
       <time
         dateTime={row.created_at}
-        title={fullFormat(m.app.locale).format(new Date(row.created_at))}
+        title={formatDate(row.created_at, 'full', m.app.locale)}
         className="whitespace-nowrap text-muted-foreground tabular-nums"
       >
-        {dayFormat(m.app.locale).format(new Date(row.created_at))}
+        {formatDate(row.created_at, 'day', m.app.locale)}
       </time>
     ),
     className: 'w-32',

@@ -1,6 +1,7 @@
 import { Badge, Button, Card, CardDescription, CardFooter, CardHeader, CardTitle, cn, ErrorState } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
+import { formatDate } from '../../i18n/dates';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
@@ -53,9 +54,7 @@ export function ServiceStatusCard({ className }: { className?: string }) {
           <ServiceStatusRows report={ready.data} />
           <CardFooter>
             <time dateTime={new Date(ready.dataUpdatedAt).toISOString()}>
-              {m.status.lastChecked(
-                new Intl.DateTimeFormat(m.app.locale, { timeStyle: 'medium' }).format(ready.dataUpdatedAt),
-              )}
+              {m.status.lastChecked(formatDate(ready.dataUpdatedAt, 'time', m.app.locale))}
             </time>
             <Button variant="ghost" size="sm" onClick={retry} loading={ready.isFetching} className="-mr-2">
               {ready.isFetching ? null : <RefreshCw aria-hidden="true" />}

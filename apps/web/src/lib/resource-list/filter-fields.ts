@@ -1,3 +1,5 @@
+import { formatDate } from '../../i18n/dates';
+
 /**
  * A resource's filters as its page describes them to the kit: one entry per filter, by kind. The
  * filter form and the chips of the filters in force are both drawn from it, so a filter has its
@@ -78,9 +80,7 @@ export function fromDraft(fields: readonly FilterField[], draft: FilterDraft): R
 
 function formatDay(day: string, locale: string): string {
   const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime())
-    ? day
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  return Number.isNaN(date.getTime()) ? day : formatDate(date, 'utcDay', locale);
 }
 
 /** One chip per filter in force, in the fields' order. */

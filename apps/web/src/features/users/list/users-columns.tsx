@@ -3,14 +3,12 @@ import { Badge, DataTableColumnHeader, SelectionCheckbox } from '@app/ui';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { formatDate } from '../../../i18n/dates';
 import type { Messages } from '../../../i18n/messages';
 import { RoleBadges } from './role-badges';
 import { LOCKED_COLUMNS } from './users-list-state';
 
 const SORTABLE = new Set<string>(usersListQuery.sorts);
-
-const dayFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
-const fullFormat = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'long' });
 
 type CellRenderer = (row: UserListRow, m: Messages) => ReactNode;
 
@@ -50,11 +48,7 @@ const CELLS: Record<UserColumnKey, { render: CellRenderer; className?: string; s
   is_active: {
     render: (row, m) =>
       row.deleted_at ? (
-        <Badge
-          tone="danger"
-          dot
-          title={m.usersList.table.deletedOn(dayFormat(m.app.locale).format(new Date(row.deleted_at)))}
-        >
+        <Badge tone="danger" dot title={m.usersList.table.deletedOn(formatDate(row.deleted_at, 'day', m.app.locale))}>
           {m.usersList.table.deleted}
         </Badge>
       ) : row.is_active ? (
@@ -73,10 +67,10 @@ const CELLS: Record<UserColumnKey, { render: CellRenderer; className?: string; s
     render: (row, m) => (
       <time
         dateTime={row.created_at}
-        title={fullFormat(m.app.locale).format(new Date(row.created_at))}
+        title={formatDate(row.created_at, 'full', m.app.locale)}
         className="whitespace-nowrap text-muted-foreground tabular-nums"
       >
-        {dayFormat(m.app.locale).format(new Date(row.created_at))}
+        {formatDate(row.created_at, 'day', m.app.locale)}
       </time>
     ),
     className: 'w-32',
