@@ -43,7 +43,8 @@ export interface SentRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string | undefined;
+  /** Bytes for a file (an XLSX is a zip), text otherwise. */
+  body?: string | Buffer | undefined;
 }
 
 export interface Answer {
@@ -64,7 +65,8 @@ function decoded(url: string): string {
 
 /** Everything the caller sent, as text, so a value the product merely echoes is not called a leak. */
 function sentText(req: SentRequest): string {
-  return [decoded(req.url), req.url, req.body ?? '', ...Object.values(req.headers)].join('\n');
+  const body = typeof req.body === 'string' ? req.body : (req.body?.toString('latin1') ?? '');
+  return [decoded(req.url), req.url, body, ...Object.values(req.headers)].join('\n');
 }
 
 /** Leaks in `body`: the patterns above, unless the matched text came from the request itself. */
@@ -196,6 +198,8 @@ export interface Verdict {
    * where, and which. Such a request is refused, never answered 2xx.
    */
   refusedText?: string;
+  /** A fixed case's own answer: the statuses it must get and no other. */
+  expected?: ReadonlySet<number>;
 }
 
 /** Every way `answer` breaks the properties; empty when it holds them all. */
@@ -207,6 +211,9 @@ export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secret
     out.push(`status ${status} is not one of the contract's`);
   }
   if (answer.ms >= TIME_LIMIT_MS) out.push(`took ${Math.round(answer.ms)} ms`);
+  if (verdict.expected && !verdict.expected.has(status)) {
+    out.push(`status ${status}, where this case must get ${[...verdict.expected].join(' or ')}`);
+  }
   if (verdict.refusedText && status >= 200 && status < 300) {
     out.push(`answered ${status} to free text the text rule refuses (${verdict.refusedText})`);
   }

@@ -48,7 +48,11 @@ export function describeRequest(req: FuzzRequest): string {
   return [
     `${req.caller.who} via ${req.caller.via}: ${req.method} ${cut(req.url, 600)}`,
     `headers ${cut(JSON.stringify(req.headers), 400)}`,
-    req.body === undefined ? 'no body' : `body ${cut(JSON.stringify(req.body), 1500)}`,
+    req.body === undefined
+      ? 'no body'
+      : typeof req.body === 'string'
+        ? `body ${cut(JSON.stringify(req.body), 1500)}`
+        : `body of ${req.body.length} bytes`,
   ].join('\n  ');
 }
 

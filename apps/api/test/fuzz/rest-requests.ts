@@ -143,6 +143,10 @@ const RAW_BODIES = fc.constantFrom<[string | undefined, string]>(
   ['text/plain', '{}'],
   ['application/x-www-form-urlencoded', 'a=1&ids[]=2'],
   ['multipart/form-data; boundary=b', '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n'],
+  [
+    'multipart/form-data',
+    '--b\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nemail\r\n--b--\r\n',
+  ],
   ['application/octet-stream', '\u0000\u0001'],
   [undefined, '{}'],
   ['application/json', `{"pad":"${'x'.repeat(1024 * 1024)}"}`],

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine } from '../support/test-db.js';
-import { FuzzWorld, fuzz, printSurvey, type Via, type Who } from './fuzz-world.js';
+import { FUZZ_IMPORT_ENV, hostileImports } from './fuzz-import-files.js';
+import { FuzzWorld, fuzz, printable, printSurvey, type Via, type Who } from './fuzz-world.js';
 import { operationsOf, type RestOperation, refResolver, restRequest, strayRequest } from './rest-requests.js';
 
 /**
@@ -22,7 +23,7 @@ let world: FuzzWorld;
 let operations: RestOperation[];
 
 beforeAll(async () => {
-  world = await FuzzWorld.start();
+  world = await FuzzWorld.start(FUZZ_IMPORT_ENV);
   const doc = (await world.t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   operations = operationsOf(doc);
   resolve = refResolver(doc);
@@ -93,6 +94,36 @@ describe('the REST fuzzer', () => {
     }
     expect(world.tally.byCaller.size).toBe(6);
   }, 600_000);
+
+  it('answers every file of the hostile import corpus as it must, every run', async () => {
+    const op = operations.find((o) => o.method === 'POST' && o.path === '/api/users/imports') as RestOperation;
+    expect(op).toBeDefined();
+    const callers: Array<{ who: Who; via: Via; expected?: number[] }> = [
+      { who: 'admin', via: 'token' },
+      { who: 'admin', via: 'cookie' },
+      // Refused before the body is read: a file cannot get past the guard.
+      { who: 'viewer', via: 'token', expected: [403] },
+    ];
+    for (const file of await hostileImports()) {
+      for (const { who, via, expected } of callers) {
+        const req = printable({
+          method: 'POST',
+          url: '/api/users/imports?dryRun=true',
+          headers: { 'content-type': file.type },
+          body: file.body,
+          caller: { who, via },
+          target: `${op.method} ${op.path}`,
+          verdict: {
+            door: 'rest',
+            documented: op.statuses,
+            procedure: op.operationId,
+            expected: new Set(expected ?? file.expected),
+          },
+        });
+        expect(await world.send(req), `${file.name} as ${who} via ${via}`).toEqual([]);
+      }
+    }
+  }, 60_000);
 
   it('holds under concurrent writes by administrators to the same few users', async () => {
     // Batches of bulk operations, updates, (de)activations, deletions and restores of users 1–12,
