@@ -1,14 +1,13 @@
-import { AUDIT_COLUMNS, type AuditColumnKey, type AuditRow, auditListQuery } from '@app/contracts';
-import { Badge, DataTableColumnHeader } from '@app/ui';
-import type { ColumnDef } from '@tanstack/react-table';
+import { AUDIT_COLUMN_KEYS, type AuditColumnKey, type AuditRow, auditListQuery } from '@app/contracts';
+import { Badge } from '@app/ui';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '../../i18n/dates';
 import type { Messages } from '../../i18n/messages';
+import { defineColumns } from '../../lib/resource-list/define-columns';
 import { AUDIT_LOCKED_COLUMNS } from './audit-list-state';
 import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText } from './audit-format';
 
-const SORTABLE = new Set<string>(auditListQuery.sorts);
 /** Targets shown by name in a cell; the rest are counted. */
 const NAMED_TARGETS = 2;
 
@@ -47,96 +46,85 @@ function Targets({ row, m, canOpenUsers }: { row: AuditRow } & CellOptions) {
   );
 }
 
-type CellRenderer = (row: AuditRow, options: CellOptions) => ReactNode;
-
-// One renderer per column of the contract's column set: a column added there fails to compile here.
-const CELLS: Record<AuditColumnKey, { render: CellRenderer; className?: string; skeleton: string }> = {
-  id: {
-    render: (row) => <span className="text-muted-foreground tabular-nums">{row.id}</span>,
-    className: 'w-20',
-    skeleton: 'w-10',
-  },
-  occurred_at: {
-    render: (row, { m }) => (
-      <Link
-        to={`/audit/${row.id}`}
-        className="rounded-sm font-medium whitespace-nowrap text-foreground tabular-nums underline-offset-4 hover:underline"
-      >
-        <time dateTime={row.occurred_at} title={formatDate(row.occurred_at, 'full', m.app.locale)}>
-          {m.common.dateTime(row.occurred_at)}
-        </time>
-      </Link>
-    ),
-    className: 'w-44',
-    skeleton: 'w-32',
-  },
-  actor_name: {
-    render: (row, { m, canOpenUsers }) =>
-      row.actor_id && row.actor_name ? (
-        <UserLink id={row.actor_id} enabled={canOpenUsers}>
-          {row.actor_name}
-        </UserLink>
-      ) : (
-        <span className="text-muted-foreground">{actorText(row, m)}</span>
-      ),
-    className: 'max-w-48',
-    skeleton: 'w-28',
-  },
-  action: {
-    render: (row, { m }) => (
-      <Badge tone={actionTone(row.action)} className="whitespace-nowrap">
-        {actionLabel(row.action, m)}
-      </Badge>
-    ),
-    className: 'w-48',
-    skeleton: 'w-28',
-  },
-  target_ids: {
-    render: (row, options) => <Targets row={row} {...options} />,
-    skeleton: 'w-36',
-  },
-  changes: {
-    render: (row, { m }) => {
-      const text = changesSummary(row, m);
-      return text ? (
-        <span className="block max-w-72 truncate" title={text}>
-          {text}
-        </span>
-      ) : (
-        <span className="text-muted-foreground">{m.audit.values.empty}</span>
-      );
-    },
-    skeleton: 'w-40',
-  },
-  ip: {
-    render: (row, { m }) => (
-      <span className="font-mono text-xs text-muted-foreground">{row.ip ?? m.audit.values.empty}</span>
-    ),
-    className: 'w-32',
-    skeleton: 'w-24',
-  },
-  via: {
-    render: (row, { m }) => <span className="whitespace-nowrap text-muted-foreground">{viaText(row.via, m)}</span>,
-    className: 'w-40',
-    skeleton: 'w-24',
-  },
-};
-
 /** The audit table's columns: the contract's column set, in its order. */
-export function auditColumns(options: CellOptions): ColumnDef<AuditRow>[] {
-  const labels = options.m.audit.columns;
-  return AUDIT_COLUMNS.map(({ key }) => ({
-    id: key,
-    accessorKey: key,
-    enableSorting: SORTABLE.has(key),
-    enableHiding: !AUDIT_LOCKED_COLUMNS.has(key),
-    header: ({ column }) => <DataTableColumnHeader column={column} title={labels[key]} />,
-    cell: ({ row }) => CELLS[key].render(row.original, options),
-    meta: {
-      className: CELLS[key].className,
-      skeletonClassName: CELLS[key].skeleton,
-      label: labels[key],
-      primary: key === 'occurred_at',
+export function auditColumns(options: CellOptions) {
+  const { m, canOpenUsers } = options;
+  return defineColumns<AuditRow, AuditColumnKey>({
+    keys: AUDIT_COLUMN_KEYS,
+    labels: m.audit.columns,
+    primary: 'occurred_at',
+    sortable: auditListQuery.sorts,
+    locked: AUDIT_LOCKED_COLUMNS,
+    cells: {
+      id: {
+        render: (row) => <span className="text-muted-foreground tabular-nums">{row.id}</span>,
+        className: 'w-20',
+        skeleton: 'w-10',
+      },
+      occurred_at: {
+        render: (row) => (
+          <Link
+            to={`/audit/${row.id}`}
+            className="rounded-sm font-medium whitespace-nowrap text-foreground tabular-nums underline-offset-4 hover:underline"
+          >
+            <time dateTime={row.occurred_at} title={formatDate(row.occurred_at, 'full', m.app.locale)}>
+              {m.common.dateTime(row.occurred_at)}
+            </time>
+          </Link>
+        ),
+        className: 'w-44',
+        skeleton: 'w-32',
+      },
+      actor_name: {
+        render: (row) =>
+          row.actor_id && row.actor_name ? (
+            <UserLink id={row.actor_id} enabled={canOpenUsers}>
+              {row.actor_name}
+            </UserLink>
+          ) : (
+            <span className="text-muted-foreground">{actorText(row, m)}</span>
+          ),
+        className: 'max-w-48',
+        skeleton: 'w-28',
+      },
+      action: {
+        render: (row) => (
+          <Badge tone={actionTone(row.action)} className="whitespace-nowrap">
+            {actionLabel(row.action, m)}
+          </Badge>
+        ),
+        className: 'w-48',
+        skeleton: 'w-28',
+      },
+      target_ids: {
+        render: (row) => <Targets row={row} {...options} />,
+        skeleton: 'w-36',
+      },
+      changes: {
+        render: (row) => {
+          const text = changesSummary(row, m);
+          return text ? (
+            <span className="block max-w-72 truncate" title={text}>
+              {text}
+            </span>
+          ) : (
+            <span className="text-muted-foreground">{m.audit.values.empty}</span>
+          );
+        },
+        skeleton: 'w-40',
+      },
+      ip: {
+        render: (row) => (
+          <span className="font-mono text-xs text-muted-foreground">{row.ip ?? m.audit.values.empty}</span>
+        ),
+        className: 'w-32',
+        skeleton: 'w-24',
+      },
+      via: {
+        render: (row) => <span className="whitespace-nowrap text-muted-foreground">{viaText(row.via, m)}</span>,
+        className: 'w-40',
+        skeleton: 'w-24',
+      },
     },
-  }));
+  });
 }
