@@ -18,6 +18,7 @@ import {
   type LucideIcon,
   type LucideProps,
   Minus,
+  RefreshCw,
   Rows2,
   Rows4,
   Search,
@@ -59,3 +60,4 @@ export const AlertTriangleIcon = glyph(TriangleAlert);
 export const InfoIcon = glyph(Info);
 export const CheckCircleIcon = glyph(CircleCheck);
 export const LockIcon = glyph(Lock);
+export const RefreshIcon = glyph(RefreshCw);

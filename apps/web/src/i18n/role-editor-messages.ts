@@ -65,13 +65,15 @@ export const roleEditorMessages = {
     cannotEditTitle: 'You can’t edit this role',
     backToRole: 'Back to the role',
     catalogueError: 'The list of permissions couldn’t be loaded.',
-    conflictTitle: 'Someone else changed this role',
-    conflictReload: 'Load their version',
-    conflictReloading: 'Loading…',
-    conflictReloadedTitle: 'You are now editing the latest version.',
-    conflictReloaded: 'Your changes were set aside. Apply them again on top of the latest version, or discard them.',
-    conflictReapply: 'Apply my changes again',
-    conflictDiscard: 'Discard my changes',
+    conflict: {
+      title: 'Someone else changed this role',
+      reload: 'Load their version',
+      reloading: 'Loading…',
+      reloadedTitle: 'You are now editing the latest version.',
+      reloaded: 'Your changes were set aside. Apply them again on top of the latest version, or discard them.',
+      reapply: 'Apply my changes again',
+      discard: 'Discard my changes',
+    },
   },
   /** What saving would do, asked of the server before saving. */
   preview: {

@@ -1,4 +1,5 @@
 import type { PermissionRow, RoleItem, RoleShowResult } from '@app/contracts';
+import { ConflictBanner, type ConflictState } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -8,7 +9,6 @@ import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { useLeaveBack } from '../../lib/use-leave-back';
-import { RoleConflictBanner, type RoleConflict } from './role-conflict-banner';
 import { ROLE_FORM_FIELDS, RoleForm, type RoleFormValues, toRoleFormValues, useRoleForm } from './role-form';
 
 export interface RoleEditFormProps {
@@ -34,7 +34,7 @@ export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormPro
   const form = useRoleForm(toRoleFormValues(item));
   // What the form was read at: the version a save sends, and the set the impact is measured from.
   const [base, setBase] = useState(item);
-  const [conflict, setConflict] = useState<RoleConflict>(null);
+  const [conflict, setConflict] = useState<ConflictState>(null);
   const [reloading, setReloading] = useState(false);
   const draft = useRef<RoleFormValues | null>(null);
   const update = useMutation(trpc.roles.update.mutationOptions());
@@ -93,8 +93,9 @@ export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormPro
       onSubmit={(input) => save({ id: item.id, ...input, version: base.version })}
       notices={
         conflict ? (
-          <RoleConflictBanner
+          <ConflictBanner
             conflict={conflict}
+            strings={r.form.conflict}
             reloading={reloading}
             onReload={() => void reload()}
             onReapply={reapply}

@@ -104,16 +104,16 @@ describe('the edit role page', { timeout: 20_000 }, () => {
     save();
 
     const banner = await screen.findByRole('alert');
-    expect(within(banner).getByText(f.conflictTitle)).toBeTruthy();
+    expect(within(banner).getByText(f.conflict.title)).toBeTruthy();
     expect(banner.textContent).toContain('This role was changed by someone else.');
 
     api.set('roles.show', roleShow({ version: 'v2', description: 'Their words' }));
-    fireEvent.click(within(banner).getByRole('button', { name: f.conflictReload }));
-    expect(await screen.findByText(f.conflictReloadedTitle)).toBeTruthy();
+    fireEvent.click(within(banner).getByRole('button', { name: f.conflict.reload }));
+    expect(await screen.findByText(f.conflict.reloadedTitle)).toBeTruthy();
     expect(screen.getByDisplayValue('Their words')).toBeTruthy();
     expect(box('users.export').checked).toBe(false);
 
-    fireEvent.click(screen.getByRole('button', { name: f.conflictReapply }));
+    fireEvent.click(screen.getByRole('button', { name: f.conflict.reapply }));
     expect(box('users.export').checked).toBe(true);
     api.set('roles.update', ok({ item: roleItem({ version: 'v3' }) }));
     save();

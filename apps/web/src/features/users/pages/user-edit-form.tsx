@@ -1,5 +1,5 @@
 import type { UserEditResult, UserUpdateInput } from '@app/contracts';
-import { FormError } from '@app/ui';
+import { ConflictBanner, type ConflictState, FormError } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,7 +9,6 @@ import { useMessages } from '../../../i18n/messages';
 import { apiErrorCode, apiErrorMessage } from '../../../lib/api-error';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
-import { ConflictBanner, type ConflictState } from './conflict-banner';
 import { useLeaveBack } from '../../../lib/use-leave-back';
 import { UserFormFields } from './user-form-fields';
 import { FormFrame } from '../../../components/form-frame';
@@ -117,9 +116,10 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
           <>
             <ConflictBanner
               conflict={conflict}
+              strings={m.userForm.conflict}
               reloading={reloading}
               onReload={() => void reload()}
-              onDismissDraft={() => {
+              onDiscard={() => {
                 setDraft({});
                 setConflict(null);
               }}

@@ -103,11 +103,11 @@ describe('edit user page', () => {
     save();
 
     const banner = await screen.findByRole('alert');
-    expect(within(banner).getByText(f.conflictTitle)).toBeTruthy();
+    expect(within(banner).getByText(f.conflict.title)).toBeTruthy();
     api.set('users.edit', ok(userEdit({ name: 'Ann Lee-Jones', email: 'ann.jones@example.com', version: 'v2' })));
-    fireEvent.click(within(banner).getByRole('button', { name: f.conflictReload }));
+    fireEvent.click(within(banner).getByRole('button', { name: f.conflict.reload }));
 
-    expect(await screen.findByText(f.conflictReloadedTitle)).toBeTruthy();
+    expect(await screen.findByText(f.conflict.reloadedTitle)).toBeTruthy();
     expect(input(f.name).value).toBe('Ann Lee-Jones');
     expect(input(f.email).value).toBe('ann.jones@example.com');
     expect(screen.getByText('Ann B.')).toBeTruthy();
