@@ -7,6 +7,7 @@ export * from './email';
 export * from './errors';
 export * from './imports/idempotency-key';
 export * from './imports/imports';
+export * from './imports/imports.new';
 export * from './jobs/job-status';
 export * from './jobs/jobs';
 export * from './json-keys';

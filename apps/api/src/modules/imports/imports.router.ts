@@ -1,11 +1,26 @@
-import { IMPORT_MEDIA_TYPES, ImportOptionsSchema, JobAnswerSchema, JobIdSchema } from '@app/contracts';
+import {
+  IMPORT_MEDIA_TYPES,
+  ImportNewResultSchema,
+  ImportOptionsSchema,
+  JobAnswerSchema,
+  JobIdSchema,
+} from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
 import { can, protectedProcedure } from '../../trpc/procedures.js';
+import { newImportForm } from './new.handler.js';
 import { submitImport } from './submit.handler.js';
 import { undoImport } from './undo.handler.js';
 
 /** Imports: the file is the request's body (REST only), the options its query string. */
 export const importsRouter = router({
+  new: can('users.create')
+    .meta(
+      rest('GET', '/users/imports/new', {
+        summary: 'Data for the import page: each mode, option and default role, and whether you may choose it',
+      }),
+    )
+    .output(ImportNewResultSchema)
+    .query(newImportForm),
   submit: can('users.create')
     .meta(
       rest('POST', '/users/imports', {

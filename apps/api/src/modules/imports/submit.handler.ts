@@ -4,8 +4,8 @@ import type { ImportOptions, Job } from '@app/contracts';
 import type { Context, UploadBody } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { loadRoleGrants, roleRefusal, rolesByName } from '../../domain/escalation.js';
-import { lackingForJob } from '../../domain/jobs.rules.js';
-import { AppError, forbidden } from '../../errors.js';
+import { importRefusal } from '../../domain/imports.rules.js';
+import { AppError } from '../../errors.js';
 import { type ImportJobParams, toJob } from '../../jobs/job-rows.js';
 import { insertJob, readJob } from '../../jobs/job-store.js';
 import { spoolUpload, UploadRefused } from '../../imports/spool.js';
@@ -66,8 +66,8 @@ async function defaultRoleIds(ctx: SubmitContext, names: readonly string[]): Pro
 /** What the options ask beyond `users.create` (which the route's guard checked): the job's own table. */
 function assertOptionsAllowed(actor: Actor, options: ImportOptions) {
   const { mode, activate, restore } = options;
-  const lacking = lackingForJob(actor, { kind: 'import', mode, activate, restore });
-  if (lacking) throw forbidden(lacking);
+  const refusal = importRefusal(actor, { mode, activate, restore });
+  if (refusal) throw new AppError(refusal.code, refusal.message, { extra: { permission: refusal.permission } });
 }
 
 /** The upload written to disk (its SHA-256 taken on the way), or the answer refusing it. */
