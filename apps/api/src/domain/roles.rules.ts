@@ -85,7 +85,12 @@ export function judgeRoleChange(actor: Actor, change: RoleChange, adminRoleName:
   return null;
 }
 
-/** What the caller may do to `role`, as a list row and the role's page show it (the writes' own rule). */
+/**
+ * What the caller may do to `role`, as a list row and the role's page show it (the writes' own
+ * rule). A FORBIDDEN state means the caller lacks the permission for that kind of change (judged
+ * first, and the only FORBIDDEN a change of the role's own permissions can meet): the SPA hides
+ * such an action and shows every other refusal locked, with its sentence.
+ */
 export function roleActions(
   actor: Actor,
   role: RoleSubject,

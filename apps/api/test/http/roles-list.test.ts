@@ -270,6 +270,35 @@ describe('GET /api/roles/{id}', () => {
   });
 });
 
+describe('GET /api/roles/{id}: actions a caller may not take at all', () => {
+  // The role page hides an action refused as FORBIDDEN (the permission for that kind of change is
+  // missing: judged first, so nothing else can be its reason) and shows any other refusal locked.
+  it('refuses Edit and Delete as FORBIDDEN, naming the permission, to one holding roles.view alone, at both doors', async () => {
+    const g = given(t.db);
+    const reader = await g.token((await g.user({ permissions: ['roles.view'] })).id);
+    const expected = {
+      update: { allowed: false, code: 'FORBIDDEN', message: 'You need the roles.update permission to do this.' },
+      delete: { allowed: false, code: 'FORBIDDEN', message: 'You need the roles.delete permission to do this.' },
+    };
+    for (const id of [role.auditor, (await list('q=admin')).rows[0]?.id as number]) {
+      const rest = await request(t.app, { token: reader }).get(`/api/roles/${id}`);
+      expect(rest.statusCode).toBe(200);
+      expect(rest.json().item.actions).toEqual(expected);
+      const input = encodeURIComponent(JSON.stringify({ id }));
+      const trpc = await request(t.app, { token: reader }).get(`/api/trpc/roles.show?input=${input}`);
+      expect(trpc.json().result.data.item.actions).toEqual(expected);
+    }
+  });
+
+  it('refuses Delete as FORBIDDEN and Edit as OUTRANKED to an editor without roles.delete, on a role beyond them', async () => {
+    const res = await manager.get(`/api/roles/${role.auditor}`);
+    expect(res.json().item.actions).toMatchObject({
+      update: { allowed: false, code: 'OUTRANKED' },
+      delete: { allowed: false, code: 'FORBIDDEN' },
+    });
+  });
+});
+
 describe('GET /api/roles/export', () => {
   it('downloads the roles as CSV in the list’s order, permissions joined', async () => {
     const res = await admin.get('/api/roles/export?filters[permission]=audit.view');

@@ -7,11 +7,20 @@ import { fail, mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
 import { roleShow } from './role-test-fixtures';
 
 const t = roleEditorMessages;
+
+/** What the server answers a caller holding neither roles.update nor roles.delete (domain/roles.rules.ts). */
+const NO_ROLE_CHANGES = {
+  update: { allowed: false, code: 'FORBIDDEN' as const, message: 'You need the roles.update permission to do this.' },
+  delete: { allowed: false, code: 'FORBIDDEN' as const, message: 'You need the roles.delete permission to do this.' },
+};
 const words = (name: string) => en.permissions.names[name]?.label ?? name;
 
 describe('role page', { timeout: 20_000 }, () => {
   it('shows the role, its description, its members and what it grants as a read-only matrix', async () => {
-    const api = mockTrpc({ 'auth.me': ok(sessionOf(['roles.view', 'users.view'])), 'roles.show': roleShow() });
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf(['roles.view', 'users.view'])),
+      'roles.show': roleShow({ actions: NO_ROLE_CHANGES }),
+    });
     renderApp('/roles/7');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'support' })).toBeTruthy();
@@ -24,7 +33,7 @@ describe('role page', { timeout: 20_000 }, () => {
     expect(cell('users.delete')?.textContent).toContain(en.role.granted);
     expect(cell('users.export')?.textContent).toContain(en.role.notGranted);
     expect(screen.getAllByText(en.role.granted)).toHaveLength(2);
-    // Read-only: nothing to tick, and no Edit or Delete without roles.update / roles.delete.
+    // Read-only: nothing to tick, and no Edit or Delete when the server refuses them as FORBIDDEN.
     expect(screen.queryByRole('checkbox')).toBeNull();
     expect(screen.queryByRole('link', { name: t.show.edit })).toBeNull();
     expect(screen.queryByRole('button', { name: t.show.delete })).toBeNull();
@@ -47,6 +56,27 @@ describe('role page', { timeout: 20_000 }, () => {
     const edit = await screen.findByRole('button', { name: t.show.edit });
     expect(edit.getAttribute('aria-disabled')).toBe('true');
     expect(edit.getAttribute('title')).toBe(reason);
+    expect(screen.getByRole('button', { name: t.show.delete }).getAttribute('aria-disabled')).toBeNull();
+  });
+
+  it('follows the server’s actions, not the capability map, when the two disagree', async () => {
+    // The session says roles.update and roles.delete; the server (say, a token narrowed since) refuses both.
+    mockTrpc({
+      'auth.me': ok(sessionOf(['roles.view', 'roles.update', 'roles.delete'])),
+      'roles.show': roleShow({ actions: NO_ROLE_CHANGES }),
+    });
+    const first = renderApp('/roles/7');
+    expect(await screen.findByRole('heading', { level: 1, name: 'support' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: t.show.edit })).toBeNull();
+    expect(screen.queryByRole('button', { name: t.show.edit })).toBeNull();
+    expect(screen.queryByRole('button', { name: t.show.delete })).toBeNull();
+    first.unmount();
+
+    // The session says neither; the server allows both.
+    mockTrpc({ 'auth.me': ok(sessionOf(['roles.view'])), 'roles.show': roleShow() });
+    renderApp('/roles/7');
+    const edit = await screen.findByRole('link', { name: t.show.edit });
+    expect(edit.getAttribute('href')).toBe('/roles/7/edit');
     expect(screen.getByRole('button', { name: t.show.delete }).getAttribute('aria-disabled')).toBeNull();
   });
 

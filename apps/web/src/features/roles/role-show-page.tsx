@@ -29,7 +29,8 @@ const CATALOGUE_ROWS = PERMISSIONS.map((name) => ({ name, ...PERMISSION_CATALOGU
 
 /**
  * `/roles/:id` (roles.view): the role, who holds it, and what it grants as the resource × action
- * matrix; Edit and Delete as the server judged them for the caller (with the reason when not).
+ * matrix; Edit and Delete as the server judged them for the caller in `item.actions` (with the
+ * reason when not, hidden when the caller may not change or delete roles at all).
  */
 export function RoleShowPage() {
   const m = useMessages();
@@ -71,7 +72,7 @@ export function RoleShowPage() {
           </div>
           {item.actions ? (
             <div className="flex shrink-0 gap-2">
-              {can['roles.update'] ? (
+              {isOffered(item.actions.update) ? (
                 item.actions.update.allowed ? (
                   <Link to={`/roles/${item.id}/edit`} className={buttonClassName({ variant: 'secondary' })}>
                     <Pencil aria-hidden="true" />
@@ -84,7 +85,7 @@ export function RoleShowPage() {
                   </Button>
                 )
               ) : null}
-              {can['roles.delete'] ? (
+              {isOffered(item.actions.delete) ? (
                 <Button variant="danger" unavailableReason={refusal(item.actions.delete)} onClick={remove.ask}>
                   <Trash2 aria-hidden="true" />
                   {r.show.delete}
@@ -177,6 +178,14 @@ function RoleBack() {
 }
 
 const refusal = (state: ActionState) => (state.allowed ? null : (state.message ?? state.code ?? null));
+
+/**
+ * Whether the page shows an action at all, from the server's answer alone: one refused as
+ * FORBIDDEN is not the caller's to take (the permission for that kind of change is missing, which
+ * the rule judges first), so it is not shown; any other refusal (outranked, the protected
+ * administrator role) is shown unavailable with the server's sentence.
+ */
+const isOffered = (state: ActionState) => state.allowed || state.code !== 'FORBIDDEN';
 
 /** "Held by 12 users", a link to them in the users list for one who may open it. */
 function RoleMembers({ id, count, canOpenUsers }: { id: number; count: number; canOpenUsers: boolean }) {
