@@ -8,9 +8,11 @@
 //
 // API, lowest first:
 //   base files (errors, config, logger, version, …) and db/ (Dialect, models, migrations)
-//   ← auth/, journal/ (audit rows + outbox), query/, export/, webhooks/ (dispatcher), housekeeping/,
-//     jobs/ (the job store and runner; the kinds of job are handed to it by app/)
-//   ← domain/ (the rules)  ← modules/ (handlers; *.router.ts wire them to trpc/)
+//   ← auth/  ← domain/ (the rules: facts and input in, decisions out; no database)
+//   ← journal/ (audit rows + outbox), query/, export/, webhooks/ (dispatcher), housekeeping/,
+//     jobs/ (the job store and runner; the kinds of job are handed to it by app/), imports/,
+//     repositories/ (the facts the rules take, read under the writes' locks)
+//   ← modules/ (handlers; *.router.ts wire them to trpc/)
 //   ← trpc/ (tRPC kit)  ← rest/ (the REST bridge over the same procedures)  ← metrics/ (its route)
 //   ← app/ (the composition root)  ← server.ts ← main.ts;  cli/ and seed/ are doors/tools beside them.
 /**
@@ -66,6 +68,11 @@ const DOMAIN_NO_TRANSPORT = {
   name: 'api-domain-imports-no-transport',
   comment: 'The rules are decided without knowing the door: no tRPC, REST, HTTP context or handler module.',
 };
+const DOMAIN_TAKES_FACTS = {
+  name: 'api-domain-takes-facts',
+  comment:
+    'The rules take facts and input and return decisions: no database, no query, no repository (repositories/ reads the facts and applies the plan).',
+};
 const HANDLERS_NO_TRANSPORT = {
   name: 'api-handlers-import-no-transport',
   comment:
@@ -115,7 +122,7 @@ const API_LAYERS = [
   { name: 'auth', path: folders('auth'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
   {
     name: 'services',
-    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping', 'jobs', 'imports'),
+    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping', 'jobs', 'imports', 'repositories'),
     mayNotImport: [[LOWER_LAYERS, 'modules+']],
   },
   {
@@ -124,6 +131,7 @@ const API_LAYERS = [
     mayNotImport: [
       [LOWER_LAYERS, 'modules+'],
       [DOMAIN_NO_TRANSPORT, 'modules', 'trpc', 'rest', 'request', 'app', 'server', 'main', 'cli'],
+      [DOMAIN_TAKES_FACTS, 'db', 'services'],
     ],
   },
   { name: 'seed', path: folders('seed'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },

@@ -1,20 +1,16 @@
 import type { ActionState, Permission, UserActions, UserRecordAction } from '@app/contracts';
 import type { Actor } from '../auth/actor.js';
-import type { Database } from '../db/database.js';
-import { permissionsBeyond } from './held-permissions.js';
-import { activeAdminsOfRoleInPlay } from './users.locks.js';
 import { usersPolicy } from './users.policy.js';
 import { trashRefusal } from './users.trash.js';
 import { type Change, judge, type RulesConfig, type Target } from './users.rules.js';
 
-/** What deciding the actions needs: who asks, the rules' switches, and a database to read from. */
+/** What deciding the actions needs: who asks, and the rules' switches. */
 export interface ActionsContext {
-  db: Database;
   actor: Actor;
   config: { users: RulesConfig };
 }
 
-const PERMISSION: Readonly<Record<UserRecordAction, Permission>> = {
+export const ACTION_PERMISSIONS: Readonly<Record<UserRecordAction, Permission>> = {
   update: 'users.update',
   setActive: 'users.setActive',
   delete: 'users.delete',
@@ -31,7 +27,7 @@ function changeOf(action: UserRecordAction, target: Target): Change {
 
 /** Why the record policy refuses: the permission, else the record's state. */
 function policyRefusal(actor: Actor, action: UserRecordAction, target: Target): ActionState {
-  const permission = PERMISSION[action];
+  const permission = ACTION_PERMISSIONS[action];
   if (!actor.permissions.has(permission)) {
     return { allowed: false, code: 'FORBIDDEN', message: `You need the ${permission} permission to do this.` };
   }
@@ -70,32 +66,6 @@ export interface ActionFacts {
   admins: ReadonlySet<number>;
 }
 
-/**
- * What the actions of `ids` depend on, reading only what the caller's permissions make
- * relevant: nothing for a caller who may change nobody, the ceiling's grants only for a caller
- * lacking some permission, the administrators only for a caller who could take one away. The
- * reads go side by side and need only the ids, so a list reads them while it reads its rows:
- * `liveIds` (the active, live ones, as far as the caller knows) default to all of them, as the
- * administrators' read keeps only active, live users itself.
- */
-export async function readActionFacts(
-  ctx: ActionsContext,
-  ids: readonly number[],
-  liveIds: readonly number[] = ids,
-): Promise<ActionFacts> {
-  const { db, actor } = ctx;
-  if (ids.length === 0) return { held: new Map(), admins: new Set() };
-  const may = (p: Permission) => actor.permissions.has(p);
-  const changesAnyone = Object.values(PERMISSION).some(may);
-  const removesAdmins = may('users.setActive') || may('users.delete');
-  const adminRole = ctx.config.users.activation.adminRoleName;
-  const [held, admins] = await Promise.all([
-    changesAnyone ? permissionsBeyond(db, null, actor, ids) : new Map<number, Set<string>>(),
-    removesAdmins ? activeAdminsOfRoleInPlay(db, adminRole, liveIds) : new Set<number>(),
-  ]);
-  return { held, admins };
-}
-
 /** Each subject's actions from the facts read for them. */
 export function actionsFrom(
   ctx: ActionsContext,
@@ -106,23 +76,6 @@ export function actionsFrom(
   return new Map(
     subjects.map(
       (s) => [s.id, actionsOf(ctx, { ...s, permissions: facts.held.get(s.id) ?? none }, facts.admins)] as const,
-    ),
-  );
-}
-
-/** The actions of many users (a list page, one record). */
-export async function actionsFor(
-  ctx: ActionsContext,
-  subjects: readonly ActionSubject[],
-): Promise<Map<number, UserActions>> {
-  const live = subjects.filter((s) => s.is_active && !s.deleted).map((s) => s.id);
-  return actionsFrom(
-    ctx,
-    subjects,
-    await readActionFacts(
-      ctx,
-      subjects.map((s) => s.id),
-      live,
     ),
   );
 }

@@ -1,5 +1,6 @@
 import { PERMISSIONS, type UsersRuleCode } from '@app/contracts';
 import type { Actor } from '../auth/actor.js';
+import { AppError } from '../errors.js';
 
 /** The rules' switches (SPEC §7), as the users configuration carries them. */
 export interface RulesConfig {
@@ -140,4 +141,9 @@ export function judge(actor: Actor, changes: readonly Change[], activeAdmins: Re
     remaining.delete(change.target.id);
   }
   return refused;
+}
+
+/** A single-record route refuses with the rule's own code (422). */
+export function refuse(violation: Violation): never {
+  throw new AppError(violation.code, violation.message);
 }

@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import { activeAdminsInPlay, roleIdByName } from '../../src/domain/users.locks.js';
+import { activeAdminsInPlay, roleIdByName } from '../../src/repositories/users.locks.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
 import { given } from '../support/given.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';

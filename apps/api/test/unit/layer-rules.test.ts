@@ -110,6 +110,12 @@ const FORBIDDEN = [
     rule: 'api-db-imports-only-db',
   },
   {
+    what: 'the rules reading the database',
+    file: 'apps/api/src/domain/planted-sql.ts',
+    text: "import { database } from '../db/database';\nexport const d = database;\n",
+    rule: 'api-domain-takes-facts',
+  },
+  {
     what: 'the rules importing the metrics',
     file: 'apps/api/src/domain/planted-metrics.ts',
     text: "import { metrics } from '../metrics/metrics';\nexport const m = metrics;\n",

@@ -1,7 +1,8 @@
 import type { ImportNewResult } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
-import { loadRoleGrants, roleOptions } from '../../domain/escalation.js';
+import { loadRoleGrants } from '../../repositories/role-grants.js';
+import { roleOptions } from '../../domain/escalation.js';
 import { importChoices } from '../../domain/imports.rules.js';
 
 /**

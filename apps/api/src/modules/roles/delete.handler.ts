@@ -1,8 +1,8 @@
 import type { IdInput, RoleDeleteQuery } from '@app/contracts';
-import { lastHolderGuard } from '../../domain/permission-holders.js';
+import { lastHolderGuard } from '../../repositories/permission-holders.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { judgeRoleChange } from '../../domain/roles.rules.js';
-import { lockAdministratorChanges } from '../../domain/users.locks.js';
+import { lockAdministratorChanges } from '../../repositories/users.locks.js';
 import { notFound } from '../../errors.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import type { WriteContext } from '../users/users.write-support.js';

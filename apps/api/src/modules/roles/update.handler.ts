@@ -1,9 +1,9 @@
 import type { IdInput, RoleUpdated, RoleUpdateInput } from '@app/contracts';
-import { lastHolderGuard } from '../../domain/permission-holders.js';
+import { lastHolderGuard } from '../../repositories/permission-holders.js';
 import { UniqueConstraintError } from 'sequelize';
 import { writeTransaction } from '../../db/transaction.js';
 import { judgeRoleChange } from '../../domain/roles.rules.js';
-import { lockAdministratorChanges } from '../../domain/users.locks.js';
+import { lockAdministratorChanges } from '../../repositories/users.locks.js';
 import { notFound } from '../../errors.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import type { WriteContext } from '../users/users.write-support.js';

@@ -1,6 +1,6 @@
 import type { IdInput, SessionList } from '@app/contracts';
 import { sessionLimits, usableSessions } from '../../auth/sessions.js';
-import { accountWithinCeiling } from '../../domain/users.ceiling.js';
+import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import type { SessionsContext } from './sessions.end.js';
 import { currentSessionId, toSessionInfo } from './sessions.mapping.js';
 

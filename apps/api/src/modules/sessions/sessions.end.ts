@@ -3,7 +3,7 @@ import { SESSION_COOKIE, sessionHandle, sessionLimits, usableSessions } from '..
 import { writeTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { accountWithinCeiling } from '../../domain/users.ceiling.js';
+import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { currentSessionId } from './sessions.mapping.js';
 

@@ -1,5 +1,5 @@
 import type { ApiTokenList, IdInput } from '@app/contracts';
-import { accountWithinCeiling } from '../../domain/users.ceiling.js';
+import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { tokensOf } from './tokens.repository.js';
 

@@ -1,6 +1,6 @@
 import type { IdInput, TokenOptions } from '@app/contracts';
 import { permissionNames } from '../../auth/actor.js';
-import { accountWithinCeiling } from '../../domain/users.ceiling.js';
+import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import { scopeOptions } from '../../domain/token-scopes.js';
 import type { WriteContext } from '../users/users.write-support.js';
 

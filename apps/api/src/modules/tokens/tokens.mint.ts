@@ -4,7 +4,7 @@ import { mintApiToken } from '../../auth/api-tokens.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
-import { accountWithinCeiling } from '../../domain/users.ceiling.js';
+import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { countTokens, toApiToken } from './tokens.repository.js';
 import { decideScopes } from '../../domain/token-scopes.js';

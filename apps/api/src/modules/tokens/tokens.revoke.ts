@@ -2,7 +2,7 @@ import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { scopesOf } from '../../auth/api-tokens.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
-import { accountWithinCeiling } from '../../domain/users.ceiling.js';
+import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import type { WriteContext } from '../users/users.write-support.js';
 import { lockTokenOf } from './tokens.repository.js';
 

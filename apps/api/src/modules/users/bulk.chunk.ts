@@ -6,10 +6,10 @@ import { toIso } from './users.read-repository.js';
 import { type Change, judge, type Target } from '../../domain/users.rules.js';
 import { trashRefusal } from '../../domain/users.trash.js';
 import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
-import { permissionsBeyond } from '../../domain/held-permissions.js';
+import { permissionsBeyond } from '../../repositories/held-permissions.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
-import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../domain/users.locks.js';
+import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../repositories/users.locks.js';
 import type { RoleGrant } from '../../domain/escalation.js';
 import { applyRoleChange, holdersAmong } from './bulk.roles.js';
 

@@ -1,8 +1,9 @@
 import type { BulkRoleOperation } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { chunks } from '../../domain/chunks.js';
-import { loadRoleGrants, type RoleGrant, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
+import { chunks } from '../../repositories/chunks.js';
+import { loadRoleGrants } from '../../repositories/role-grants.js';
+import { type RoleGrant, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
 import { AppError } from '../../errors.js';
 import { diff, recordChange } from '../../journal/journal.js';
 import { roleNamesOf } from './users.read-repository.js';

@@ -2,9 +2,10 @@ import type { IdInput } from '@app/contracts';
 import { recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { toIso } from './users.read-repository.js';
-import { lockForAdminRemoval } from '../../domain/users.admin-turn.js';
+import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
 import { judge } from '../../domain/users.rules.js';
-import { refuse, targetOf } from '../../domain/users.targets.js';
+import { refuse } from '../../domain/users.rules.js';
+import { targetOf } from '../../repositories/users.targets.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { revokeCredentials, updateMany } from './users.batch-repository.js';
 

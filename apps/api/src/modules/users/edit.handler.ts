@@ -1,11 +1,12 @@
 import type { IdInput, UserEditResult } from '@app/contracts';
-import { loadRoleGrants, permissionOptions, roleOptions } from '../../domain/escalation.js';
+import { loadRoleGrants } from '../../repositories/role-grants.js';
+import { permissionOptions, roleOptions } from '../../domain/escalation.js';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../context.js';
-import { actionsFor } from '../../domain/users.actions.js';
+import { actionsFor } from '../../repositories/users.action-facts.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
-import { toTarget } from '../../domain/users.targets.js';
+import { toTarget } from '../../repositories/users.targets.js';
 import { directGrantsOf } from './users.permissions-change.js';
 
 /**

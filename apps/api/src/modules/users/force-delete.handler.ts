@@ -4,7 +4,8 @@ import { writeTransaction } from '../../db/transaction.js';
 import { lockTrashedUser } from './trashed-user.js';
 import { destroyMany } from './users.batch-repository.js';
 import { judge } from '../../domain/users.rules.js';
-import { refuse, targetOf } from '../../domain/users.targets.js';
+import { refuse } from '../../domain/users.rules.js';
+import { targetOf } from '../../repositories/users.targets.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 
 /** DELETE /users/{id}/force: erases a deleted user for good, after the privilege ceiling. */

@@ -4,7 +4,8 @@ import { plainFilters } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../context.js';
-import { actionsFrom, readActionFacts } from '../../domain/users.actions.js';
+import { actionsFrom } from '../../domain/users.actions.js';
+import { readActionFacts } from '../../repositories/users.action-facts.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {

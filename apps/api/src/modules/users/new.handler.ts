@@ -1,7 +1,8 @@
 import type { UserNewResult } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
-import { loadRoleGrants, permissionOptions, roleOptions } from '../../domain/escalation.js';
+import { loadRoleGrants } from '../../repositories/role-grants.js';
+import { permissionOptions, roleOptions } from '../../domain/escalation.js';
 import { usersPolicy } from '../../domain/users.policy.js';
 
 /**

@@ -6,7 +6,8 @@ import { lockTrashedUser } from './trashed-user.js';
 import { updateMany } from './users.batch-repository.js';
 import { toUserItem } from './users.item.js';
 import { judge } from '../../domain/users.rules.js';
-import { refuse, targetOf } from '../../domain/users.targets.js';
+import { refuse } from '../../domain/users.rules.js';
+import { targetOf } from '../../repositories/users.targets.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 
 /** POST /users/{id}/restore: a deleted user back to the list, after the privilege ceiling. */

@@ -1,13 +1,14 @@
 import type { IdInput, SetActiveInput, UserItem } from '@app/contracts';
 import { diff, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { lockForAdminRemoval } from '../../domain/users.admin-turn.js';
+import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
 import { toUserItem } from './users.item.js';
 import { judge } from '../../domain/users.rules.js';
-import { liveUser, refuse, targetOf } from '../../domain/users.targets.js';
+import { liveUser, targetOf } from '../../repositories/users.targets.js';
+import { refuse } from '../../domain/users.rules.js';
 import { auditOrigin, type WriteContext } from './users.write-support.js';
 import { revokeCredentials } from './users.batch-repository.js';
-import { lockUsers } from '../../domain/users.locks.js';
+import { lockUsers } from '../../repositories/users.locks.js';
 
 /** PATCH /users/{id}/active: the ceiling and rules 1 and 2 judged under lock, the change, its audit row and revocations in one transaction. */
 export async function setUserActive({

@@ -4,8 +4,8 @@ import { userSections, usersPolicy } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
-import { actionsFor } from '../../domain/users.actions.js';
-import { toTarget } from '../../domain/users.targets.js';
+import { actionsFor } from '../../repositories/users.action-facts.js';
+import { toTarget } from '../../repositories/users.targets.js';
 
 /** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
 export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { AppError, notFound } from '../../errors.js';
 import type { User } from '../../db/models/index.js';
-import { lockUsers } from '../../domain/users.locks.js';
+import { lockUsers } from '../../repositories/users.locks.js';
 import { trashRefusal } from '../../domain/users.trash.js';
 import type { WriteContext } from './users.write-support.js';
 

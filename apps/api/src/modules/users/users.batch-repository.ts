@@ -1,7 +1,7 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AuthMethod } from '../../auth/actor.js';
-import { chunks } from '../../domain/chunks.js';
+import { chunks } from '../../repositories/chunks.js';
 import type { Target } from '../../domain/users.rules.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
-import { loadRoleGrants, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
+import { loadRoleGrants } from '../../repositories/role-grants.js';
+import { roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
 import { AppError } from '../../errors.js';
 import type { WriteContext } from './users.write-support.js';
 import { unknownRoleIds } from './users.write-repository.js';

@@ -2,7 +2,7 @@ import { PERMISSIONS } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { lastHolderRefusal } from './roles.rules.js';
+import { lastHolderRefusal } from '../domain/roles.rules.js';
 
 // The administrators' guarantee for permissions: some active user holds every one of them.
 // Every write that may take permissions away (a role losing some or deleted, a user's direct

@@ -2,9 +2,9 @@ import type { Transaction } from 'sequelize';
 import type { Actor } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
 import type { User } from '../db/models/index.js';
-import { AppError, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { permissionsBeyond } from './held-permissions.js';
-import type { Target, Violation } from './users.rules.js';
+import type { Target } from '../domain/users.rules.js';
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -20,11 +20,6 @@ export const toTarget = (user: User, permissions: ReadonlySet<string> = NONE): T
 export async function targetOf(ctx: { db: Database; actor: Actor }, tx: Transaction, user: User): Promise<Target> {
   const held = await permissionsBeyond(ctx.db, tx, ctx.actor, [user.id]);
   return toTarget(user, held.get(user.id));
-}
-
-/** A single-record route refuses with the rule's own code (422). */
-export function refuse(violation: Violation): never {
-  throw new AppError(violation.code, violation.message);
 }
 
 /** The locked, live user a single-record write acts on: 404 when absent or in the trash. */

@@ -5,8 +5,8 @@ import type { User } from '../db/models/index.js';
 import { notFound } from '../errors.js';
 import { permissionsBeyond } from './held-permissions.js';
 import { lockUsers } from './users.locks.js';
-import { outranked } from './users.rules.js';
-import { liveUser, refuse, toTarget } from './users.targets.js';
+import { outranked, refuse } from '../domain/users.rules.js';
+import { liveUser, toTarget } from './users.targets.js';
 
 /**
  * The account behind another user's credentials routes (their API tokens, their sessions): a
