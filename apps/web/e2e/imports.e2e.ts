@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { importsMessages } from '../src/i18n/imports-messages';
-import { apiList, en, signedInPage } from './support/app';
-import { browserMissing, captureViews, launch, screenshot } from './support/browser';
+import { apiList, en, originHeader, signedInPage } from './support/app';
+import { browserMissing, captureViews, launch, screenshot, seriousA11yViolations } from './support/browser';
 import { ADMIN, webDir } from './support/env';
 import { pauseWebhooks } from './support/jobs';
 
@@ -81,6 +81,44 @@ describe.skipIf(browserMissing())('importing users from a file', () => {
       .poll(async () => (await apiList(page, 'q=jose.muller1%40example.com')).rows.length, { timeout: 60_000 })
       .toBe(0);
     await screenshot(page, 'import-undo-job-1280');
+  });
+
+  it('offers one holding users.create alone what the server allows, the rest locked with its reasons', async () => {
+    const admin = await signedInPage(browser, ADMIN, { width: 1280 });
+    const creator = { email: `import.creator.${Date.now()}@example.com`, password: 'e2e-creator-password' };
+    const made = await admin.page.request.post('/api/users', {
+      data: {
+        name: 'Ines Importer',
+        email: creator.email,
+        password: creator.password,
+        password_confirmation: creator.password,
+        roles_ids: [],
+        permissions: ['users.create'],
+      },
+      headers: originHeader(),
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    await admin.context.close();
+
+    const { context, page } = await signedInPage(browser, creator, { width: 1280 });
+    onTestFinished(() => context.close());
+    await page.goto('/users/import');
+    await page.getByRole('heading', { name: t.title, level: 1 }).waitFor();
+    const upsert = page.getByRole('radio', { name: t.modes.upsert.label, exact: true });
+    await page
+      .getByText('You need the users.update permission to update existing users from a file (upsert).')
+      .waitFor();
+    await expect(upsert.isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: t.modes.create.label, exact: true }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('switch', { name: t.options.inactive, exact: true }).isDisabled()).resolves.toBe(true);
+    await page.getByText('You need the users.setActive permission to import users as inactive.').waitFor();
+    // Every role carries a permission this caller lacks: each is locked with the sentence the submission uses.
+    await expect(page.getByRole('checkbox', { name: 'viewer', exact: true }).isDisabled()).resolves.toBe(true);
+    await page
+      .getByText(/^You cannot grant or remove the role viewer: it carries permissions you do not hold/)
+      .waitFor();
+    await screenshot(page, 'import-create-only-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
   it('shows an XLSX as its cells are displayed before anything is imported', async () => {

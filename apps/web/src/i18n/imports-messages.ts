@@ -96,8 +96,10 @@ export const importsMessages = {
     defaultRoles: 'Default roles',
     defaultRolesDescription: 'Given to each new user whose line names no role.',
     noRoles: 'There are no roles to offer.',
-    rolesUnavailable: 'The roles could not be loaded; new users get the roles their line names.',
+    choicesUnavailable:
+      'The options could not be loaded: the file is imported with the defaults (new users only, active, the roles their line names).',
     roleLocked: 'You cannot grant this role.',
+    optionLocked: 'You cannot choose this.',
     inactive: 'Create new users inactive',
     inactiveDescription: 'They cannot sign in until someone activates them. A line’s own active column wins.',
     restore: 'Restore deleted users the file names',

@@ -5,13 +5,13 @@ import { en } from '../../i18n/en';
 import { renderApp } from '../../test/render-app';
 import { ok } from '../../test/trpc-mock';
 import { mockUsersApi } from '../users/list/users-list.test-support';
-import { NEW_FORM } from './import-test-support';
+import { CREATE_ONLY_CHOICES } from './import-test-support';
 
 const t = importsMessages;
 
 describe('the way to the Import page', { timeout: 20_000 }, () => {
   it('is a link beside "New user" on the users list for those who may create users', async () => {
-    mockUsersApi(['users.view', 'users.create'], 3, { 'users.new': ok(NEW_FORM) });
+    mockUsersApi(['users.view', 'users.create'], 3, { 'imports.new': ok(CREATE_ONLY_CHOICES) });
     renderApp('/users');
 
     const link = await screen.findByRole('link', { name: en.usersList.importUsers });

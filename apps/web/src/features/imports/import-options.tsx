@@ -2,15 +2,15 @@ import { useImportMessages } from './import-messages';
 import {
   IMPORT_DELIMITERS,
   IMPORT_ENCODINGS,
-  IMPORT_MODES,
   type ImportDelimiter,
   type ImportEncoding,
+  type ImportNewResult,
 } from '@app/contracts';
 import { CheckboxGroup, FieldShell, NativeSelect, SwitchField, TextField } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTRPC } from '../../lib/trpc';
-import { useCan } from '../auth/use-session';
+import { ModeChoice, refusalOf } from './import-mode-choice';
 import type { ImportChoices } from './import-upload';
 
 interface OptionsProps {
@@ -20,59 +20,20 @@ interface OptionsProps {
   rolesError?: string | undefined;
 }
 
-/** Create or upsert, as radio buttons; offered only to those who may update users. */
-function ModeChoice({ choices, onChange }: OptionsProps) {
-  const t = useImportMessages().imports;
-  const name = useId();
-  return (
-    <fieldset className="flex flex-col gap-2">
-      <legend className="mb-1.5 text-sm font-medium text-foreground">{t.options.mode}</legend>
-      {IMPORT_MODES.map((mode) => (
-        // The label's ::after covers the row, so the whole row picks the mode, while the radio's
-        // name stays the label alone (the help is its description).
-        <div
-          key={mode}
-          className="relative flex items-start gap-3 rounded-lg border border-border px-3 py-2.5 has-checked:border-primary has-checked:bg-primary/5"
-        >
-          <input
-            id={`${name}-${mode}`}
-            type="radio"
-            name={name}
-            value={mode}
-            checked={choices.mode === mode}
-            onChange={() => onChange({ mode })}
-            aria-describedby={`${name}-${mode}-description`}
-            className="relative z-10 mt-1 accent-primary"
-          />
-          <span className="min-w-0">
-            <label
-              htmlFor={`${name}-${mode}`}
-              className="block cursor-pointer text-sm font-medium text-foreground after:absolute after:inset-0"
-            >
-              {t.modes[mode].label}
-            </label>
-            <span id={`${name}-${mode}-description`} className="block text-xs text-muted-foreground">
-              {t.modes[mode].description}
-            </span>
-          </span>
-        </div>
-      ))}
-    </fieldset>
-  );
+/** The default roles as the server offers them (undefined while it has not answered). */
+interface DecidedProps {
+  roles: ImportNewResult['defaultRoles'] | undefined;
+  pending: boolean;
 }
 
-/** The roles new users get when their line names none, as `GET /users/new` offers them to this caller. */
-function DefaultRoles({ choices, onChange, rolesError }: OptionsProps) {
+/** The roles new users get when their line names none, as GET /users/imports/new offers them to this caller. */
+function DefaultRoles({ choices, onChange, rolesError, roles, pending }: OptionsProps & DecidedProps) {
   const t = useImportMessages().imports.options;
-  const trpc = useTRPC();
-  const form = useQuery({ ...trpc.users.new.queryOptions(), retry: false });
-  if (form.isError) return <p className="text-sm text-muted-foreground">{t.rolesUnavailable}</p>;
-  const roles = form.data?.options.roles ?? [];
   return (
     <CheckboxGroup
       legend={t.defaultRoles}
       description={t.defaultRolesDescription}
-      options={roles.map((role) => ({
+      options={(roles ?? []).map((role) => ({
         value: role.name,
         label: role.name,
         disabled: !role.assignable,
@@ -81,8 +42,18 @@ function DefaultRoles({ choices, onChange, rolesError }: OptionsProps) {
       value={choices.defaultRoles}
       onChange={(defaultRoles) => onChange({ defaultRoles })}
       error={rolesError}
-      emptyMessage={form.isPending ? null : t.noRoles}
+      emptyMessage={pending ? null : t.noRoles}
     />
+  );
+}
+
+/** An option's help, and under it the server's sentence when it refuses the option. */
+function OptionHelp({ help, reason }: { help: string; reason: string | null }) {
+  return (
+    <>
+      {help}
+      {reason ? <span className="mt-1 block font-medium text-foreground">{reason}</span> : null}
+    </>
   );
 }
 
@@ -152,31 +123,44 @@ function AdvancedOptions({ choices, onChange }: OptionsProps) {
 }
 
 /**
- * The import's options. What the caller may not choose is not offered (`can`, as the rest of the
- * SPA does); the server checks again, and decides which roles are grantable.
+ * The import's options as the server decides them for this caller (GET /users/imports/new, the
+ * rule POST /users/imports applies): what it allows can be chosen, what it refuses is shown locked
+ * with its sentence. Until it answers nothing but the defaults can be chosen.
  */
 export function ImportOptions(props: OptionsProps) {
   const t = useImportMessages().imports.options;
-  const can = useCan();
+  const trpc = useTRPC();
+  const decided = useQuery({ ...trpc.imports.new.queryOptions(), retry: false });
   const { choices, onChange } = props;
+  if (decided.isError) {
+    return (
+      <div className="flex flex-col gap-5">
+        <p className="text-sm text-muted-foreground">{t.choicesUnavailable}</p>
+        <AdvancedOptions {...props} />
+      </div>
+    );
+  }
+  const answer = decided.data;
+  const inactive = refusalOf(answer?.options.inactive, t.optionLocked);
+  const restore = refusalOf(answer?.options.restore, t.optionLocked);
   return (
     <div className="flex flex-col gap-5">
-      {can['users.update'] ? <ModeChoice {...props} /> : null}
-      <DefaultRoles {...props} />
-      {can['users.setActive'] ? (
-        <SwitchField
-          label={t.inactive}
-          description={t.inactiveDescription}
-          checked={!choices.activate}
-          onCheckedChange={(inactive) => onChange({ activate: !inactive })}
-        />
-      ) : null}
-      {can['users.restore'] && choices.mode === 'upsert' ? (
+      <ModeChoice mode={choices.mode} onChange={(mode) => onChange({ mode })} modes={answer?.modes} />
+      <DefaultRoles {...props} roles={answer?.defaultRoles} pending={decided.isPending} />
+      <SwitchField
+        label={t.inactive}
+        description={<OptionHelp help={t.inactiveDescription} reason={inactive} />}
+        checked={!choices.activate}
+        disabled={answer?.options.inactive.allowed !== true}
+        onCheckedChange={(off) => onChange({ activate: !off })}
+      />
+      {choices.mode === 'upsert' ? (
         <SwitchField
           label={t.restore}
-          description={t.restoreDescription}
+          description={<OptionHelp help={t.restoreDescription} reason={restore} />}
           checked={choices.restore}
-          onCheckedChange={(restore) => onChange({ restore })}
+          disabled={answer?.options.restore.allowed !== true}
+          onCheckedChange={(on) => onChange({ restore: on })}
         />
       ) : null}
       <AdvancedOptions {...props} />

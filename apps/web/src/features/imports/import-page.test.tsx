@@ -2,14 +2,17 @@ import { importsMessages } from '../../i18n/imports-messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../test/render-app';
-import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import { fail, mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import type { ImportNewResult } from '@app/contracts';
 import {
+  CREATE_ONLY_CHOICES,
   chooseFile,
   fileOf,
+  IMPORT_CHOICES,
   importJob,
   jobsById,
   mockUploads,
-  NEW_FORM,
+  REFUSED,
   showOf,
   useNodeFormData,
 } from './import-test-support';
@@ -17,16 +20,23 @@ import {
 const t = importsMessages;
 const CSV = 'Nom;E-Mail;Abteilung\r\nZoë Müller;zoe@example.com;Vertrieb\r\n';
 
+/** The text of the elements that describe `element` (its help and, when refused, the server's sentence). */
+const accessibleDescription = (element: HTMLElement) =>
+  (element.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+
 /** What the "what we read" facts say for `term`. */
 const fact = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
 
 const ALL_IMPORT_RIGHTS = ['users.view', 'users.create', 'users.update', 'users.setActive', 'users.restore'] as const;
 
-function given(options: { granted?: readonly (typeof ALL_IMPORT_RIGHTS)[number][] } = {}) {
+function given(options: { granted?: readonly (typeof ALL_IMPORT_RIGHTS)[number][]; choices?: ImportNewResult } = {}) {
   const dry = importJob();
   const trpc = mockTrpc({
     'auth.me': ok(sessionOf(options.granted ?? ALL_IMPORT_RIGHTS)),
-    'users.new': ok(NEW_FORM),
+    'imports.new': ok(options.choices ?? IMPORT_CHOICES),
     'jobs.show': jobsById({ 21: showOf(dry), 22: showOf(importJob({ id: 22 })) }),
   });
   return { trpc, dry };
@@ -143,7 +153,7 @@ describe('the Import page', { timeout: 30_000 }, () => {
     const dry = importJob({ counts: { INVALID_EMAIL: 2, EMAIL_TAKEN: 1 } });
     mockTrpc({
       'auth.me': ok(sessionOf(ALL_IMPORT_RIGHTS)),
-      'users.new': ok(NEW_FORM),
+      'imports.new': ok(IMPORT_CHOICES),
       'jobs.show': ok(
         showOf(dry, [
           { line: 3, email: 'bad@', code: 'INVALID_EMAIL', message: 'The e-mail address is not valid.' },
@@ -264,19 +274,80 @@ describe('the Import page', { timeout: 30_000 }, () => {
     expect(received[1]?.query.get('map[Courriel électronique]')).toBe('email');
   });
 
-  it('offers the mode, inactive and restore options only with their capabilities', async () => {
-    given({ granted: ['users.view', 'users.create'] });
+  it('offers each mode and option as the server decides, the refused ones locked with its sentence', async () => {
+    given({ granted: ['users.view', 'users.create'], choices: CREATE_ONLY_CHOICES });
     renderApp('/users/import');
     await screen.findByRole('heading', { level: 1, name: t.title });
-    // The roles come from GET /users/new: grantable ones offered, the others locked with the reason.
+    // The roles come from GET /users/imports/new: grantable ones offered, the others locked with the reason.
     const manager = await screen.findByRole('checkbox', { name: 'manager' });
     expect(manager).toHaveProperty('disabled', false);
     expect(screen.getByRole('checkbox', { name: 'admin' })).toHaveProperty('disabled', true);
-    expect(screen.getByText(NEW_FORM.options.roles[0]?.reason ?? '')).toBeTruthy();
+    expect(screen.getByText(CREATE_ONLY_CHOICES.defaultRoles[0]?.reason ?? '')).toBeTruthy();
 
-    expect(screen.queryByRole('group', { name: t.options.mode })).toBeNull();
-    expect(screen.queryByRole('switch', { name: t.options.inactive })).toBeNull();
+    const create = screen.getByRole('radio', { name: t.modes.create.label });
+    const upsert = screen.getByRole('radio', { name: t.modes.upsert.label });
+    expect(create).toHaveProperty('checked', true);
+    expect(create).toHaveProperty('disabled', false);
+    expect(upsert).toHaveProperty('disabled', true);
+    expect(accessibleDescription(upsert)).toContain(REFUSED.upsert.message);
+    const inactive = screen.getByRole('switch', { name: t.options.inactive });
+    expect(inactive).toHaveProperty('disabled', true);
+    expect(accessibleDescription(inactive)).toContain(REFUSED.inactive.message);
+  });
+
+  it('follows the server, not the capability map, when the server refuses upsert that can[] would allow', async () => {
+    const choices: ImportNewResult = { ...IMPORT_CHOICES, modes: { ...IMPORT_CHOICES.modes, upsert: REFUSED.upsert } };
+    given({ choices });
+    const received = mockUploads({ status: 202, body: { job: importJob() } });
+    renderApp('/users/import');
+    await screen.findByRole('heading', { level: 1, name: t.title });
+    const upsert = screen.getByRole('radio', { name: t.modes.upsert.label });
+    await waitFor(() => expect(accessibleDescription(upsert)).toContain(REFUSED.upsert.message));
+    expect(upsert).toHaveProperty('disabled', true);
+
+    // A disabled radio cannot be picked (jsdom would tick it on a synthetic click, so none is sent).
+    expect(screen.getByRole('radio', { name: t.modes.create.label })).toHaveProperty('checked', true);
     expect(screen.queryByRole('switch', { name: t.options.restore })).toBeNull();
+    chooseFile(fileOf(CSV));
+    await waitFor(() => expect(received).toHaveLength(1));
+    expect(received[0]?.query.get('mode')).toBe('create');
+  });
+
+  it('follows the server, not the capability map, when the server allows what can[] would refuse', async () => {
+    given({ granted: ['users.view', 'users.create'], choices: IMPORT_CHOICES });
+    const received = mockUploads({ status: 202, body: { job: importJob() } });
+    renderApp('/users/import');
+    await screen.findByRole('heading', { level: 1, name: t.title });
+    const upsert = screen.getByRole('radio', { name: t.modes.upsert.label });
+    await waitFor(() => expect(upsert).toHaveProperty('disabled', false));
+
+    fireEvent.click(upsert);
+    fireEvent.click(await screen.findByRole('switch', { name: t.options.restore }));
+    fireEvent.click(screen.getByRole('switch', { name: t.options.inactive }));
+    chooseFile(fileOf(CSV));
+
+    await waitFor(() => expect(received).toHaveLength(1));
+    expect(received[0]?.query.get('mode')).toBe('upsert');
+    expect(received[0]?.query.get('restore')).toBe('true');
+    expect(received[0]?.query.get('activate')).toBe('false');
+  });
+
+  it('says the options could not be loaded and offers none when the server does not answer them', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf(ALL_IMPORT_RIGHTS)),
+      'imports.new': fail({ message: 'Something went wrong.', code: 'INTERNAL', httpStatus: 500 }),
+      'jobs.show': jobsById({ 21: showOf(importJob()) }),
+    });
+    const received = mockUploads({ status: 202, body: { job: importJob() } });
+    renderApp('/users/import');
+    expect(await screen.findByText(t.options.choicesUnavailable)).toBeTruthy();
+    expect(screen.queryByRole('group', { name: t.options.mode })).toBeNull();
+    expect(screen.queryByRole('group', { name: t.options.defaultRoles })).toBeNull();
+    expect(screen.queryByRole('switch', { name: t.options.inactive })).toBeNull();
+
+    chooseFile(fileOf(CSV));
+    await waitFor(() => expect(received).toHaveLength(1));
+    expect(Object.fromEntries(received[0]?.query ?? [])).toEqual({ mode: 'create', dryRun: 'true' });
   });
 
   it('sends the options the user chose, restore only in upsert mode', async () => {

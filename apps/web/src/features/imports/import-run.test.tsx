@@ -12,7 +12,7 @@ import {
   importJob,
   jobsById,
   mockUploads,
-  NEW_FORM,
+  CREATE_ONLY_CHOICES,
   showOf,
   useNodeFormData,
 } from './import-test-support';
@@ -33,7 +33,7 @@ async function pageReadyToImport(
 ) {
   mockTrpc({
     'auth.me': ok(sessionOf(['users.view', 'users.create'])),
-    'users.new': ok(NEW_FORM),
+    'imports.new': ok(CREATE_ONLY_CHOICES),
     'jobs.show': jobsById(shows),
     ...more,
   });

@@ -1,6 +1,6 @@
 import { importsMessages } from '../../i18n/imports-messages';
 import { File as NodeFile } from 'node:buffer';
-import type { ImportSummary, JobShow, JobWithSubmitter } from '@app/contracts';
+import type { ImportNewResult, ImportSummary, JobShow, JobWithSubmitter } from '@app/contracts';
 import { fireEvent, screen } from '@testing-library/react';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { vi } from 'vitest';
@@ -135,13 +135,36 @@ export function jobsById(shows: Record<number, JobShow>): TrpcResolver {
   };
 }
 
-export const NEW_FORM = {
-  options: {
-    roles: [
-      { id: 1, name: 'admin', assignable: false, reason: 'It carries users.delete, which you lack.' },
-      { id: 2, name: 'manager', assignable: true },
-      { id: 3, name: 'viewer', assignable: true },
-    ],
-  },
-  can: { setActive: true },
+const ALLOWED = { allowed: true };
+const refused = (permission: string, what: string) => ({
+  allowed: false,
+  code: 'FORBIDDEN' as const,
+  message: `You need the ${permission} permission to ${what}.`,
+});
+
+const DEFAULT_ROLES: ImportNewResult['defaultRoles'] = [
+  { id: 1, name: 'admin', assignable: false, reason: 'It carries users.delete, which you lack.' },
+  { id: 2, name: 'manager', assignable: true },
+  { id: 3, name: 'viewer', assignable: true },
+];
+
+/** GET /users/imports/new for a caller who may choose every mode and option, and every role but admin. */
+export const IMPORT_CHOICES: ImportNewResult = {
+  modes: { create: ALLOWED, upsert: ALLOWED },
+  options: { inactive: ALLOWED, restore: ALLOWED },
+  defaultRoles: DEFAULT_ROLES,
+};
+
+/** The server's sentences refusing what users.create alone does not cover (domain/imports.rules.ts). */
+export const REFUSED = {
+  upsert: refused('users.update', 'update existing users from a file (upsert)'),
+  inactive: refused('users.setActive', 'import users as inactive'),
+  restore: refused('users.restore', 'restore deleted users from a file'),
+};
+
+/** GET /users/imports/new for a caller holding users.create and nothing else that an import asks. */
+export const CREATE_ONLY_CHOICES: ImportNewResult = {
+  modes: { create: ALLOWED, upsert: REFUSED.upsert },
+  options: { inactive: REFUSED.inactive, restore: REFUSED.restore },
+  defaultRoles: DEFAULT_ROLES,
 };
