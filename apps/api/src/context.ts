@@ -50,3 +50,19 @@ export interface Context {
   /** The request's body as a file, for the routes that take one (REST only). */
   upload?: UploadBody;
 }
+
+/**
+ * What a handler acting for someone needs, whichever door called it: the API's request context,
+ * the command line's (`operatorContext`, every permission, recorded as `source: 'cli'`), or a
+ * job's chunk (its submitter as the database sees them now).
+ */
+export type HandlerContext = Pick<Context, 'db' | 'config' | 'ip' | 'requestId' | 'auth'> & {
+  actor: Actor;
+  source?: 'cli';
+};
+
+/** A handler's one argument: the caller's context and the door's validated input. */
+export interface HandlerCall<I, C = HandlerContext> {
+  ctx: C;
+  input: I;
+}

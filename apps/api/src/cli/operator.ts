@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import type { WriteContext } from '../modules/users/users.write-support.js';
+import type { HandlerContext } from '../context.js';
 import { CliError } from './cli-error.js';
 
 /**
@@ -12,7 +12,7 @@ import { CliError } from './cli-error.js';
  * (whoever can run it can read the database anyway), no account (id 0 is nobody's, so no
  * self-rule applies), recorded in the audit trail without an actor and with `source: 'cli'`.
  */
-export function operatorContext(db: Database, config: AppConfig): WriteContext {
+export function operatorContext(db: Database, config: AppConfig): HandlerContext {
   return {
     db,
     config,

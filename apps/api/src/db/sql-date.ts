@@ -13,3 +13,9 @@ export function sqlDate(db: Pick<Database, 'dialect'>, date: Date): Date | strin
 /** `sqlDate` for a value that may be null. */
 export const sqlDateOrNull = (db: Pick<Database, 'dialect'>, date: Date | null) =>
   date === null ? null : sqlDate(db, date);
+
+/** A date as either driver returns it (a Date, or text), as the API answers it: ISO 8601 in UTC. */
+export const toIso = (v: Date | string | null | undefined): string | null => {
+  if (v === null || v === undefined) return null;
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+};

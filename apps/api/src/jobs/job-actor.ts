@@ -1,14 +1,11 @@
 import type { Permission } from '@app/contracts';
 import type { AppConfig } from '../config.js';
-import type { Context } from '../context.js';
 import type { Database } from '../db/database.js';
 import { type Actor, type AuthMethod, loadActor } from '../auth/actor.js';
 import { tokenPermissions } from '../auth/api-tokens.js';
 import { firstLacking } from '../domain/jobs.rules.js';
 import type { JobRow } from './job-rows.js';
-
-/** What a chunk's writes run as: the context a write handler takes, for the job's submitter. */
-export type JobActorContext = Pick<Context, 'db' | 'config' | 'ip' | 'requestId' | 'auth'> & { actor: Actor };
+import type { HandlerContext } from '../context.js';
 
 /**
  * Who a job acts as, at this chunk: its submitter as the database sees them now (a deactivated
@@ -22,7 +19,7 @@ export async function jobActor(
   job: JobRow,
   permissions: readonly Permission[],
   origin: { scopes?: string[] | null; tokenId?: number | null },
-): Promise<JobActorContext | { fail: string }> {
+): Promise<HandlerContext | { fail: string }> {
   const owner = job.actor_id === null ? null : await loadActor(db, { userId: Number(job.actor_id) });
   if (!owner) return { fail: 'The user who started the job can no longer act (deactivated or deleted).' };
   const scopes = origin.scopes ?? null;

@@ -2,7 +2,7 @@ import { AUDIT_ROW_TARGETS, type AuditItem, type AuditRow, type AuditVia, SIGN_I
 import { Op, QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AuditLog } from '../../db/models/audit.model.js';
-import { toIso } from '../users/users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 
 /** The door an event came through; older events (before it was recorded) say `unknown`. */
 function viaOf(event: AuditLog): AuditVia {

@@ -8,6 +8,7 @@ import { after } from '../../query/list-query-engine.js';
 import { auditMapping } from './audit.mapping.js';
 import { auditPageIds, auditScope } from './audit.reads.js';
 import { auditRowsByIds } from './audit.rows.js';
+import type { HandlerCall } from '../../context.js';
 
 /** Events per batch: rows carry JSON documents, so fewer than the users export's 1 000. */
 const BATCH = 500;
@@ -17,13 +18,7 @@ const BATCH = 500;
  * list's order, streamed in keyset batches. The export itself is an event of the trail, written
  * before the first byte.
  */
-export async function exportAudit({
-  ctx,
-  input,
-}: {
-  ctx: ExportCaller;
-  input: AuditExportInput;
-}): Promise<FileDownload> {
+export async function exportAudit({ ctx, input }: HandlerCall<AuditExportInput, ExportCaller>): Promise<FileDownload> {
   return exportDownload(ctx, input, {
     resource: 'audit',
     sheetName: 'Audit',

@@ -6,7 +6,7 @@ import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.j
 import { clientBucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
 import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import type { Database } from '../../db/database.js';
 import { inWriteTurn } from '../../db/transaction.js';
 import { toAuthSession } from './auth.session.js';
@@ -47,7 +47,7 @@ function tooManyAttempts(window: RateWindow): AppError {
  * success clears the e-mail's count. Unknown e-mail, wrong password, inactive and deleted
  * accounts all cost one full password hash and get the same 401.
  */
-export async function login({ ctx, input }: { ctx: Context; input: LoginInput }): Promise<AuthSession> {
+export async function login({ ctx, input }: HandlerCall<LoginInput, Context>): Promise<AuthSession> {
   const { db, config } = ctx;
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
   const ipWindow = await hit(db, clientBucketKey('login-ip', ctx.ip), windowMs);

@@ -13,7 +13,8 @@ import type { JobKindRunner } from '../../jobs/runner.js';
 import { diff, recordChange, recordChanges } from '../../journal/journal.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 import { jobActor } from '../../jobs/job-actor.js';
-import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerContext } from '../../context.js';
 import { revokeCredentials } from '../users/users.batch-repository.js';
 import { withStatsDeferred } from '../users/users.stats-deferral.js';
 import { type Decision, decideChunk, type Settings } from './import.decide.js';
@@ -35,7 +36,7 @@ const permissionsFor = (params: ImportJobParams): Permission[] =>
 
 /** The facts a chunk's decisions need, read in the chunk's transaction (locked in a real run). */
 async function chunkFacts(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   tx: Transaction,
   params: ImportJobParams,
   valid: ValidLine[],
@@ -74,7 +75,7 @@ type Updated = Extract<Decision, { outcome: 'update' }>;
 
 /** Writes a chunk's decisions: new accounts and their roles, updates, their audit, events and undo record. */
 async function applyDecisions(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   tx: Transaction,
   jobId: number,
   decisions: Decision[],
@@ -84,7 +85,7 @@ async function applyDecisions(
   const now = new Date();
   const creates = decisions.filter((d): d is Created => d.outcome === 'create');
   const updates = decisions.filter((d): d is Updated => d.outcome === 'update');
-  const origin = { ...auditOrigin(ctx), context: { job_id: jobId } };
+  const origin = { ...auditOriginOf(ctx), context: { job_id: jobId } };
   const undo: Parameters<typeof recordImportChanges>[3][number][] = [];
   if (creates.length) {
     const accounts = creates.map((c) => ({

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ImportOptions, Job } from '@app/contracts';
-import type { Context, UploadBody } from '../../context.js';
+import type { Context, UploadBody, HandlerCall } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { roleRefusal, rolesByName } from '../../domain/escalation.js';
@@ -12,7 +12,8 @@ import { insertJob, readJob } from '../../jobs/job-store.js';
 import { spoolUpload, UploadRefused } from '../../imports/spool.js';
 import { recordChange } from '../../journal/journal.js';
 import type { Actor } from '../../auth/actor.js';
-import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerContext } from '../../context.js';
 import { stageFile } from './import-file.js';
 import {
   answerRetry,
@@ -25,7 +26,7 @@ import {
 } from './idempotency.js';
 import { dropUpload } from '../../imports/prune.js';
 
-type SubmitContext = WriteContext & Pick<Context, 'upload'>;
+type SubmitContext = HandlerContext & Pick<Context, 'upload'>;
 
 const MB = 1024 * 1024;
 
@@ -100,13 +101,7 @@ type KeyedJob = NonNullable<Awaited<ReturnType<typeof jobByKey>>>;
  * request while the first is still being read is 409 (the key is claimed until the job is
  * queued, in the transaction that queues it, or the request fails).
  */
-export async function submitImport({
-  ctx,
-  input,
-}: {
-  ctx: SubmitContext;
-  input: ImportOptions;
-}): Promise<{ job: Job }> {
+export async function submitImport({ ctx, input }: HandlerCall<ImportOptions, SubmitContext>): Promise<{ job: Job }> {
   const { db } = ctx;
   const upload = ctx.upload;
   if (!upload) {
@@ -159,7 +154,7 @@ async function receive(
     scopes: ctx.auth?.via === 'token' ? (ctx.auth.scopes === null ? null : [...ctx.auth.scopes]) : null,
     tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
   };
-  const origin = auditOrigin(ctx);
+  const origin = auditOriginOf(ctx);
   try {
     const id = await writeTransaction(db, async (tx) => {
       const jobId = await insertJob(db, tx, {

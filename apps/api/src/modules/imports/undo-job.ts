@@ -7,7 +7,7 @@ import { permissionsBeyond } from '../../repositories/held-permissions.js';
 import { undoChangeRefusal } from '../../domain/jobs.rules.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../repositories/users.locks.js';
 import { type Change, judge, type Target } from '../../domain/users.rules.js';
-import { type JobActorContext, jobActor } from '../../jobs/job-actor.js';
+import { jobActor } from '../../jobs/job-actor.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
 import { type JobRow, parseJson, type UndoJobParams } from '../../jobs/job-rows.js';
 import type { JobItem } from '../../jobs/job-store.js';
@@ -15,9 +15,10 @@ import type { JobKindRunner } from '../../jobs/runner.js';
 import { diff, recordChange } from '../../journal/journal.js';
 import { revokeCredentials } from '../users/users.batch-repository.js';
 import { withStatsDeferred } from '../users/users.stats-deferral.js';
-import { auditOrigin } from '../users/users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
 import { type ImportChange, importChangesAfter } from './imports.undo-repository.js';
 import { type Account, readAccounts, updateAccount } from './imports.accounts.js';
+import type { HandlerContext } from '../../context.js';
 
 /**
  * Undoing an import, a chunk of its changed accounts at a time (in user id order): each account
@@ -66,10 +67,10 @@ const item = (userId: number, email: string, code: string, message: string): Job
   message,
 });
 
-async function applyPlans(ctx: JobActorContext, tx: Transaction, jobId: number, of: number, plans: Plan[]) {
+async function applyPlans(ctx: HandlerContext, tx: Transaction, jobId: number, of: number, plans: Plan[]) {
   const { db } = ctx;
   const now = new Date();
-  const origin = { ...auditOrigin(ctx), context: { job_id: jobId, undo_of: of } };
+  const origin = { ...auditOriginOf(ctx), context: { job_id: jobId, undo_of: of } };
   const removed = plans.filter((p) => p.kind === 'remove');
   if (removed.length) {
     const ids = removed.map((p) => p.target.id);

@@ -7,12 +7,13 @@ import { type ImportJobState, parseJson, toJob, type UndoJobParams } from '../..
 import { insertJob, readJob } from '../../jobs/job-store.js';
 import { recordChange } from '../../journal/journal.js';
 import { visibleJob } from '../jobs/jobs.access.js';
-import { auditOrigin, type WriteContext } from '../users/users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerContext, HandlerCall } from '../../context.js';
 
 const notUndoable = (why: string) => new AppError('NOT_UNDOABLE', why);
 
 /** What the import changed: whether it created accounts (undone by removing them) and updated some. */
-async function changesOf(ctx: WriteContext, jobId: number): Promise<{ created: boolean; updated: boolean }> {
+async function changesOf(ctx: HandlerContext, jobId: number): Promise<{ created: boolean; updated: boolean }> {
   const rows = await ctx.db.sequelize.query<{ change: string; n: number | string }>(
     'SELECT `change`, COUNT(*) AS n FROM import_changes WHERE job_id = :jobId GROUP BY `change`',
     { replacements: { jobId }, type: QueryTypes.SELECT },
@@ -26,12 +27,12 @@ async function changesOf(ctx: WriteContext, jobId: number): Promise<{ created: b
  * once: the import's row is locked while the undo is recorded on it, so two asking at once get
  * one undo and one 409.
  */
-export async function undoImport({ ctx, input }: { ctx: WriteContext; input: { id: number } }): Promise<{ job: Job }> {
+export async function undoImport({ ctx, input }: HandlerCall<{ id: number }>): Promise<{ job: Job }> {
   const { db } = ctx;
   const changes = await changesOf(ctx, input.id);
   const asked = { kind: 'undo', removes: changes.created, restores: changes.updated } as const;
   const lacking = lackingForJob(ctx.actor, asked);
-  const origin = auditOrigin(ctx);
+  const origin = auditOriginOf(ctx);
   const undoId = await writeTransaction(db, async (tx) => {
     const row = await visibleJob(db, ctx.actor, input.id, tx);
     if (row.kind !== 'import') throw notUndoable('Only an import can be undone.');

@@ -5,14 +5,14 @@ import { toJob } from '../../jobs/job-rows.js';
 import { finishJob, markCancelling, readJob } from '../../jobs/job-store.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { assertMayCancel, visibleJob } from './jobs.access.js';
-import type { JobsCall } from './jobs.call.js';
+import type { HandlerCall } from '../../context.js';
 
 /**
  * POST /jobs/{id}/cancel: a queued job is cancelled at once; a running one is marked
  * `cancelling` and its runner stops it before its next chunk (what is committed stays). A
  * finished job answers 409; asking twice is harmless.
  */
-export async function cancelJob({ ctx, input }: JobsCall<{ id: number }>): Promise<{ job: Job }> {
+export async function cancelJob({ ctx, input }: HandlerCall<{ id: number }>): Promise<{ job: Job }> {
   const { db } = ctx;
   // The answer is the job as this cancel left it, read in its transaction: read after the commit,
   // a runner could already have stopped the job, and the answer would say `cancelled` for a

@@ -3,12 +3,12 @@ import { QueryTypes } from 'sequelize';
 import { JOB_COLUMNS, type JobRow } from '../../jobs/job-rows.js';
 import { listPage, readListPage } from '../../query/list-page.js';
 import { seesEveryJob } from '../../domain/jobs.rules.js';
-import type { JobsCall } from './jobs.call.js';
 import { jobsMapping } from './jobs.mapping.js';
 import { submitterNames, withSubmitter } from './jobs.submitters.js';
+import type { HandlerCall } from '../../context.js';
 
 /** GET /jobs: the caller's jobs (everyone's with `jobs.view`), newest first. */
-export async function listJobs({ ctx, input }: JobsCall<JobsListQuery>): Promise<JobsListResult> {
+export async function listJobs({ ctx, input }: HandlerCall<JobsListQuery>): Promise<JobsListResult> {
   const { db } = ctx;
   const scope = seesEveryJob(ctx.actor) ? undefined : { actor_id: ctx.actor.id };
   const { ids, counted } = await readListPage(db, db.models.Job, jobsMapping, input, scope);

@@ -6,7 +6,7 @@ import { exportFilename } from '../../export/columns.js';
 import { FileDownload } from '../../export/file-download.js';
 import { EXPORT_WRITERS } from '../../export/formats.js';
 import { peopleViewOf, visibleJob } from './jobs.access.js';
-import type { JobsCall } from './jobs.call.js';
+import type { HandlerCall } from '../../context.js';
 
 /** Report lines are read this many at a time, so a report of any size streams in constant memory. */
 const REPORT_BATCH = 1_000;
@@ -49,7 +49,7 @@ async function* reportBatches(db: Database, jobId: number, view: JobPeopleView):
  * GET /jobs/{id}/report?format=csv|json: every user the job skipped or failed on, and why, named
  * as the caller may read them (domain/disclosure.ts).
  */
-export async function jobReport({ ctx, input }: JobsCall<JobReportInput>): Promise<FileDownload> {
+export async function jobReport({ ctx, input }: HandlerCall<JobReportInput>): Promise<FileDownload> {
   const job = await visibleJob(ctx.db, ctx.actor, input.id);
   const writer = EXPORT_WRITERS[input.format];
   const columns = job.kind === 'import' ? IMPORT_REPORT_COLUMNS : JOB_REPORT_COLUMNS;

@@ -3,8 +3,8 @@ import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { type JobPeopleView, jobPeopleState, lineFor } from '../../domain/disclosure.js';
 import { cancelState, peopleViewOf, visibleJob } from './jobs.access.js';
-import type { JobsCall } from './jobs.call.js';
 import { submitterNames, withSubmitter } from './jobs.submitters.js';
+import type { HandlerCall } from '../../context.js';
 
 type ProblemCode = JobShow['problems'][number]['code'];
 
@@ -42,7 +42,7 @@ async function examplesByCode(db: Database, jobId: number, codes: string[], view
  * skipped for each reason (an import: its first problem lines) — named as the caller may read
  * them (domain/disclosure.ts).
  */
-export async function showJob({ ctx, input }: JobsCall<{ id: number }>): Promise<JobShow> {
+export async function showJob({ ctx, input }: HandlerCall<{ id: number }>): Promise<JobShow> {
   const row = await visibleJob(ctx.db, ctx.actor, input.id);
   const item = {
     ...withSubmitter(row, await submitterNames(ctx.db, [row]), ctx.actor),

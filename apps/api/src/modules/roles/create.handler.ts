@@ -3,7 +3,7 @@ import { UniqueConstraintError } from 'sequelize';
 import { writeTransaction } from '../../db/transaction.js';
 import { judgeRoleChange } from '../../domain/roles.rules.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerCall } from '../../context.js';
 import { insertRole, lockRole, roleNamed, setRolePermissions } from './roles.write-repository.js';
 import { nameTaken, refuseRole, writtenRoleItem } from './roles.write-support.js';
 
@@ -13,7 +13,7 @@ import { nameTaken, refuseRole, writtenRoleItem } from './roles.write-support.js
  * naming those it lacks), then the name, unique whatever its case (422 at `name`). The role,
  * its grants, its audit row (`role.create`) and its `role.created` event commit together.
  */
-export async function createRole({ ctx, input }: { ctx: WriteContext; input: RoleCreateInput }): Promise<RoleCreated> {
+export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): Promise<RoleCreated> {
   const { db, config } = ctx;
   const change = { kind: 'create', name: input.name, permissions: input.permissions } as const;
   const violation = judgeRoleChange(ctx.actor, change, config.users.activation.adminRoleName);

@@ -5,7 +5,7 @@ import { judgeRoleChange } from '../../domain/roles.rules.js';
 import { lockAdministratorChanges } from '../../repositories/users.locks.js';
 import { notFound } from '../../errors.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerCall } from '../../context.js';
 import { deleteRoleRows, grantedPermissions, lockRole, membersOf } from './roles.write-repository.js';
 import { refuseRole, roleInUse } from './roles.write-support.js';
 
@@ -20,13 +20,7 @@ const DETACHED_IDS_KEPT = 1_000;
  * permission. The deletion, its audit row (`role.delete`) and its `role.deleted` event commit
  * together.
  */
-export async function deleteRole({
-  ctx,
-  input,
-}: {
-  ctx: WriteContext;
-  input: IdInput & RoleDeleteQuery;
-}): Promise<void> {
+export async function deleteRole({ ctx, input }: HandlerCall<IdInput & RoleDeleteQuery>): Promise<void> {
   const { db, config } = ctx;
   await writeTransaction(db, async (tx) => {
     await lockAdministratorChanges(db, tx);

@@ -2,8 +2,9 @@ import { ROLE_COLUMNS, type RoleExportRow, type RolesExportInput } from '@app/co
 import type { Database } from '../../db/database.js';
 import { type ExportCaller, exportDownload } from '../../export/export-download.js';
 import type { FileDownload } from '../../export/file-download.js';
-import { toIso } from '../users/users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 import { permissionNamesOf, roleIdsInOrder, rolesByIds } from './roles.reads.js';
+import type { HandlerCall } from '../../context.js';
 
 /** Roles per batch: each batch is two statements (the roles, then their permissions). */
 const BATCH = 500;
@@ -14,13 +15,7 @@ const BATCH = 500;
  * not millions), so every batch reads from one consistent list. The export is an audit event
  * (`roles.export`), written before the first byte.
  */
-export async function exportRoles({
-  ctx,
-  input,
-}: {
-  ctx: ExportCaller;
-  input: RolesExportInput;
-}): Promise<FileDownload> {
+export async function exportRoles({ ctx, input }: HandlerCall<RolesExportInput, ExportCaller>): Promise<FileDownload> {
   return exportDownload(ctx, input, {
     resource: 'roles',
     sheetName: 'Roles',

@@ -1,6 +1,6 @@
 import type { RoleListRow, RolesListQuery, RolesListResult } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { roleActions } from '../../domain/roles.rules.js';
 import { listPage, pageOffset } from '../../query/list-page.js';
 import { plainFilters } from '../../query/list-query-engine.js';
@@ -16,10 +16,7 @@ import { permissionNamesOf, rolesCount, rolesPage } from './roles.reads.js';
 export async function listRoles({
   ctx,
   input,
-}: {
-  ctx: Pick<Context, 'db' | 'config'> & { actor: Actor };
-  input: RolesListQuery;
-}): Promise<RolesListResult> {
+}: HandlerCall<RolesListQuery, Pick<Context, 'db' | 'config'> & { actor: Actor }>): Promise<RolesListResult> {
   const { db } = ctx;
   const offset = pageOffset(input);
   const page = await rolesPage(db, input, input.perPage, offset);

@@ -9,7 +9,7 @@ import {
   type RolePreviewInput,
 } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { peopleState } from '../../domain/disclosure.js';
 import { judgeRoleChange, lastHolderRefusal, type RoleChange } from '../../domain/roles.rules.js';
 import { notFound } from '../../errors.js';
@@ -60,10 +60,7 @@ const stateOf = (ctx: PreviewContext, change: RoleChange): ActionState => {
 export async function previewRoleChange({
   ctx,
   input,
-}: {
-  ctx: PreviewContext;
-  input: IdInput & RolePreviewInput;
-}): Promise<RolePreview> {
+}: HandlerCall<IdInput & RolePreviewInput, PreviewContext>): Promise<RolePreview> {
   const { db } = ctx;
   const role = await roleForPreview(db, input.id);
   if (!role) throw notFound('The role');
@@ -128,10 +125,7 @@ export async function previewRoleChange({
 export async function previewNewRole({
   ctx,
   input,
-}: {
-  ctx: PreviewContext;
-  input: RolePreviewInput;
-}): Promise<RolePreview> {
+}: HandlerCall<RolePreviewInput, PreviewContext>): Promise<RolePreview> {
   return {
     gains: known(input.permissions).map((permission) => ({ permission, count: 0, user_ids: [] })),
     losses: [],

@@ -1,5 +1,5 @@
 import type { RoleItem } from '@app/contracts';
-import { toIso } from '../users/users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 
 /** A role row as the reads select it (dates as the driver gives them: a Date, or SQLite's text). */
 export interface RoleRecord {

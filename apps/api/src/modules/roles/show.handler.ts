@@ -2,7 +2,7 @@ import type { IdInput, RoleShowQuery, RoleShowResult } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { roleActions } from '../../domain/roles.rules.js';
 import { ROLE_RECORD_COLUMNS, type RoleRecord, roleItemOf } from './roles.item.js';
 import { USERS_COUNT_SQL } from './roles.reads.js';
@@ -14,10 +14,7 @@ import { USERS_COUNT_SQL } from './roles.reads.js';
 export async function showRole({
   ctx,
   input,
-}: {
-  ctx: Context & { actor: Actor };
-  input: IdInput & RoleShowQuery;
-}): Promise<RoleShowResult> {
+}: HandlerCall<IdInput & RoleShowQuery, Context & { actor: Actor }>): Promise<RoleShowResult> {
   const usersCount = input.withCount.includes('users') ? `, ${USERS_COUNT_SQL} AS users_count` : '';
   const [role] = await ctx.db.sequelize.query<RoleRecord & { users_count?: number | string }>(
     `SELECT ${ROLE_RECORD_COLUMNS}${usersCount} FROM roles r WHERE r.id = :id`,

@@ -6,7 +6,7 @@ import { judgeRoleChange } from '../../domain/roles.rules.js';
 import { lockAdministratorChanges } from '../../repositories/users.locks.js';
 import { notFound } from '../../errors.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerCall } from '../../context.js';
 import {
   grantedPermissions,
   lockRole,
@@ -25,13 +25,7 @@ import { roleVersionOf } from './roles.item.js';
  * judged on the state the change leaves). The change, its audit row (`role.update`, before and
  * after of what changed) and its `role.updated` event commit together.
  */
-export async function updateRole({
-  ctx,
-  input,
-}: {
-  ctx: WriteContext;
-  input: IdInput & RoleUpdateInput;
-}): Promise<RoleUpdated> {
+export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdateInput>): Promise<RoleUpdated> {
   const { db, config } = ctx;
   try {
     return await writeTransaction(db, async (tx) => {

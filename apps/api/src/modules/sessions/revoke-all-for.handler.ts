@@ -1,5 +1,6 @@
 import type { IdInput, SessionsRevoked } from '@app/contracts';
 import { endSessions, type SessionsContext } from './sessions.end.js';
+import type { HandlerCall } from '../../context.js';
 
 /**
  * DELETE /users/{id}/sessions: ends every session of a user, within the privilege ceiling. Aimed
@@ -8,9 +9,6 @@ import { endSessions, type SessionsContext } from './sessions.end.js';
 export async function revokeAllSessionsFor({
   ctx,
   input,
-}: {
-  ctx: SessionsContext;
-  input: IdInput;
-}): Promise<SessionsRevoked> {
+}: HandlerCall<IdInput, SessionsContext>): Promise<SessionsRevoked> {
   return { revoked: await endSessions(ctx, input.id, { keepCurrent: false }) };
 }

@@ -4,11 +4,11 @@ import { writeTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerContext } from '../../context.js';
 import { currentSessionId } from './sessions.mapping.js';
 
 /** What a session route may need: a write handler's context and the cookie jar (ending one's own session signs out). */
-export type SessionsContext = WriteContext & Pick<Context, 'cookies'>;
+export type SessionsContext = HandlerContext & Pick<Context, 'cookies'>;
 
 /** Which of a user's sessions to end: the one with this public handle, or all (but the caller's own, when asked). */
 export type SessionChoice = { handle: string } | { keepCurrent: boolean };

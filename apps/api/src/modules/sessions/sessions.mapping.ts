@@ -2,7 +2,7 @@ import type { SessionInfo } from '@app/contracts';
 import type { AuthMethod } from '../../auth/actor.js';
 import { sessionHandle } from '../../auth/sessions.js';
 import type { Session } from '../../db/models/index.js';
-import { toIso } from '../users/users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 
 /** The session this request came with, if it came with one. */
 export const currentSessionId = (auth: AuthMethod | null): string | null =>

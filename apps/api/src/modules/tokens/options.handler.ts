@@ -2,9 +2,9 @@ import type { IdInput, TokenOptions } from '@app/contracts';
 import { permissionNames } from '../../auth/actor.js';
 import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
 import { scopeOptions } from '../../domain/token-scopes.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerContext, HandlerCall } from '../../context.js';
 
-type ReadContext = Pick<WriteContext, 'db' | 'actor'>;
+type ReadContext = Pick<HandlerContext, 'db' | 'actor'>;
 
 /**
  * The scopes a new token of `ownerId` may be narrowed to when this caller makes it: what both
@@ -23,6 +23,6 @@ export function ownTokenOptions({ ctx }: { ctx: ReadContext }): Promise<TokenOpt
 }
 
 /** GET /users/{id}/tokens/options: the scopes a token you make for this user may have (within the ceiling). */
-export function tokenOptionsFor({ ctx, input }: { ctx: ReadContext; input: IdInput }): Promise<TokenOptions> {
+export function tokenOptionsFor({ ctx, input }: HandlerCall<IdInput, ReadContext>): Promise<TokenOptions> {
   return optionsFor(ctx, input.id);
 }

@@ -5,7 +5,7 @@ import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
 import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerContext } from '../../context.js';
 import { countTokens, toApiToken } from './tokens.repository.js';
 import { decideScopes } from '../../domain/token-scopes.js';
 
@@ -18,7 +18,11 @@ const refusal = (field: string, message: string) =>
  * the per-user bound are judged against what the owner holds at that moment, and the token and
  * its audit row commit together. The secret is in the answer and nowhere else.
  */
-export async function mintToken(ctx: WriteContext, ownerId: number, input: TokenCreateInput): Promise<ApiTokenCreated> {
+export async function mintToken(
+  ctx: HandlerContext,
+  ownerId: number,
+  input: TokenCreateInput,
+): Promise<ApiTokenCreated> {
   const { db } = ctx;
   return writeTransaction(db, async (tx) => {
     const owner = await accountWithinCeiling(ctx, tx, ownerId);

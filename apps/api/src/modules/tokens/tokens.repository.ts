@@ -3,7 +3,7 @@ import { Op, type Transaction } from 'sequelize';
 import { scopesOf } from '../../auth/api-tokens.js';
 import type { Database } from '../../db/database.js';
 import type { ApiToken } from '../../db/models/index.js';
-import { toIso } from '../users/users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 
 /** A stored token as listed: never its hash. `creators` names the users who made tokens, by id. */
 export function toApiToken(row: ApiToken, creators: ReadonlyMap<number, string>, now = new Date()): ApiTokenItem {

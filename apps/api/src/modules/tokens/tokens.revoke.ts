@@ -3,14 +3,14 @@ import { scopesOf } from '../../auth/api-tokens.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import { accountWithinCeiling } from '../../repositories/users.ceiling.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerContext } from '../../context.js';
 import { lockTokenOf } from './tokens.repository.js';
 
 /**
  * Deletes one token of `ownerId` (404 when that user has no such token): the row goes, so the
  * very next request with it is refused. The audit row names the token, never its secret.
  */
-export async function revokeToken(ctx: WriteContext, ownerId: number, tokenId: number): Promise<void> {
+export async function revokeToken(ctx: HandlerContext, ownerId: number, tokenId: number): Promise<void> {
   const { db } = ctx;
   await writeTransaction(db, async (tx) => {
     const owner = await accountWithinCeiling(ctx, tx, ownerId);

@@ -1,7 +1,7 @@
 import { type IdInput, PERMISSIONS, type PermissionSource, type UserAccessResult } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { canSeeTrash } from '../../domain/users.policy.js';
 import { findUserForView } from './show.handler.js';
 
@@ -15,10 +15,7 @@ import { findUserForView } from './show.handler.js';
 export async function userAccess({
   ctx,
   input,
-}: {
-  ctx: Context & { actor: Actor };
-  input: IdInput;
-}): Promise<UserAccessResult> {
+}: HandlerCall<IdInput, Context & { actor: Actor }>): Promise<UserAccessResult> {
   const user = await findUserForView(ctx, input.id, canSeeTrash(ctx.actor));
   const replacements = { userId: user.id };
   const [viaRoles, direct] = await Promise.all([

@@ -20,7 +20,8 @@ import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-reposit
 import type { Target } from '../../domain/users.rules.js';
 import type { RoleGrant } from '../../domain/escalation.js';
 import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerContext } from '../../context.js';
 import { assertBulkRole, bulkRole } from './bulk.roles.js';
 import { AppError } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
@@ -71,7 +72,7 @@ async function countSelection(db: Database, params: BulkJobParams): Promise<numb
 
 /** POST /users/bulk with a selection: the job, queued (202). The query is the list's, validated as such. */
 export async function submitBulkJob(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   input: BulkInput & { selection: BulkSelection },
 ): Promise<{ job: Job }> {
   const { db } = ctx;
@@ -94,7 +95,7 @@ export async function submitBulkJob(
     tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
   };
   const total = await countSelection(db, params);
-  const origin = auditOrigin(ctx);
+  const origin = auditOriginOf(ctx);
   const id = await writeTransaction(db, async (tx) => {
     const jobId = await insertJob(db, tx, {
       kind: 'bulk',
@@ -160,7 +161,7 @@ export async function reportItems(db: Database, tx: Transaction, outcome: BatchO
 
 /** One chunk of a bulk job, in the chunk's transaction: judged and (unless a dry run) applied. */
 export function runBulkChunk(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   job: {
     id: number;
     operation: BulkInput['operation'];

@@ -2,12 +2,13 @@ import { type BulkOperation, type BulkReport, isBulkRoleOperation } from '@app/c
 import type { Transaction } from 'sequelize';
 import { recordChange } from '../../journal/journal.js';
 import type { AuditChanges } from '../../db/models/audit.model.js';
-import { toIso } from './users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 import { type Change, judge, type Target } from '../../domain/users.rules.js';
 import { trashRefusal } from '../../domain/users.trash.js';
 import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-deferral.js';
 import { permissionsBeyond } from '../../repositories/held-permissions.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerContext } from '../../context.js';
 import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../repositories/users.locks.js';
 import type { RoleGrant } from '../../domain/escalation.js';
@@ -84,7 +85,7 @@ function roleSkip(spec: BulkSpec, user: Target, holds: boolean): Skip | null {
   return null;
 }
 
-async function apply(ctx: WriteContext, input: BulkSpec, users: Map<number, Target>, ids: number[], tx: Transaction) {
+async function apply(ctx: HandlerContext, input: BulkSpec, users: Map<number, Target>, ids: number[], tx: Transaction) {
   const { db } = ctx;
   const now = new Date();
   let changes: AuditChanges = {};
@@ -144,7 +145,7 @@ export interface BatchOutcome {
  * joins the audit row's (a job's id, for its chunks).
  */
 export async function runBatch(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   spec: BulkSpec,
   ids: readonly number[],
   tx: Transaction,
@@ -218,7 +219,7 @@ export async function runBatch(
   }
   const auditChanges = await apply(ctx, spec, users, affected, tx);
   await recordChange(db, tx, {
-    ...auditOrigin(ctx),
+    ...auditOriginOf(ctx),
     action: `users.bulk.${spec.operation}`,
     targetType: 'user',
     targetIds: affected,

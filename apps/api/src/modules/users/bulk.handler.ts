@@ -4,7 +4,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { runBatch } from './bulk.chunk.js';
 import { assertBulkRole } from './bulk.roles.js';
 import { submitBulkJob } from './bulk-job.js';
-import type { WriteContext } from './users.write-support.js';
+import type { HandlerContext, HandlerCall } from '../../context.js';
 
 /** Thrown to roll a dry run back after it computed its report with the real code path. */
 class DryRun extends Error {
@@ -19,7 +19,7 @@ type BulkIdsInput = BulkInput & { ids: number[] };
  * POST /users/bulk: a list of ids is judged and applied in the request (200, the report); a
  * selection (every user a list query matches) becomes a job (202, the job).
  */
-export function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkInput }): Promise<BulkReport | { job: Job }> {
+export function runBulk({ ctx, input }: HandlerCall<BulkInput>): Promise<BulkReport | { job: Job }> {
   if (input.selection) return submitBulkJob(ctx, { ...input, selection: input.selection });
   return runBulkIds(ctx, { ...input, ids: input.ids ?? [] });
 }
@@ -28,7 +28,7 @@ export function runBulk({ ctx, input }: { ctx: WriteContext; input: BulkInput })
  * POST /users/bulk with ids: failing and missing ids are skipped with a reason and the rest are
  * applied in one transaction (all or none). A dry run runs the same code and rolls back.
  */
-async function runBulkIds(ctx: WriteContext, input: BulkIdsInput): Promise<BulkReport> {
+async function runBulkIds(ctx: HandlerContext, input: BulkIdsInput): Promise<BulkReport> {
   const { db } = ctx;
   try {
     return await writeTransaction(db, async (tx) => {

@@ -7,7 +7,8 @@ import { type RoleGrant, roleRefusal, rolesBeyondActor } from '../../domain/esca
 import { AppError } from '../../errors.js';
 import { diff, recordChange } from '../../journal/journal.js';
 import { roleNamesOf } from './users.read-repository.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerContext } from '../../context.js';
 
 /**
  * Bulk addRole / removeRole: the role, the rows that already have (or lack) it, the writes, and
@@ -19,7 +20,7 @@ import { auditOrigin, type WriteContext } from './users.write-support.js';
 
 /** The role a bulk request gives or takes, or the refusal the whole request gets (nothing is per row). */
 export async function bulkRole(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   tx: Transaction | undefined,
   roleId: number,
 ): Promise<RoleGrant | AppError> {
@@ -40,7 +41,7 @@ export async function bulkRole(
 }
 
 /** As `bulkRole`, thrown: the synchronous route and a job's submission refuse with it (403/422). */
-export async function assertBulkRole(ctx: WriteContext, tx: Transaction | undefined, roleId: number) {
+export async function assertBulkRole(ctx: HandlerContext, tx: Transaction | undefined, roleId: number) {
   const role = await bulkRole(ctx, tx, roleId);
   if (role instanceof AppError) throw role;
   return role;
@@ -79,7 +80,7 @@ async function namesOf(db: Database, tx: Transaction, ids: readonly number[]): P
  * share one audit row (and one event plan): a chunk costs a few rows, not one per user.
  */
 export async function applyRoleChange(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   tx: Transaction,
   change: {
     operation: BulkRoleOperation;
@@ -132,7 +133,7 @@ export async function applyRoleChange(
   for (const group of groups.values()) {
     left -= 1;
     await recordChange(db, tx, {
-      ...auditOrigin(ctx),
+      ...auditOriginOf(ctx),
       action: 'user.update',
       targetType: 'user',
       targetIds: group.ids,

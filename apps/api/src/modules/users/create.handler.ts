@@ -9,7 +9,8 @@ import { rolesOf, toUserItem } from './users.item.js';
 import { emailTaken, insertUser } from './users.repository.js';
 import { checkGrantChange, replaceGrants } from './users.permissions-change.js';
 import { checkRoleChange } from './users.roles-change.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerCall } from '../../context.js';
 
 export const emailTakenError = () =>
   new AppError('VALIDATION_FAILED', 'This e-mail address is already used by another account.', {
@@ -21,7 +22,7 @@ export const emailTakenError = () =>
  * roles and the direct grants (`permissions`) are judged by the edit's own rules (the caller gives
  * only what it holds), so every door — REST, tRPC, the CLI — creates under them.
  */
-export async function createUser({ ctx, input }: { ctx: WriteContext; input: UserCreateInput }): Promise<{
+export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): Promise<{
   item: UserItem;
 }> {
   if (input.is_active === false && !usersPolicy.createInactive(ctx.actor)) throw forbidden('users.setActive');
@@ -43,7 +44,7 @@ export async function createUser({ ctx, input }: { ctx: WriteContext; input: Use
       await replaceGrants(ctx.db, tx, user.id, grants);
       const roles = await rolesOf(ctx.db, user.id, tx);
       await recordChange(ctx.db, tx, {
-        ...auditOrigin(ctx),
+        ...auditOriginOf(ctx),
         action: 'user.create',
         targetType: 'user',
         targetIds: [user.id],

@@ -1,16 +1,17 @@
 import type { IdInput } from '@app/contracts';
 import { recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { toIso } from './users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
 import { judge } from '../../domain/users.rules.js';
 import { refuse } from '../../domain/users.rules.js';
 import { targetOf } from '../../repositories/users.targets.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerCall } from '../../context.js';
 import { revokeCredentials, updateMany } from './users.batch-repository.js';
 
 /** DELETE /users/{id}: soft delete after the ceiling, self-delete, rule 3 and rule 4, in that order. */
-export async function deleteUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<void> {
+export async function deleteUser({ ctx, input }: HandlerCall<IdInput>): Promise<void> {
   const { db, config } = ctx;
   await writeTransaction(db, async (tx) => {
     const { user, admins } = await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName);
@@ -21,7 +22,7 @@ export async function deleteUser({ ctx, input }: { ctx: WriteContext; input: IdI
     await updateMany(db, tx, [user.id], { deleted_at: now });
     await revokeCredentials(db, tx, [user.id]);
     await recordChange(db, tx, {
-      ...auditOrigin(ctx),
+      ...auditOriginOf(ctx),
       action: 'user.delete',
       targetType: 'user',
       targetIds: [user.id],

@@ -3,7 +3,7 @@ import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { permissionOptions, roleOptions } from '../../domain/escalation.js';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { actionsFor } from '../../repositories/users.action-facts.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { toTarget } from '../../repositories/users.targets.js';
@@ -18,10 +18,7 @@ import { directGrantsOf } from './users.permissions-change.js';
 export async function editUser({
   ctx,
   input,
-}: {
-  ctx: Context & { actor: Actor };
-  input: IdInput;
-}): Promise<UserEditResult> {
+}: HandlerCall<IdInput, Context & { actor: Actor }>): Promise<UserEditResult> {
   // The route's guard (users.update) is the record policy here; a trashed user cannot be edited.
   const user = await ctx.db.models.User.findByPk(input.id);
   if (!user) throw notFound('The user');

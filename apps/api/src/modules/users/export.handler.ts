@@ -3,19 +3,14 @@ import { type ExportCaller, exportDownload } from '../../export/export-download.
 import type { FileDownload } from '../../export/file-download.js';
 import { openUserBatches } from './export.rows.js';
 import { assertTrashAllowed } from './users.list-query.js';
+import type { HandlerCall } from '../../context.js';
 
 /**
  * GET /users/export: the users matching a list query (optionally narrowed to `ids`) as a CSV,
  * XLSX or JSON download, streamed batch by batch. The trash view is checked before the export's
  * own sequence (rate, audit row, rows), so a refused view costs no allowance.
  */
-export async function exportUsers({
-  ctx,
-  input,
-}: {
-  ctx: ExportCaller;
-  input: UsersExportInput;
-}): Promise<FileDownload> {
+export async function exportUsers({ ctx, input }: HandlerCall<UsersExportInput, ExportCaller>): Promise<FileDownload> {
   assertTrashAllowed(ctx.actor, input);
   return exportDownload(ctx, input, {
     resource: 'users',

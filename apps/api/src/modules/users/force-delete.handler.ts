@@ -6,10 +6,11 @@ import { destroyMany } from './users.batch-repository.js';
 import { judge } from '../../domain/users.rules.js';
 import { refuse } from '../../domain/users.rules.js';
 import { targetOf } from '../../repositories/users.targets.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerCall } from '../../context.js';
 
 /** DELETE /users/{id}/force: erases a deleted user for good, after the privilege ceiling. */
-export async function forceDeleteUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<void> {
+export async function forceDeleteUser({ ctx, input }: HandlerCall<IdInput>): Promise<void> {
   const { db, config } = ctx;
   await writeTransaction(db, async (tx) => {
     const user = await lockTrashedUser(ctx, tx, input.id);
@@ -18,7 +19,7 @@ export async function forceDeleteUser({ ctx, input }: { ctx: WriteContext; input
     if (violation) refuse(violation);
     await destroyMany(db, tx, [user.id]);
     await recordChange(db, tx, {
-      ...auditOrigin(ctx),
+      ...auditOriginOf(ctx),
       action: 'user.force_delete',
       targetType: 'user',
       targetIds: [user.id],

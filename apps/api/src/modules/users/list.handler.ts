@@ -3,7 +3,7 @@ import { type ListTotal, listPage, pageOffset } from '../../query/list-page.js';
 import { plainFilters } from '../../query/list-query-engine.js';
 import { canSeeTrash } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { actionsFrom } from '../../domain/users.actions.js';
 import { readActionFacts } from '../../repositories/users.action-facts.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
@@ -24,10 +24,7 @@ import {
 export async function listUsers({
   ctx,
   input,
-}: {
-  ctx: Context & { actor: Actor };
-  input: UsersListQuery;
-}): Promise<UsersListResult> {
+}: HandlerCall<UsersListQuery, Context & { actor: Actor }>): Promise<UsersListResult> {
   assertTrashAllowed(ctx.actor, input);
   const { db } = ctx;
   const at = { page: input.page, perPage: effectivePerPage(input, ctx.config.users) };

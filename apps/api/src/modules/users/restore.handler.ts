@@ -1,17 +1,18 @@
 import type { IdInput, UserItem } from '@app/contracts';
 import { recordChange } from '../../journal/journal.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { toIso } from './users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 import { lockTrashedUser } from './trashed-user.js';
 import { updateMany } from './users.batch-repository.js';
 import { toUserItem } from './users.item.js';
 import { judge } from '../../domain/users.rules.js';
 import { refuse } from '../../domain/users.rules.js';
 import { targetOf } from '../../repositories/users.targets.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerCall } from '../../context.js';
 
 /** POST /users/{id}/restore: a deleted user back to the list, after the privilege ceiling. */
-export async function restoreUser({ ctx, input }: { ctx: WriteContext; input: IdInput }): Promise<{ item: UserItem }> {
+export async function restoreUser({ ctx, input }: HandlerCall<IdInput>): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   return writeTransaction(db, async (tx) => {
     const user = await lockTrashedUser(ctx, tx, input.id);
@@ -19,7 +20,7 @@ export async function restoreUser({ ctx, input }: { ctx: WriteContext; input: Id
     const violation = judge(ctx.actor, [{ kind: 'restore', target }], new Set(), config.users).get(user.id);
     if (violation) refuse(violation);
     await recordChange(db, tx, {
-      ...auditOrigin(ctx),
+      ...auditOriginOf(ctx),
       action: 'user.restore',
       targetType: 'user',
       targetIds: [user.id],

@@ -1,12 +1,12 @@
 import type { UsersSelectedInput } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { pageIds, readStats } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
 import { assertTrashAllowed, countUsers, usersOrder, usersWhere } from './users.list-query.js';
 
 /** GET /users/selected: every id matching the query ("select all N matching"), in list order, up to `limit`. */
-export async function selectedUsers({ ctx, input }: { ctx: Context & { actor: Actor }; input: UsersSelectedInput }) {
+export async function selectedUsers({ ctx, input }: HandlerCall<UsersSelectedInput, Context & { actor: Actor }>) {
   assertTrashAllowed(ctx.actor, input);
   const { db } = ctx;
   const stats = await readStats(db);

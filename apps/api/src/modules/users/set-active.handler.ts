@@ -6,7 +6,8 @@ import { toUserItem } from './users.item.js';
 import { judge } from '../../domain/users.rules.js';
 import { liveUser, targetOf } from '../../repositories/users.targets.js';
 import { refuse } from '../../domain/users.rules.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerCall } from '../../context.js';
 import { revokeCredentials } from './users.batch-repository.js';
 import { lockUsers } from '../../repositories/users.locks.js';
 
@@ -14,10 +15,7 @@ import { lockUsers } from '../../repositories/users.locks.js';
 export async function setUserActive({
   ctx,
   input,
-}: {
-  ctx: WriteContext;
-  input: IdInput & SetActiveInput;
-}): Promise<{ item: UserItem }> {
+}: HandlerCall<IdInput & SetActiveInput>): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   return writeTransaction(db, async (tx) => {
     const { user, admins } = input.active
@@ -34,7 +32,7 @@ export async function setUserActive({
     if (before.is_active !== input.active) {
       if (!input.active) await revokeCredentials(db, tx, [user.id]);
       await recordChange(db, tx, {
-        ...auditOrigin(ctx),
+        ...auditOriginOf(ctx),
         action: input.active ? 'user.activate' : 'user.deactivate',
         targetType: 'user',
         targetIds: [user.id],

@@ -2,7 +2,7 @@ import type { IdInput, UserShowItem, UserShowQuery, UserShowResult } from '@app/
 import { AppError, notFound } from '../../errors.js';
 import { userSections, usersPolicy } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { Context, HandlerCall } from '../../context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
 import { actionsFor } from '../../repositories/users.action-facts.js';
 import { toTarget } from '../../repositories/users.targets.js';
@@ -30,10 +30,7 @@ export async function findUserForView(ctx: Context & { actor: Actor }, id: numbe
 export async function showUser({
   ctx,
   input,
-}: {
-  ctx: Context & { actor: Actor };
-  input: IdInput & UserShowQuery;
-}): Promise<UserShowResult> {
+}: HandlerCall<IdInput & UserShowQuery, Context & { actor: Actor }>): Promise<UserShowResult> {
   const user = await findUserForView(ctx, input.id, input.withTrashed);
   const item = toUserItem(user);
   const needRoles = input.with.includes('roles') || input.append.includes('is_admin');

@@ -18,7 +18,8 @@ import { lockAdministratorChanges, lockUsers, roleIdByName } from '../../reposit
 import { lastHolderGuard } from '../../repositories/permission-holders.js';
 import { RetryTransaction } from '../../db/transaction.js';
 import { checkGrantChange, directGrantsOf, replaceGrants } from './users.permissions-change.js';
-import { auditOrigin, type WriteContext } from './users.write-support.js';
+import { auditOriginOf } from '../../journal/journal.js';
+import type { HandlerCall } from '../../context.js';
 import { replaceRoles, roleIdsOf } from './users.write-repository.js';
 
 const staleVersion = () =>
@@ -35,13 +36,7 @@ const staleVersion = () =>
  * taking one away keeps someone holding every permission), all judged and applied in one
  * transaction. A new password ends the user's other sessions and tokens in that transaction.
  */
-export async function updateUser({
-  ctx,
-  input,
-}: {
-  ctx: WriteContext;
-  input: IdInput & UserUpdateInput;
-}): Promise<{ item: UserItem }> {
+export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdateInput>): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
@@ -104,7 +99,7 @@ export async function updateUser({
           : null;
       const roles = await rolesOf(db, user.id, tx);
       await recordChange(db, tx, {
-        ...auditOrigin(ctx),
+        ...auditOriginOf(ctx),
         action: 'user.update',
         targetType: 'user',
         targetIds: [user.id],

@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { permissionNames } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
 import type { User } from '../../db/models/index.js';
-import { toIso } from './users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 
 /** The show/edit item's base fields; never the password hash. */
 export function toUserItem(user: User): UserItem {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { directGrantRefusal } from '../../domain/escalation.js';
 import { inContractOrder } from '../../domain/users.rules.js';
 import { AppError } from '../../errors.js';
-import type { WriteContext } from './users.write-support.js';
+import type { HandlerContext } from '../../context.js';
 
 const isPermission = (name: string): name is Permission => (PERMISSIONS as readonly string[]).includes(name);
 
@@ -30,7 +30,7 @@ export async function directGrantsOf(db: Database, tx: Transaction | null, userI
  * each permission it adds or removes (403 naming the first it lacks, at `permissions`) — the rule
  * roles follow. POST /users and PUT /users/{id} both ask it.
  */
-export function checkGrantChange(ctx: WriteContext, before: readonly string[], next: readonly string[]): GrantDelta {
+export function checkGrantChange(ctx: HandlerContext, before: readonly string[], next: readonly string[]): GrantDelta {
   const added = next.filter((p) => !before.includes(p));
   const removed = before.filter((p) => !next.includes(p));
   const refusal = directGrantRefusal(ctx.actor, [...added, ...removed]);

@@ -1,4 +1,5 @@
 import type { UserRow, UsersStats } from '@app/contracts';
+import { toIso } from '../../db/sql-date.js';
 import {
   type FindOptions,
   IndexHints,
@@ -9,11 +10,6 @@ import {
 } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { countUpTo, pageIdsOf, pageIdsWithTotalOf, plainRows, selectSql } from '../../query/list-reads.js';
-
-export const toIso = (v: Date | string | null | undefined): string | null => {
-  if (v === null || v === undefined) return null;
-  return (v instanceof Date ? v : new Date(v)).toISOString();
-};
 
 interface RawUserRow {
   id: number;

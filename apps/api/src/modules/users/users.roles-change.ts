@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
 import { AppError } from '../../errors.js';
-import type { WriteContext } from './users.write-support.js';
+import type { HandlerContext } from '../../context.js';
 import { unknownRoleIds } from './users.write-repository.js';
 
 export interface RoleDelta {
@@ -15,7 +15,7 @@ export interface RoleDelta {
  * must hold every permission of each role it adds or removes (403, anti-escalation).
  */
 export async function checkRoleChange(
-  ctx: WriteContext,
+  ctx: HandlerContext,
   tx: Transaction,
   current: readonly number[],
   next: readonly number[],

@@ -2,7 +2,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { openSecret, SecretUnavailable, sealSecret } from '../../webhooks/secret-box.js';
 import { secretKeysOf } from '../../webhooks/settings.js';
-import type { WriteContext } from '../users/users.write-support.js';
+import type { HandlerContext } from '../../context.js';
 
 export interface ResealResult {
   keyId: string;
@@ -18,7 +18,7 @@ export interface ResealResult {
  * `webhook.reseal` event naming the endpoints changed and the key (never a secret). Null when no
  * key is set.
  */
-export async function resealSecrets(ctx: WriteContext): Promise<ResealResult | null> {
+export async function resealSecrets(ctx: HandlerContext): Promise<ResealResult | null> {
   const { db } = ctx;
   const keys = secretKeysOf(ctx.config);
   if (!keys.current) return null;

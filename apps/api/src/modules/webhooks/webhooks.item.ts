@@ -4,7 +4,7 @@ import type {
   WebhookDelivery as WebhookDeliveryItem,
 } from '@app/contracts';
 import type { Webhook, WebhookAttempt, WebhookDelivery } from '../../db/models/index.js';
-import { toIso } from '../users/users.read-repository.js';
+import { toIso } from '../../db/sql-date.js';
 
 type EventType = WebhookItem['events'][number];
 type Status = WebhookDeliveryItem['status'];
