@@ -10,7 +10,7 @@ import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { trashRefusal } from '../../domain/users.trash.js';
 import { mintToken } from '../../modules/tokens/tokens.mint.js';
-import { findByEmail } from '../../modules/users/users.repository.js';
+import { findByEmail } from '../../modules/users/users.write-repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
 import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';

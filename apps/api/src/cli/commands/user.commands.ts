@@ -14,7 +14,7 @@ import { trashRefusal } from '../../domain/users.trash.js';
 import { createUser } from '../../modules/users/create.handler.js';
 import { updateUser } from '../../modules/users/update.handler.js';
 import { versionOf } from '../../modules/users/users.item.js';
-import { findByEmail } from '../../modules/users/users.repository.js';
+import { findByEmail } from '../../modules/users/users.write-repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
 import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';

@@ -6,7 +6,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { usersPolicy } from '../../domain/users.policy.js';
 import { AppError, forbidden } from '../../errors.js';
 import { rolesOf, toUserItem } from './users.item.js';
-import { emailTaken, insertUser } from './users.repository.js';
+import { emailTaken, insertUser } from './users.write-repository.js';
 import { checkGrantChange, replaceGrants } from './users.permissions-change.js';
 import { checkRoleChange } from './users.roles-change.js';
 import { auditOriginOf } from '../../journal/journal.js';

@@ -6,7 +6,6 @@ import { writeTransaction } from '../../db/transaction.js';
 import { AppError, forbidden } from '../../errors.js';
 import { emailTakenError } from './create.handler.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
-import { emailTaken } from './users.repository.js';
 import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
 import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
 import { checkRoleChange } from './users.roles-change.js';
@@ -20,7 +19,7 @@ import { RetryTransaction } from '../../db/transaction.js';
 import { checkGrantChange, directGrantsOf, replaceGrants } from './users.permissions-change.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerCall } from '../../context.js';
-import { replaceRoles, roleIdsOf } from './users.write-repository.js';
+import { emailTaken, replaceRoles, roleIdsOf } from './users.write-repository.js';
 
 const staleVersion = () =>
   new AppError(
