@@ -45,6 +45,9 @@ describe('who a job names', () => {
       { id: null, email: null, message: JOB_CODE_SENTENCES.NOT_INACTIVE },
       { id: null, email: null, message: JOB_CODE_SENTENCES.NOT_INACTIVE },
     ]);
+    // The tRPC door answers the same.
+    const input = encodeURIComponent(JSON.stringify({ id: done.id }));
+    expect((await blind.get(`/api/trpc/jobs.show?input=${input}`)).json().result.data).toEqual(withheld);
     const json = (await blind.get(`/api/jobs/${done.id}/report?format=json`)).body;
     expect(json).not.toMatch(/@|Member/);
     expect(JSON.parse(json)).toEqual([
