@@ -34,6 +34,14 @@ export class AppError extends Error {
   }
 }
 
+/** A rule's refusal (a plan's first) as the error the doors answer. */
+export function refusalError(refusal: { code: ErrorCode; message: string; errors?: FieldErrors; permission?: string }) {
+  return new AppError(refusal.code, refusal.message, {
+    ...(refusal.errors ? { errors: refusal.errors } : {}),
+    ...(refusal.permission !== undefined ? { extra: { permission: refusal.permission } } : {}),
+  });
+}
+
 export const notFound = (what = 'The record') =>
   new AppError('NOT_FOUND', `${what} does not exist or has been deleted.`);
 

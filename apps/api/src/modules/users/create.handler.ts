@@ -4,18 +4,17 @@ import { diff, recordChange } from '../../journal/journal.js';
 import { hashPassword } from '../../auth/password.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { usersPolicy } from '../../domain/users.policy.js';
-import { AppError, forbidden } from '../../errors.js';
+import { AppError, forbidden, refusalError } from '../../errors.js';
+import { EMAIL_TAKEN, planCreate } from '../../domain/users.edit-plan.js';
 import { rolesOf, toUserItem } from './users.item.js';
 import { emailTaken, insertUser } from './users.write-repository.js';
-import { checkGrantChange, replaceGrants } from './users.permissions-change.js';
-import { checkRoleChange } from './users.roles-change.js';
+import { replaceGrants } from './users.permissions-change.js';
+import { roleFactsOf } from './users.roles-change.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerCall } from '../../context.js';
 
 export const emailTakenError = () =>
-  new AppError('VALIDATION_FAILED', 'This e-mail address is already used by another account.', {
-    errors: { email: ['This e-mail address is already used by another account.'] },
-  });
+  new AppError('VALIDATION_FAILED', EMAIL_TAKEN, { errors: { email: [EMAIL_TAKEN] } });
 
 /**
  * POST /users: 201 with the new user. Creating an inactive account needs users.setActive too; the
@@ -31,10 +30,14 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
   const isActive = input.is_active ?? true;
   try {
     return await writeTransaction(ctx.db, async (tx) => {
-      if (await emailTaken(ctx.db, tx, input.email)) throw emailTakenError();
       const roleIds = input.roles_ids ?? [];
-      await checkRoleChange(ctx, tx, [], roleIds);
-      const grants = checkGrantChange(ctx, [], input.permissions ?? []);
+      const decided = planCreate(
+        ctx.actor,
+        { roles_ids: roleIds, permissions: input.permissions ?? [] },
+        { emailTaken: await emailTaken(ctx.db, tx, input.email), roles: await roleFactsOf(ctx.db, tx, [], roleIds) },
+      );
+      if ('refusal' in decided) throw refusalError(decided.refusal);
+      const { grants } = decided;
       const user = await insertUser(
         ctx.db,
         tx,

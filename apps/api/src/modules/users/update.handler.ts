@@ -1,39 +1,27 @@
 import type { IdInput, UserItem, UserUpdateInput } from '@app/contracts';
 import { UniqueConstraintError } from 'sequelize';
-import { diff, recordChange } from '../../journal/journal.js';
 import { hashPassword } from '../../auth/password.js';
-import { writeTransaction } from '../../db/transaction.js';
-import { AppError, forbidden } from '../../errors.js';
-import { emailTakenError } from './create.handler.js';
-import { rolesOf, toUserItem, versionOf } from './users.item.js';
-import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
-import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
-import { checkRoleChange } from './users.roles-change.js';
-import { usersPolicy } from '../../domain/users.policy.js';
-import { type Change, judge, outranked } from '../../domain/users.rules.js';
-import { liveUser, targetOf } from '../../repositories/users.targets.js';
-import { refuse } from '../../domain/users.rules.js';
-import { lockAdministratorChanges, lockUsers, roleIdByName } from '../../repositories/users.locks.js';
-import { lastHolderGuard } from '../../repositories/permission-holders.js';
-import { RetryTransaction } from '../../db/transaction.js';
-import { checkGrantChange, directGrantsOf, replaceGrants } from './users.permissions-change.js';
-import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerCall } from '../../context.js';
+import { RetryTransaction, writeTransaction } from '../../db/transaction.js';
+import { planEdit } from '../../domain/users.edit-plan.js';
+import { refusalError } from '../../errors.js';
+import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
+import { lastHolderGuard } from '../../repositories/permission-holders.js';
+import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
+import { lockAdministratorChanges, lockUsers, roleIdByName } from '../../repositories/users.locks.js';
+import { liveUser, targetOf } from '../../repositories/users.targets.js';
+import { emailTakenError } from './create.handler.js';
+import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
+import { rolesOf, toUserItem, versionOf } from './users.item.js';
+import { directGrantsOf, replaceGrants } from './users.permissions-change.js';
+import { roleFactsOf } from './users.roles-change.js';
 import { emailTaken, replaceRoles, roleIdsOf } from './users.write-repository.js';
 
-const staleVersion = () =>
-  new AppError(
-    'VERSION_CONFLICT',
-    'Someone else changed this user after you opened it. Reload to see their changes, then edit again.',
-  );
-
 /**
- * PUT /users/{id}: the privilege ceiling first (403 OUTRANKED: a caller who may not touch the
- * account learns nothing more), then the optimistic lock (409 when `version` is stale, nothing
- * written), the e-mail, the status (needs users.setActive, rules 1–2) and the roles
- * (anti-escalation, rule 2 when the admin role is removed) and the direct grants (anti-escalation;
- * taking one away keeps someone holding every permission), all judged and applied in one
- * transaction. A new password ends the user's other sessions and tokens in that transaction.
+ * PUT /users/{id} as a transaction script: lock the user (and take the administrators' turn when
+ * the change could take one away), read the facts, ask the plan (domain/users.edit-plan.ts: the
+ * ceiling, the version, the e-mail, the grants, the status, the roles and the rules, in that
+ * order), apply it. A new password ends the user's other sessions and tokens in that transaction.
  */
 export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdateInput>): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
@@ -54,41 +42,38 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
       const { user, admins } = mayRemoveAdmin
         ? await lockForAdminRemoval(db, tx, input.id, config.users.activation.adminRoleName)
         : { user: liveUser(await lockUsers(db, tx, [input.id]), input.id), admins: new Set<number>() };
-      const target = await targetOf(ctx, tx, user);
-      const ceiling = outranked(ctx.actor, { kind: 'update', target });
-      if (ceiling) refuse(ceiling);
-      if (versionOf(user) !== input.version) throw staleVersion();
-      if (await emailTaken(db, tx, input.email, user.id)) throw emailTakenError();
       const grantsBefore = await directGrantsOf(db, tx, user.id);
       if (!inTurn && takesGrants(grantsBefore)) throw new RetryTransaction('a direct grant appeared before the lock');
-      const grants = nextGrants ? checkGrantChange(ctx, grantsBefore, nextGrants) : null;
+      const rolesBefore = await roleIdsOf(db, tx, user.id);
+      const decided = planEdit(
+        ctx.actor,
+        input,
+        {
+          target: await targetOf(ctx, tx, user),
+          version: versionOf(user),
+          emailTaken: await emailTaken(db, tx, input.email, user.id),
+          grantsBefore,
+          rolesBefore,
+          roles: input.roles_ids ? await roleFactsOf(db, tx, rolesBefore, input.roles_ids) : null,
+          adminRoleId,
+          admins,
+        },
+        config.users,
+      );
+      if ('refusal' in decided) throw refusalError(decided.refusal);
+      const { plan } = decided;
 
-      const changes: Change[] = [];
-      const statusChanges = input.is_active !== undefined && input.is_active !== target.is_active;
-      if (statusChanges) {
-        if (!usersPolicy.setActive(ctx.actor, user)) throw forbidden('users.setActive');
-        changes.push({ kind: 'setActive', target, active: input.is_active as boolean });
-      }
-      const currentRoles = await roleIdsOf(db, tx, user.id);
-      const delta = input.roles_ids
-        ? await checkRoleChange(ctx, tx, currentRoles, input.roles_ids)
-        : { added: [], removed: [] };
-      if (adminRoleId !== null && delta.removed.includes(adminRoleId))
-        changes.push({ kind: 'removeAdminRole', target });
-      const violation = judge(ctx.actor, changes, admins, config.users).get(user.id);
-      if (violation) refuse(violation);
-
-      const guard = grants?.removed.length ? await lastHolderGuard(db, tx) : null;
+      const guard = plan.grants?.removed.length ? await lastHolderGuard(db, tx) : null;
       const beforeRoles = (await rolesOf(db, user.id, tx)).map((r) => r.name);
-      const before = { name: user.name, email: user.email, is_active: target.is_active };
+      const before = { name: user.name, email: user.email, is_active: Boolean(user.is_active) };
       user.set({ name: input.name, email: input.email, lock_version: user.lock_version + 1 });
-      if (statusChanges) user.set('is_active', input.is_active as boolean);
+      if (plan.statusChanges) user.set('is_active', input.is_active as boolean);
       if (passwordHash) user.set('password_hash', passwordHash);
       await user.save({ transaction: tx });
-      await replaceRoles(db, tx, user.id, delta.added, delta.removed);
-      if (grants) await replaceGrants(db, tx, user.id, grants);
+      await replaceRoles(db, tx, user.id, plan.roles.added, plan.roles.removed);
+      if (plan.grants) await replaceGrants(db, tx, user.id, plan.grants);
       await guard?.check();
-      const deactivated = statusChanges && !input.is_active;
+      const deactivated = plan.statusChanges && !input.is_active;
       if (deactivated) await revokeCredentials(db, tx, [user.id]);
       // Whoever changed the password, the old one's sessions and tokens must not outlive it; the
       // credential this very request came with survives when users change their own.
@@ -109,7 +94,7 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
             email: user.email,
             is_active: Boolean(user.is_active),
             roles: roles.map((r) => r.name),
-            permissions: grants ? await directGrantsOf(db, tx, user.id) : grantsBefore,
+            permissions: plan.grants ? await directGrantsOf(db, tx, user.id) : grantsBefore,
           },
         ),
         ...(passwordHash ? { context: { passwordChanged: true, ...revoked } } : {}),

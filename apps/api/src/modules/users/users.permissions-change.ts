@@ -1,19 +1,10 @@
 import { type Permission, PERMISSIONS } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { directGrantRefusal } from '../../domain/escalation.js';
 import { inContractOrder } from '../../domain/users.rules.js';
-import { AppError } from '../../errors.js';
-import type { HandlerContext } from '../../context.js';
+import type { GrantDelta } from '../../domain/users.edit-plan.js';
 
 const isPermission = (name: string): name is Permission => (PERMISSIONS as readonly string[]).includes(name);
-
-/** A user's direct grants before and after a change, by name in the contract's order. */
-export interface GrantDelta {
-  before: string[];
-  added: string[];
-  removed: string[];
-}
 
 /** The permission names granted to the user directly (not through a role), in the contract's order. */
 export async function directGrantsOf(db: Database, tx: Transaction | null, userId: number): Promise<Permission[]> {
@@ -23,24 +14,6 @@ export async function directGrantsOf(db: Database, tx: Transaction | null, userI
   );
   // Names the contract does not know (a permission row left by an older release) are not offered.
   return inContractOrder(rows.map((r) => r.name)).filter(isPermission);
-}
-
-/**
- * Replacing a user's direct grants with `next` (a new user's, `before` empty): the caller must hold
- * each permission it adds or removes (403 naming the first it lacks, at `permissions`) — the rule
- * roles follow. POST /users and PUT /users/{id} both ask it.
- */
-export function checkGrantChange(ctx: HandlerContext, before: readonly string[], next: readonly string[]): GrantDelta {
-  const added = next.filter((p) => !before.includes(p));
-  const removed = before.filter((p) => !next.includes(p));
-  const refusal = directGrantRefusal(ctx.actor, [...added, ...removed]);
-  if (refusal) {
-    throw new AppError('FORBIDDEN', refusal.message, {
-      errors: { permissions: [refusal.message] },
-      extra: { permission: refusal.missing[0] ?? '' },
-    });
-  }
-  return { before: [...before], added: inContractOrder(added), removed: inContractOrder(removed) };
 }
 
 /** Writes the delta in `tx`: one DELETE and one INSERT at most. */

@@ -1,42 +1,16 @@
 import type { Transaction } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { type RoleFacts, roleDeltaOf } from '../../domain/users.edit-plan.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
-import { roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
-import { AppError } from '../../errors.js';
-import type { HandlerContext } from '../../context.js';
 import { unknownRoleIds } from './users.write-repository.js';
 
-export interface RoleDelta {
-  added: number[];
-  removed: number[];
-}
-
-/**
- * Replacing a user's roles: every new role must exist (422 at `roles_ids.<i>`), and the caller
- * must hold every permission of each role it adds or removes (403, anti-escalation).
- */
-export async function checkRoleChange(
-  ctx: HandlerContext,
+/** What replacing a user's roles `current` with `next` depends on: the new ids naming no role, the roles in play. */
+export async function roleFactsOf(
+  db: Database,
   tx: Transaction,
   current: readonly number[],
   next: readonly number[],
-): Promise<RoleDelta> {
-  const added = next.filter((id) => !current.includes(id));
-  const removed = current.filter((id) => !next.includes(id));
-  const unknown = await unknownRoleIds(ctx.db, tx, added);
-  if (unknown.length) {
-    const errors = Object.fromEntries(
-      unknown.map((id) => [`roles_ids.${next.indexOf(id)}`, [`There is no role with id ${id}.`]]),
-    );
-    throw new AppError('VALIDATION_FAILED', `There is no role with id ${unknown[0]}.`, { errors });
-  }
-  const beyond = rolesBeyondActor(ctx.actor, await loadRoleGrants(ctx.db, [...added, ...removed], tx));
-  const first = beyond[0];
-  if (first) {
-    const message = roleRefusal(first, first.missing);
-    throw new AppError('FORBIDDEN', message, {
-      errors: { roles_ids: [message] },
-      extra: { permission: first.missing[0] ?? '' },
-    });
-  }
-  return { added, removed };
+): Promise<RoleFacts> {
+  const { added, removed } = roleDeltaOf(current, next);
+  return { unknown: await unknownRoleIds(db, tx, added), grants: await loadRoleGrants(db, [...added, ...removed], tx) };
 }
