@@ -18,7 +18,6 @@ import {
   type LucideIcon,
   type LucideProps,
   Minus,
-  RefreshCw,
   Rows2,
   Rows4,
   Search,
@@ -60,4 +59,3 @@ export const AlertTriangleIcon = glyph(TriangleAlert);
 export const InfoIcon = glyph(Info);
 export const CheckCircleIcon = glyph(CircleCheck);
 export const LockIcon = glyph(Lock);
-export const RefreshIcon = glyph(RefreshCw);

@@ -34,12 +34,6 @@ export {
 } from './column-visibility-menu';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
 export {
-  ConflictBanner,
-  type ConflictBannerProps,
-  type ConflictBannerStrings,
-  type ConflictState,
-} from './conflict-banner';
-export {
   DataTable,
   DataTableColumnHeader,
   type DataTableColumnHeaderProps,

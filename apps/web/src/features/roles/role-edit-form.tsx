@@ -1,5 +1,5 @@
 import type { PermissionRow, RoleItem, RoleShowResult } from '@app/contracts';
-import { ConflictBanner, type ConflictState } from '@app/ui';
+import { ConflictBanner, type ConflictState } from '../../components/conflict-banner';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';

@@ -1,5 +1,6 @@
 import type { UserEditResult, UserUpdateInput } from '@app/contracts';
-import { ConflictBanner, type ConflictState, FormError } from '@app/ui';
+import { FormError } from '@app/ui';
+import { ConflictBanner, type ConflictState } from '../../../components/conflict-banner';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';

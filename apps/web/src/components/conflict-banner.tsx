@@ -1,6 +1,5 @@
-import { Alert } from './alert';
-import { Button } from './button';
-import { RefreshIcon } from './icons';
+import { Alert, Button } from '@app/ui';
+import { RefreshCw } from 'lucide-react';
 
 /** Where a form stands after a save was refused with 409: none, told, or showing the latest version. */
 export type ConflictState = { stage: 'detected'; message: string } | { stage: 'reloaded'; hasDraft: boolean } | null;
@@ -49,7 +48,7 @@ export function ConflictBanner({
         title={s.title}
         actions={
           <Button size="sm" variant="secondary" onClick={onReload} loading={reloading}>
-            {reloading ? null : <RefreshIcon />}
+            {reloading ? null : <RefreshCw aria-hidden="true" />}
             {reloading ? s.reloading : s.reload}
           </Button>
         }
