@@ -52,7 +52,7 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     await bar.getByText(t.selection.allMatching(10_000, false), { exact: true }).waitFor();
     await bar.getByRole('button', { name: t.bulk.deactivate, exact: true }).click();
 
-    const dialog = page.getByRole('dialog', { name: j.matching.titleAll(t.bulk.deactivate, 10_000, false) });
+    const dialog = page.getByRole('dialog', { name: t.bulk.titleAll(t.bulk.deactivate, 10_000, false) });
     await dialog.waitFor();
     // The dry run's own bar while it judges (caught when the machine is not too quick for it).
     const checking = dialog.getByRole('progressbar', { name: j.job.progressLabel });
@@ -60,9 +60,7 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     await dialog.getByText(j.outcome.wouldChange(BULK_USERS), { exact: true }).waitFor({ timeout: 60_000 });
     await captureViews(page, 'job-dialog', 800);
 
-    await dialog
-      .getByRole('button', { name: j.matching.confirmAll(t.bulk.deactivate, BULK_USERS), exact: true })
-      .click();
+    await dialog.getByRole('button', { name: t.bulk.confirmAll(t.bulk.deactivate, BULK_USERS), exact: true }).click();
     await page.waitForURL(/\/jobs\/\d+$/);
     const jobId = Number(new URL(page.url()).pathname.split('/').pop());
     await page

@@ -88,16 +88,14 @@ describe.skipIf(browserMissing())('acting on users', () => {
     await bar.getByText(t.selection.allMatching(before.length), { exact: true }).waitFor();
 
     await bar.getByRole('button', { name: t.bulk.deactivate, exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: j.matching.titleAll(t.bulk.deactivate, before.length, true) });
+    const dialog = page.getByRole('dialog', { name: t.bulk.titleAll(t.bulk.deactivate, before.length, true) });
     await dialog.waitFor();
     // The dry run's counts come first; nothing has changed yet.
     await dialog.getByText(j.outcome.wouldChange(activeBefore), { exact: true }).waitFor({ timeout: 30_000 });
     expect(await dialog.textContent()).toContain(t.bulk.noneSkipped);
     expect((await allRows(page, 'q=schmidt')).filter((row) => row.is_active)).toHaveLength(activeBefore);
 
-    await dialog
-      .getByRole('button', { name: j.matching.confirmAll(t.bulk.deactivate, activeBefore), exact: true })
-      .click();
+    await dialog.getByRole('button', { name: t.bulk.confirmAll(t.bulk.deactivate, activeBefore), exact: true }).click();
     // The job's page follows it to the end, and says so.
     await page.waitForURL(/\/jobs\/\d+$/);
     await waitForToast(page, j.finishedToast.succeeded(j.operations.deactivate), 30_000);

@@ -1,5 +1,5 @@
 import type { JobStatus } from '@app/contracts';
-import { atLeast, formatCount, listStrings } from './list-strings';
+import { formatCount, listStrings } from './list-strings';
 
 const STATUSES: Record<JobStatus, string> = {
   queued: 'Queued',
@@ -133,12 +133,6 @@ export const jobsMessages = {
     counts: (changed: number, skipped: number) => `${users(changed)} changed, ${formatCount(skipped)} skipped.`,
     view: 'View',
   },
-  matching: {
-    titleAll: (action: string, total: number, exact: boolean) =>
-      `${action} all ${atLeast(total, exact)} matching users?`,
-    checking: 'Checking every matching user (nothing changes yet)…',
-    checkFailed: 'The check did not finish.',
-    confirmAll: (action: string, count: number) => `${action} ${users(count)}`,
-    started: 'The job has started. You can follow it here or from any page.',
-  },
+  /** A bulk action's real job was submitted (the selection's dialog hands it over). */
+  submitted: 'The job has started. You can follow it here or from any page.',
 };

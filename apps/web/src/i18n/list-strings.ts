@@ -63,6 +63,7 @@ export interface ListWords {
 /** A list's strings in the kit's shape: search, filters, chips, table, pagination, empty and error states, export, selection. */
 export function listStrings(w: ListWords) {
   const counted = (count: number) => `${formatCount(count)} ${count === 1 ? w.one : w.many}`;
+  const One = `${w.one.charAt(0).toUpperCase()}${w.one.slice(1)}`;
   return {
     search: { ...w.search, clear: 'Clear search' },
     filters: { ...listFilterStrings, heading: `Filter ${w.many}`, chip: { search: 'Search' } },
@@ -94,10 +95,29 @@ export function listStrings(w: ListWords) {
       selectAllMatching: (total: number, exact = true) => `Select all ${atLeast(total, exact)} matching`,
       allMatching: (total: number, exact = true) => `All ${atLeast(total, exact)} matching`,
       except: (count: number) => `${formatCount(count)} left out`,
-      selecting: 'Selecting…',
       clear: 'Clear selection',
-      failed: `The matching ${w.many} could not be selected.`,
       actionsLabel: `Actions on the selected ${w.many}`,
+    },
+    /** The dialogs of a bulk action; the action's own words come from its declaration. */
+    bulk: {
+      cancel: 'Cancel',
+      retry: 'Check again',
+      checking: 'Checking what would change…',
+      checkFailed: 'The check could not be run.',
+      nothingToDo: `None of the selected ${w.many} can be changed this way.`,
+      skipped: (count: number) => `${formatCount(count)} skipped`,
+      noneSkipped: 'none skipped.',
+      /** A skipped record whose name is not known. */
+      unnamed: (id: number) => `${One} #${id}`,
+      moreSkipped: (count: number) => `…and ${formatCount(count)} more`,
+      doneSkipped: (count: number) => `${formatCount(count)} skipped: the rules did not allow them.`,
+      // Every match, through a background job.
+      titleAll: (verb: string, total: number, exact: boolean) =>
+        `${verb} all ${atLeast(total, exact)} matching ${w.many}?`,
+      checkingAll: `Checking every matching ${w.one} (nothing changes yet)…`,
+      checkAllFailed: 'The check did not finish.',
+      wouldChange: (count: number) => `${counted(count)} would be changed`,
+      confirmAll: (verb: string, count: number) => `${verb} ${counted(count)}`,
     },
   };
 }

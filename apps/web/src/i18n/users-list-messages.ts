@@ -89,6 +89,7 @@ export const usersListMessages = {
     trashBody: 'Deleted users appear here until they are restored or deleted permanently.',
   },
   bulk: {
+    ...kit.bulk,
     activate: 'Activate',
     deactivate: 'Deactivate',
     delete: 'Delete',
@@ -110,7 +111,6 @@ export const usersListMessages = {
       restore: 'Restored users return to the list with the status they had.',
       forceDelete: 'The users are removed for good. This cannot be undone.',
     },
-    checking: 'Checking what would change…',
     affected: {
       activate: (count: number) => `${formatCount(count)} will be activated`,
       deactivate: (count: number) => `${formatCount(count)} will be deactivated`,
@@ -118,11 +118,6 @@ export const usersListMessages = {
       restore: (count: number) => `${formatCount(count)} will be restored`,
       forceDelete: (count: number) => `${formatCount(count)} will be permanently deleted`,
     },
-    skipped: (count: number) => `${formatCount(count)} skipped`,
-    noneSkipped: 'none skipped.',
-    nothingToDo: 'None of the selected users can be changed this way.',
-    skippedUser: (id: number) => `User #${id}`,
-    moreSkipped: (count: number) => `…and ${formatCount(count)} more`,
     confirm: {
       activate: (count: number) => `Activate ${usersCount(count)}`,
       deactivate: (count: number) => `Deactivate ${usersCount(count)}`,
@@ -137,10 +132,6 @@ export const usersListMessages = {
       restore: (count: number) => `${usersCount(count)} restored`,
       forceDelete: (count: number) => `${usersCount(count)} permanently deleted`,
     },
-    doneSkipped: (count: number) => `${formatCount(count)} skipped: the rules did not allow them.`,
-    cancel: 'Cancel',
-    retry: 'Check again',
-    checkFailed: 'The check could not be run.',
     /** Giving or taking one role: the role is chosen first, then the check and confirmation as above. */
     role: {
       pickTitle: {

@@ -4,8 +4,12 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useMessages } from '../../i18n/messages';
-import { useTRPC } from '../../lib/trpc';
+import type { BulkJobs } from '../../lib/resource-list/bulk-actions';
+import { useTRPC, useTRPCClient } from '../../lib/trpc';
 import { isLiveJob, operationLabel } from './job-format';
+import { JobProgressBar } from './job-progress';
+import { JobSkips } from './job-skips';
+import { useJob } from './use-job';
 
 /**
  * The jobs this tab watches: those it submitted and those the header saw moving. Whoever first
@@ -45,3 +49,43 @@ export function useJobFinishedToast() {
     [m, t, trpc, queryClient, navigate],
   );
 }
+
+/** A submitted job handed over by the page that started it: watched, listed, and its page opened. */
+function useJobHandOff() {
+  const m = useMessages();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(
+    (job: Job) => {
+      watchJob(job.id);
+      toast.success(m.jobs.submitted);
+      void queryClient.invalidateQueries(trpc.jobs.list.pathFilter());
+      void navigate(`/jobs/${job.id}`);
+    },
+    [m, trpc, queryClient, navigate],
+  );
+}
+
+/** Stops a job nobody waits for any more (a dry run whose dialog was closed); a refusal changes nothing. */
+function useStopJob() {
+  const client = useTRPCClient();
+  return useCallback(
+    (id: number) => {
+      void client.jobs.cancel.mutate({ id }).catch(() => undefined);
+    },
+    [client],
+  );
+}
+
+/**
+ * What the list kit's bulk dialogs need of jobs: follow one, stop it, hand it over, draw it. The
+ * drawings load with the dialog that shows them, not with every page that may open one.
+ */
+export const bulkJobs: BulkJobs = {
+  useJob,
+  useCancel: useStopJob,
+  useHandOff: useJobHandOff,
+  Progress: JobProgressBar,
+  Skips: JobSkips,
+};

@@ -6,18 +6,11 @@ import type { FilterField } from './filter-fields';
 import { isFiltered, type ListState } from './list-state';
 import { ResourceTable } from './resource-table';
 import { ResourceToolbar } from './resource-toolbar';
-import { SelectionBar, type SelectionAction } from './selection-bar';
+import type { SelectionBarBase } from './resource-bulk';
+import { SelectionBar } from './selection-bar';
 import type { ResourceListController } from './use-resource-list';
 
-/** The bulk actions a selection offers, and "select all N matching". */
-export interface ResourceListBulk<A extends string> {
-  actions: ReadonlyArray<SelectionAction<A>>;
-  onAction: (action: A) => void;
-  onSelectMatching: () => void;
-  selectingMatching: boolean;
-}
-
-export interface ResourceListViewProps<Row, S extends string, F extends object, K extends string, A extends string> {
+export interface ResourceListViewProps<Row, S extends string, F extends object, K extends string> {
   controller: ResourceListController<Row, S, F, K>;
   /** The list's strings, written by `listStrings` from the resource's noun. */
   strings: ListStrings;
@@ -29,8 +22,6 @@ export interface ResourceListViewProps<Row, S extends string, F extends object, 
   exportPath?: string;
   /** The icon of the "nothing here yet" state; `special` may stand for a view of its own (an empty trash). */
   empty: { icon: ReactNode; special?: (state: ListState<S, F>) => ReactNode | null };
-  /** The selection bar's actions, for a list whose rows can be selected. */
-  bulk?: ResourceListBulk<A>;
   /** The card's classes, and a heading of its own above the toolbar (named by `labelledBy`). */
   className?: string;
   header?: ReactNode;
@@ -39,20 +30,20 @@ export interface ResourceListViewProps<Row, S extends string, F extends object, 
 
 /**
  * A resource's list: toolbar (search, filters, chips, export, view controls), the rows (a table,
- * or cards on a phone), pagination, the empty and error states, and the selection bar.
+ * or cards on a phone), pagination, the empty and error states, and the selection bar with the
+ * controller's bulk actions and their dialogs.
  */
-export function ResourceListView<Row, S extends string, F extends object, K extends string, A extends string = never>({
+export function ResourceListView<Row, S extends string, F extends object, K extends string>({
   controller: c,
   strings: t,
   filters,
   filterBar,
   exportPath,
   empty,
-  bulk,
   className,
   header,
   labelledBy,
-}: ResourceListViewProps<Row, S, F, K, A>) {
+}: ResourceListViewProps<Row, S, F, K>) {
   const { state, list, table, selection, meta } = c;
   const preferences = c.declaration.preferences;
   const columns = (preferences?.columns ?? []).map((key) => ({
@@ -61,6 +52,17 @@ export function ResourceListView<Row, S extends string, F extends object, K exte
     locked: preferences?.locked.has(key) ?? false,
   }));
   const pageRows = table.getRowModel().rows.length;
+  const bar: SelectionBarBase = {
+    strings: t.selection,
+    count: selection.count,
+    matching: selection.matching,
+    pageSelected: pageRows > 0 && table.getIsAllPageRowsSelected(),
+    pageRows,
+    total: meta?.total ?? 0,
+    totalExact: meta?.totalExact ?? true,
+    onSelectMatching: () => selection.selectMatching(meta?.total ?? 0, meta?.totalExact ?? true),
+    onClear: selection.clear,
+  };
 
   const emptyState =
     empty.special?.(state) ??
@@ -117,20 +119,7 @@ export function ResourceListView<Row, S extends string, F extends object, K exte
         <>
           {/* Room below the last row, so the floating bar never covers it. */}
           {selection.count > 0 ? <div aria-hidden="true" className="h-28" /> : null}
-          <SelectionBar
-            strings={t.selection}
-            count={selection.count}
-            matching={selection.matching}
-            pageSelected={pageRows > 0 && table.getIsAllPageRowsSelected()}
-            pageRows={pageRows}
-            total={meta?.total ?? 0}
-            totalExact={meta?.totalExact ?? true}
-            actions={bulk?.actions ?? []}
-            onAction={(action) => bulk?.onAction(action)}
-            onSelectMatching={() => bulk?.onSelectMatching()}
-            selectingMatching={bulk?.selectingMatching ?? false}
-            onClear={selection.clear}
-          />
+          {c.bulk ? c.bulk.render({ bar, strings: t }) : <SelectionBar {...bar} actions={[]} onAction={() => {}} />}
         </>
       ) : null}
     </>

@@ -20,7 +20,6 @@ export interface SelectionBarStrings {
   /** Rows unticked from everything matching. */
   except: (count: number) => string;
   page: (count: number) => string;
-  selecting: string;
   selectAllMatching: (total: number, exact: boolean) => string;
   clear: string;
   actionsLabel: string;
@@ -39,7 +38,6 @@ export interface SelectionBarProps<A extends string> {
   actions: ReadonlyArray<SelectionAction<A>>;
   onAction: (action: A) => void;
   onSelectMatching: () => void;
-  selectingMatching: boolean;
   onClear: () => void;
   strings: SelectionBarStrings;
 }
@@ -74,10 +72,9 @@ export function SelectionBar<A extends string>(props: SelectionBarProps<A>) {
               <button
                 type="button"
                 onClick={props.onSelectMatching}
-                disabled={props.selectingMatching}
-                className="rounded-sm font-medium text-primary underline-offset-4 hover:underline disabled:opacity-60"
+                className="rounded-sm font-medium text-primary underline-offset-4 hover:underline"
               >
-                {props.selectingMatching ? s.selecting : s.selectAllMatching(total, props.totalExact ?? true)}
+                {s.selectAllMatching(total, props.totalExact ?? true)}
               </button>
             </span>
           ) : null}

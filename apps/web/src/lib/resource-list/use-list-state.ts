@@ -19,6 +19,9 @@ export interface ListController<S extends string, F extends object> {
   clearFilters(): void;
 }
 
+// One function for every list without a `sanitize`, so the state is not read again on each render.
+const asIs = <T>(state: T): T => state;
+
 /**
  * A resource's list state read from and written to the URL. Deliberate changes add a history
  * entry, so Back undoes them; anything that changes which rows match goes back to page 1.
@@ -27,7 +30,7 @@ export interface ListController<S extends string, F extends object> {
  */
 export function useListState<S extends string, F extends object>(
   codec: ListStateCodec<S, F>,
-  sanitize: (state: ListState<S, F>) => ListState<S, F> = (state) => state,
+  sanitize: (state: ListState<S, F>) => ListState<S, F> = asIs,
 ): ListController<S, F> {
   const { search } = useLocation();
   const navigate = useNavigate();

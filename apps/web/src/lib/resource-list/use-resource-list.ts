@@ -1,9 +1,11 @@
-import type { ListMeta } from '@app/contracts';
+import type { Job, ListMeta } from '@app/contracts';
 import { keepPreviousData, type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import type { ColumnDef, Table } from '@tanstack/react-table';
 import { useEffect } from 'react';
+import type { BulkReportLike, ResourceBulkOptions } from './bulk-actions';
 import type { ResourceListDeclaration } from './define-resource-list';
 import { type ListState, toListInput } from './list-state';
+import { type BoundBulk, bindBulk } from './resource-bulk';
 import type { ListQueryState } from './resource-table';
 import { type ListController, useListState } from './use-list-state';
 import { useResourceTable } from './use-resource-table';
@@ -13,17 +15,29 @@ import { type TablePreferences, useTablePreferences } from './use-table-preferen
 /** What a resource's `list` procedure is asked for. */
 export type ListInput<S extends string, F extends object> = ReturnType<typeof toListInput<S, F>>;
 
-export interface UseResourceListOptions<Row, Data, E, QK extends QueryKey, S extends string, F extends object> {
+export interface UseResourceListOptions<
+  Row,
+  Data,
+  E,
+  QK extends QueryKey,
+  S extends string,
+  F extends object,
+  Op = never,
+  A = never,
+  BE = never,
+> {
   /** The list query for a state's input, as TanStack Query options (tRPC's `queryOptions`). */
   query: (input: ListInput<S, F>) => UseQueryOptions<Data, E, Data, QK>;
   /** The rows of an answer. */
   rows: (data: Data) => Row[];
   columns: ColumnDef<Row>[];
   /**
-   * Rows can be ticked, across pages (bulk actions, an export of a selection); may depend on the
-   * view (the trash offers other actions). When not, a `select` column among `columns` is hidden.
+   * Rows can be ticked, across pages, for an export of a selection (bulk actions make them so by
+   * themselves); may depend on the view. When not, a `select` column among `columns` is hidden.
    */
   selectable?: boolean | ((state: ListState<S, F>) => boolean);
+  /** The resource's bulk actions: the selection bar offers those the caller holds in this view. */
+  bulk?: ResourceBulkOptions<Op, Row, ListState<S, F>, Data, F, A, BE>;
   /** Adjusts what the URL says to what the caller may see (see `useListState`). */
   sanitize?: (state: ListState<S, F>) => ListState<S, F>;
 }
@@ -32,7 +46,8 @@ export interface UseResourceListOptions<Row, Data, E, QK extends QueryKey, S ext
  * One resource's list page, as one controller: its state in the URL, the query for it (the
  * previous page stays while the next loads), the TanStack table over the answer, the selection
  * across pages, the viewer's column and density preferences, and the move to the last page when
- * the page in the URL no longer exists (the last rows were deleted, a stale link).
+ * the page in the URL no longer exists (the last rows were deleted, a stale link), and the bulk
+ * actions bound to that state.
  */
 export function useResourceList<
   Row extends { id: number },
@@ -42,7 +57,10 @@ export function useResourceList<
   S extends string,
   F extends object,
   K extends string,
->(declaration: ResourceListDeclaration<S, F, K>, options: UseResourceListOptions<Row, Data, E, QK, S, F>) {
+  Op = never,
+  A extends BulkReportLike | { job: Job } = never,
+  BE = never,
+>(declaration: ResourceListDeclaration<S, F, K>, options: UseResourceListOptions<Row, Data, E, QK, S, F, Op, A, BE>) {
   const list = useListState(declaration.codec, options.sanitize);
   const { state } = list;
   const prefs = useTablePreferences(declaration.preferences);
@@ -51,8 +69,10 @@ export function useResourceList<
   const data = query.data;
   const rows = data ? options.rows(data) : undefined;
   const pageCount = data?.meta.pageCount ?? 0;
+  const bulk = options.bulk ? bindBulk(options.bulk, { state, selection, data, rows }) : undefined;
   const selectable =
-    typeof options.selectable === 'function' ? options.selectable(state) : (options.selectable ?? false);
+    (typeof options.selectable === 'function' ? options.selectable(state) : (options.selectable ?? false)) ||
+    (bulk?.offers ?? false);
   const table = useResourceTable<Row, S, F>({
     rows,
     pageCount,
@@ -76,6 +96,7 @@ export function useResourceList<
     table,
     selection,
     selectable,
+    bulk,
     prefs,
     declaration,
   };
@@ -90,6 +111,7 @@ export interface ResourceListController<Row, S extends string, F extends object,
   table: Table<Row>;
   selection: Selection;
   selectable: boolean;
+  bulk: BoundBulk | undefined;
   prefs: TablePreferences<K>;
   declaration: ResourceListDeclaration<S, F, K>;
 }

@@ -1,14 +1,26 @@
 import { Badge } from '@app/ui';
-import { createContext, useContext } from 'react';
+import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
 import { roleMembersHref } from '../../../lib/resource-list/list-links';
 
 /**
  * The roles the list answered with (`availableRoles`), by name: a row carries its role names, and
- * each badge links to that role's members through its id. Provided by the list page.
+ * each badge links to that role's members through its id.
  */
-export const RoleIdsContext = createContext<ReadonlyMap<string, number>>(new Map());
+const RoleIdsContext = createContext<ReadonlyMap<string, number>>(new Map());
+
+/** Gives the badges inside it the ids of the roles the list answered with. */
+export function RoleIdsScope({
+  roles,
+  children,
+}: {
+  roles: ReadonlyArray<{ id: number; name: string }> | undefined;
+  children: ReactNode;
+}) {
+  const ids = useMemo(() => new Map((roles ?? []).map((role) => [role.name, role.id])), [roles]);
+  return <RoleIdsContext value={ids}>{children}</RoleIdsContext>;
+}
 
 /** A row's role names as small badges, each opening the users list filtered by that role. */
 export function RoleBadges({ names }: { names: readonly string[] }) {

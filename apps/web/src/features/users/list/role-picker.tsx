@@ -1,23 +1,37 @@
-import type { RoleOption } from '@app/contracts';
+import type { BulkRoleOperation, RoleOption, UsersListResult } from '@app/contracts';
 import { ConfirmDialog, NativeSelect } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useMessages } from '../../../i18n/messages';
+import { type Messages, useMessages } from '../../../i18n/messages';
+import type { BulkAskProps, BulkText } from '../../../lib/resource-list/bulk-actions';
 import { useTRPC } from '../../../lib/trpc';
 import { useCan } from '../../auth/use-session';
-import type { RoleAction } from './user-actions';
+import type { UsersBulkOperation } from './users-list-state';
 
-type PickedRole = { id: number; name: string };
+type AskProps = BulkAskProps<UsersBulkOperation, UsersListResult>;
 
-export interface RolePickerProps {
-  count: number;
-  roles: readonly PickedRole[] | undefined;
-  action: RoleAction;
-  onPick: (role: PickedRole) => void;
-  onClose: () => void;
+/** A role action's words, with the role named. */
+function roleText(m: Messages, action: BulkRoleOperation, role: string): BulkText {
+  const r = m.usersList.bulk.role;
+  return {
+    verb: r.verb[action](role),
+    title: (count) => r.title[action](count, role),
+    description: r.description[action](role),
+    affected: (count) => r.affected[action](count, role),
+    confirm: (count) => r.confirm[action](count, role),
+    done: (count) => r.done[action](count, role),
+  };
 }
 
-export function RolePicker({ action, count, roles, onPick, onClose }: RolePickerProps) {
+/**
+ * First step of "Add role…" / "Remove role…": choosing the role. The roles come with the
+ * server's verdict (`GET /users/new`, read as `use-role-options` reads it: assignable or not, and
+ * why) — the rule the bulk route applies — so those the caller may not give or take are shown
+ * disabled and named. A caller who may not open the create form gets every role the list
+ * answered with, and the check that follows says what is refused.
+ */
+function RolePicker({ action, count, data, onChoose, onClose }: AskProps & { action: BulkRoleOperation }) {
+  const roles = data?.availableRoles;
   const m = useMessages();
   const t = m.usersList.bulk;
   const id = useId();
@@ -42,7 +56,10 @@ export function RolePicker({ action, count, roles, onPick, onClose }: RolePicker
       confirmLabel={t.role.next}
       cancelLabel={t.cancel}
       confirmDisabled={!picked}
-      onConfirm={() => picked && onPick({ id: picked.id, name: picked.name })}
+      onConfirm={() =>
+        picked &&
+        onChoose({ operation: { operation: action, role_id: picked.id }, text: roleText(m, action, picked.name) })
+      }
     >
       <div className="space-y-2">
         <label htmlFor={id} className="block text-sm font-medium text-foreground">
@@ -71,3 +88,6 @@ export function RolePicker({ action, count, roles, onPick, onClose }: RolePicker
     </ConfirmDialog>
   );
 }
+
+export const AddRoleStep = (props: AskProps) => <RolePicker action="addRole" {...props} />;
+export const RemoveRoleStep = (props: AskProps) => <RolePicker action="removeRole" {...props} />;

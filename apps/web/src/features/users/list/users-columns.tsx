@@ -1,21 +1,15 @@
 import { USER_COLUMN_KEYS, type UserColumnKey, type UserListRow, usersListQuery } from '@app/contracts';
 import { Badge } from '@app/ui';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '../../../i18n/dates';
 import type { Messages } from '../../../i18n/messages';
 import { DateCell, defineColumns } from '../../../lib/resource-list/define-columns';
 import { RoleBadges } from './role-badges';
 import { LOCKED_COLUMNS } from './users-list-state';
+import { UsersRowActions } from './users-row-actions';
 
-export interface UsersColumnsOptions {
-  m: Messages;
-  /** The row menu; absent when the caller may do nothing to a row. */
-  renderActions: (row: UserListRow) => ReactNode;
-}
-
-/** The table's columns: selection (shown when the view offers it), the contract's column set in its order, row actions. */
-export function usersColumns({ m, renderActions }: UsersColumnsOptions) {
+/** The table's columns: selection (shown when the view offers it), the contract's column set in its order, the row's menu. */
+export function usersColumns(m: Messages) {
   const t = m.usersList;
   const locale = m.app.locale;
   return defineColumns<UserListRow, UserColumnKey>({
@@ -25,7 +19,7 @@ export function usersColumns({ m, renderActions }: UsersColumnsOptions) {
     sortable: usersListQuery.sorts,
     locked: LOCKED_COLUMNS,
     select: { page: t.table.selectPage, row: (row) => t.table.selectRow(row.name) },
-    actions: { label: t.columns.actions, render: renderActions },
+    actions: { label: t.columns.actions, render: (row) => <UsersRowActions row={row} /> },
     cells: {
       id: {
         render: (row) => <span className="text-muted-foreground tabular-nums">{row.id}</span>,

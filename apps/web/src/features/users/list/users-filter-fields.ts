@@ -5,7 +5,7 @@ import type { Messages } from '../../../i18n/messages';
  * The users list's filters for the kit's form and chips, in the form's order. The trash view is
  * offered only to those who may see deleted users.
  */
-export function usersFilterFields(
+function usersFilterFields(
   m: Messages,
   roles: ReadonlyArray<{ id: number; name: string }> | undefined,
   canSeeTrash: boolean,
@@ -64,5 +64,15 @@ export function usersFilterFields(
 /** The chips' order: as the list has always shown them (roles before status). */
 const CHIP_ORDER = ['name', 'email', 'role_id', 'is_active', 'created_between', 'trashed'];
 
-export const inChipOrder = (fields: readonly FilterField[]): FilterField[] =>
+const inChipOrder = (fields: readonly FilterField[]): FilterField[] =>
   [...fields].sort((a, b) => CHIP_ORDER.indexOf(a.key) - CHIP_ORDER.indexOf(b.key));
+
+/** The form's fields and the chips': until the roles arrive the form offers none, and their chip says "…". */
+export function usersFilters(
+  m: Messages,
+  roles: ReadonlyArray<{ id: number; name: string }> | undefined,
+  canSeeTrash: boolean,
+): { fields: FilterField[]; chipFields: FilterField[] } {
+  const fields = usersFilterFields(m, roles, canSeeTrash);
+  return { fields: roles ? fields : usersFilterFields(m, [], canSeeTrash), chipFields: inChipOrder(fields) };
+}

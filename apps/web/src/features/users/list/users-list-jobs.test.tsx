@@ -85,7 +85,7 @@ describe('acting on every matching user through a background job', { timeout: 30
     fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectRow('User 41') }));
     fireEvent.click(within(bar).getByRole('button', { name: t.bulk.deactivate }));
 
-    const dialog = await screen.findByRole('dialog', { name: j.matching.titleAll(t.bulk.deactivate, 42, true) });
+    const dialog = await screen.findByRole('dialog', { name: t.bulk.titleAll(t.bulk.deactivate, 42, true) });
     // The dry run's progress first, then what it found; the confirm waits for it.
     expect(await within(dialog).findByRole('progressbar', { name: j.job.progressLabel })).toBeTruthy();
     expect(within(dialog).getByText(j.progressOf(20, 42))).toBeTruthy();
@@ -102,7 +102,7 @@ describe('acting on every matching user through a background job', { timeout: 30
       },
     ]);
 
-    fireEvent.click(within(dialog).getByRole('button', { name: j.matching.confirmAll(t.bulk.deactivate, 40) }));
+    fireEvent.click(within(dialog).getByRole('button', { name: t.bulk.confirmAll(t.bulk.deactivate, 40) }));
 
     // The job's page: live progress, Cancel, the report.
     expect(await screen.findByRole('heading', { name: j.jobName(REAL, j.operations.deactivate) })).toBeTruthy();

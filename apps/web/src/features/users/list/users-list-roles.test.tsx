@@ -135,7 +135,7 @@ describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
     fireEvent.click(within(picker).getByRole('button', { name: t.bulk.role.next }));
 
     await screen.findByRole('dialog', {
-      name: en.jobs.matching.titleAll(t.bulk.role.verb.removeRole('viewer'), 42, true),
+      name: t.bulk.titleAll(t.bulk.role.verb.removeRole('viewer'), 42, true),
     });
     await waitFor(() => expect(api.callsTo('users.bulk')).toHaveLength(1));
     const [sent] = api.callsTo('users.bulk') as BulkRequest[];

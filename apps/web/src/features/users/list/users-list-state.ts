@@ -1,4 +1,4 @@
-import { USER_COLUMN_KEYS, type UserColumnKey, usersListQuery } from '@app/contracts';
+import { type BulkRequest, USER_COLUMN_KEYS, type UserColumnKey, usersListQuery } from '@app/contracts';
 import type { RouterInputs } from '../../../lib/api-types';
 import { defineResourceList, type FiltersOf, type StateOf } from '../../../lib/resource-list/define-resource-list';
 
@@ -19,4 +19,16 @@ export const HIDDEN_COLUMNS_STORAGE_KEY = `${STORAGE_PREFIX}_hidden_columns`;
 export type UsersListInput = RouterInputs['users']['list'];
 export type UsersListFilters = FiltersOf<typeof usersList>;
 export type UsersListState = StateOf<typeof usersList>;
-export type TrashView = NonNullable<UsersListFilters['trashed']>;
+/** A bulk action's operation part (the list kit adds the ids or the selection, and dryRun). */
+export type UsersBulkOperation = Pick<BulkRequest, 'operation' | 'active' | 'role_id'>;
+
+/** A shared link to the trash opens as the plain list for someone who may not see it. */
+export function withoutTrash(state: UsersListState): UsersListState {
+  if (!state.filters.trashed) return state;
+  const { trashed: _hidden, ...filters } = state.filters;
+  return { ...state, filters };
+}
+
+/** The trash and nothing else: its empty state is its own. */
+export const onlyTrash = (state: UsersListState) =>
+  state.filters.trashed === 'only' && state.q === '' && Object.keys(state.filters).length === 1;

@@ -8,7 +8,7 @@ import {
   DropdownMenuTrigger,
 } from '@app/ui';
 import { Ellipsis, Eye, Pencil } from 'lucide-react';
-import { useRef } from 'react';
+import { createContext, use, useRef } from 'react';
 import { Link } from 'react-router';
 import { useMessages } from '../../../i18n/messages';
 import { ACTION_ICONS, DESTRUCTIVE_ACTIONS, rowActionsFor, type UserAction } from './user-actions';
@@ -20,21 +20,20 @@ export interface RowActionRequest {
   returnFocusTo: HTMLElement | null;
 }
 
-export interface UsersRowActionsProps {
-  row: UserListRow;
-  onRequest: (request: RowActionRequest) => void;
-}
+/** How a row's menu asks for its action to be confirmed (`RowActionsScope` answers). */
+export const RowActionRequests = createContext<(request: RowActionRequest) => void>(() => {});
 
 /**
- * A row's "…" menu: open, edit, and the state changes the caller may make to this user (as the
- * server decided them for the row), each confirmed first.
+ * A row's "…" menu: open, edit, and the state changes the server offers the caller on this user
+ * (the row's `actions`, nothing else), each confirmed first.
  */
-export function UsersRowActions({ row, onRequest }: UsersRowActionsProps) {
+export function UsersRowActions({ row }: { row: UserListRow }) {
   const m = useMessages();
   const t = m.usersList.rowActions;
   const actions = rowActionsFor(row);
   const canEdit = row.actions.update.allowed;
   const trigger = useRef<HTMLButtonElement>(null);
+  const onRequest = use(RowActionRequests);
 
   return (
     <DropdownMenu>

@@ -1,5 +1,5 @@
 import type { UsersStats } from '@app/contracts';
-import { StatCard } from '@app/ui';
+import { EmptyState, StatCard } from '@app/ui';
 import { Trash2, UserCheck, Users, UserX } from 'lucide-react';
 import { useMessages } from '../../../i18n/messages';
 import type { UsersListFilters } from './users-list-state';
@@ -56,4 +56,10 @@ export function UsersSummary({ stats, filters, canSeeTrash, onSelect }: UsersSum
       })}
     </section>
   );
+}
+
+/** What the trash view says when nothing is in it. */
+export function EmptyTrash() {
+  const t = useMessages().usersList.empty;
+  return <EmptyState icon={<Trash2 aria-hidden="true" />} title={t.trashTitle} description={t.trashBody} />;
 }

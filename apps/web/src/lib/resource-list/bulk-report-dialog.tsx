@@ -1,51 +1,35 @@
-import type { BulkReport } from '@app/contracts';
 import { ConfirmDialog, Spinner } from '@app/ui';
-import { useQueries } from '@tanstack/react-query';
 import { TriangleAlert } from 'lucide-react';
-import { useMessages } from '../../../i18n/messages';
-import { apiErrorMessage } from '../../../lib/api-error';
-import { useTRPC } from '../../../lib/trpc';
-import type { BulkActionFlow } from './use-bulk-action';
-import { type BulkCommandText, bulkCommandText } from './bulk-command-text';
+import type { ListStrings } from '../../i18n/list-strings';
+import type { BulkReportLike, BulkText, RecordName } from './bulk-actions';
+import type { BulkRun } from './use-bulk-run';
 
-export type KnownUsers = ReadonlyMap<number, { name: string; email: string }>;
+type Names = ReadonlyMap<number, RecordName>;
+type Strings = ListStrings['bulk'];
 
 // A report can skip thousands; the first ones say enough, the count says the rest.
 const SKIPPED_SHOWN = 50;
-// Skipped users the table never showed are looked up by id, a few at most.
+// Skipped records the list never showed are looked up by id, a few at most.
 const LOOKUPS = 10;
 
-/** Names for skipped ids: from rows already seen, else a lookup (for the first few). */
-function useSkippedUsers(report: BulkReport, known: KnownUsers, withTrashed: boolean): KnownUsers {
-  const trpc = useTRPC();
-  const unknown = report.skipped
-    .filter((entry) => entry.code !== 'NOT_FOUND' && !known.has(entry.id))
-    .slice(0, LOOKUPS)
-    .map((entry) => entry.id);
-  const lookups = useQueries({
-    queries: unknown.map((id) =>
-      trpc.users.show.queryOptions({ id, ...(withTrashed ? { withTrashed: true } : {}) }, { retry: false }),
-    ),
-  });
-  const names = new Map(known);
-  for (const lookup of lookups) {
-    if (lookup.data) names.set(lookup.data.item.id, { name: lookup.data.item.name, email: lookup.data.item.email });
-  }
-  return names;
-}
+const useNoLookup = (_ids: readonly number[]): Names => new Map();
 
 interface DryRunReportProps {
-  text: BulkCommandText;
-  report: BulkReport;
-  known: KnownUsers;
-  withTrashed: boolean;
+  text: BulkText;
+  report: BulkReportLike;
+  seen: Names;
+  useLookup: (ids: readonly number[]) => Names;
+  strings: Strings;
 }
 
-function DryRunReport({ text, report, known: seen, withTrashed }: DryRunReportProps) {
-  const m = useMessages();
-  const t = m.usersList.bulk;
+function DryRunReport({ text, report, seen, useLookup, strings: t }: DryRunReportProps) {
   const { affected, skipped } = report;
-  const known = useSkippedUsers(report, seen, withTrashed);
+  const unknown = skipped
+    .filter((entry) => entry.code !== 'NOT_FOUND' && !seen.has(entry.id))
+    .slice(0, LOOKUPS)
+    .map((entry) => entry.id);
+  const found = useLookup(unknown);
+  const nameOf = (id: number) => seen.get(id) ?? found.get(id);
   return (
     <div className="space-y-3" aria-live="polite">
       {affected.length === 0 ? (
@@ -59,14 +43,16 @@ function DryRunReport({ text, report, known: seen, withTrashed }: DryRunReportPr
       {skipped.length > 0 ? (
         <ul className="max-h-56 divide-y divide-border overflow-y-auto rounded-lg border border-border bg-surface-muted/40">
           {skipped.slice(0, SKIPPED_SHOWN).map((entry) => {
-            const user = known.get(entry.id);
+            const record = nameOf(entry.id);
             return (
               <li key={entry.id} className="flex gap-2.5 px-3 py-2">
                 <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
                 <div className="min-w-0">
                   <p className="truncate font-medium text-foreground">
-                    {user ? user.name : t.skippedUser(entry.id)}
-                    {user ? <span className="ml-1.5 font-normal text-muted-foreground">{user.email}</span> : null}
+                    {record ? record.name : t.unnamed(entry.id)}
+                    {record?.detail ? (
+                      <span className="ml-1.5 font-normal text-muted-foreground">{record.detail}</span>
+                    ) : null}
                   </p>
                   <p className="text-muted-foreground">{entry.message}</p>
                 </div>
@@ -82,32 +68,32 @@ function DryRunReport({ text, report, known: seen, withTrashed }: DryRunReportPr
   );
 }
 
-/** Confirms a bulk action with its dry-run report; nothing changes before "confirm". */
-export interface BulkActionDialogProps {
-  flow: BulkActionFlow;
-  /** Users whose names are known already (rows seen, the signed-in user). */
-  known: KnownUsers;
-  /** The caller may look at deleted users (to name skipped ones). */
-  canSeeTrash: boolean;
+export interface BulkReportDialogProps {
+  flow: Omit<BulkRun, 'start'>;
+  /** Names of the records the list showed. */
+  seen: Names;
+  /** Names for the others, looked up. */
+  useLookup: ((ids: readonly number[]) => Names) | undefined;
+  strings: Strings;
 }
 
-export function BulkActionDialog({ flow, known, canSeeTrash }: BulkActionDialogProps) {
-  const m = useMessages();
-  const t = m.usersList.bulk;
-  const { action, report } = flow;
-  if (!action) return null;
+/** Confirms a command over picked records with its dry run's report; nothing changes before "confirm". */
+export function BulkReportDialog({ flow, seen, useLookup, strings: t }: BulkReportDialogProps) {
+  const { command, target, report } = flow;
+  if (!command || !target || !('ids' in target)) return null;
+  const count = target.ids.length;
   const affected = report?.affected.length ?? 0;
-  const text = bulkCommandText(m, action);
+  const { text } = command;
 
   return (
     <ConfirmDialog
       open
       onOpenChange={(open) => (open ? undefined : flow.close())}
-      title={text.title(flow.count)}
+      title={text.title(count)}
       description={text.description}
       confirmLabel={report ? text.confirm(affected) : text.verb}
       cancelLabel={t.cancel}
-      tone={text.destructive ? 'danger' : 'primary'}
+      tone={command.destructive ? 'danger' : 'primary'}
       pending={flow.running}
       confirmDisabled={!report || affected === 0 || flow.checking}
       onConfirm={flow.confirm}
@@ -120,7 +106,7 @@ export function BulkActionDialog({ flow, known, canSeeTrash }: BulkActionDialogP
       ) : flow.checkError ? (
         <div role="alert" className="rounded-lg border border-danger/30 bg-danger/5 px-3 py-2.5">
           <p className="font-medium text-danger">{t.checkFailed}</p>
-          <p className="mt-0.5 text-muted-foreground">{apiErrorMessage(flow.checkError, m)}</p>
+          <p className="mt-0.5 text-muted-foreground">{flow.checkError}</p>
           <button
             type="button"
             onClick={() => flow.retryCheck()}
@@ -130,7 +116,7 @@ export function BulkActionDialog({ flow, known, canSeeTrash }: BulkActionDialogP
           </button>
         </div>
       ) : report ? (
-        <DryRunReport text={text} report={report} known={known} withTrashed={canSeeTrash} />
+        <DryRunReport text={text} report={report} seen={seen} useLookup={useLookup ?? useNoLookup} strings={t} />
       ) : null}
     </ConfirmDialog>
   );

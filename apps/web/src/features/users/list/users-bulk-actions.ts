@@ -1,0 +1,79 @@
+import { BULK_PERMISSIONS, type UserListRow, type UsersListResult } from '@app/contracts';
+import { ShieldMinus, ShieldPlus } from 'lucide-react';
+import { lazy } from 'react';
+import type { Messages } from '../../../i18n/messages';
+import type { BulkAction, BulkCommand, BulkDeclaration } from '../../../lib/resource-list/bulk-actions';
+import { bulkJobs } from '../../jobs/job-watch';
+import { useUserNames } from './use-user-names';
+import { ACTION_ICONS, DESTRUCTIVE_ACTIONS, type UserAction } from './user-actions';
+import type { UsersBulkOperation, UsersListState } from './users-list-state';
+
+// The role picker loads when first asked for: the users list's own bundle stays within its budget.
+const AddRoleStep = lazy(() => import('./role-picker').then((m) => ({ default: m.AddRoleStep })));
+const RemoveRoleStep = lazy(() => import('./role-picker').then((m) => ({ default: m.RemoveRoleStep })));
+
+type Action = BulkAction<UsersBulkOperation, UsersListState, UsersListResult>;
+
+// Which rows a view can show: live users unless it is the trash alone, deleted ones when it includes the trash.
+const showsLive = (state: UsersListState) => state.filters.trashed !== 'only';
+const showsTrash = (state: UsersListState) => state.filters.trashed !== undefined;
+
+/**
+ * The users list's bulk actions: what each sends, who may be offered it (the permission the bulk
+ * route asks), in which view, and what the dialogs say. The list kit does the rest — selection,
+ * the dry run (a report for picked users, a job for every match), the run and the hand-off.
+ */
+export function usersBulkActions(
+  m: Messages,
+): BulkDeclaration<UsersBulkOperation, UserListRow, UsersListState, UsersListResult> {
+  const t = m.usersList.bulk;
+  const change = (action: UserAction, operation: UsersBulkOperation, fits: Action['fits']): Action => {
+    const command: BulkCommand<UsersBulkOperation> = {
+      operation,
+      text: {
+        verb: t[action],
+        title: t.title[action],
+        description: t.description[action],
+        affected: t.affected[action],
+        confirm: t.confirm[action],
+        done: t.done[action],
+      },
+    };
+    return {
+      key: action,
+      label: t[action],
+      icon: ACTION_ICONS[action],
+      destructive: DESTRUCTIVE_ACTIONS.has(action),
+      permission: BULK_PERMISSIONS[operation.operation],
+      fits,
+      command,
+    };
+  };
+  return {
+    actions: [
+      change('activate', { operation: 'setActive', active: true }, showsLive),
+      change('deactivate', { operation: 'setActive', active: false }, showsLive),
+      change('delete', { operation: 'delete' }, showsLive),
+      change('restore', { operation: 'restore' }, showsTrash),
+      change('forceDelete', { operation: 'forceDelete' }, showsTrash),
+      {
+        key: 'addRole',
+        label: t.addRole,
+        icon: ShieldPlus,
+        permission: BULK_PERMISSIONS.addRole,
+        fits: showsLive,
+        ask: AddRoleStep,
+      },
+      {
+        key: 'removeRole',
+        label: t.removeRole,
+        icon: ShieldMinus,
+        permission: BULK_PERMISSIONS.removeRole,
+        fits: showsLive,
+        ask: RemoveRoleStep,
+      },
+    ],
+    names: { of: (row) => ({ name: row.name, detail: row.email }), useLookup: useUserNames },
+    jobs: bulkJobs,
+  };
+}
