@@ -10,7 +10,7 @@ export interface ActionsContext {
   config: { users: RulesConfig };
 }
 
-export const ACTION_PERMISSIONS: Readonly<Record<UserRecordAction, Permission>> = {
+const ACTION_PERMISSIONS: Readonly<Record<UserRecordAction, Permission>> = {
   update: 'users.update',
   setActive: 'users.setActive',
   delete: 'users.delete',
@@ -78,4 +78,16 @@ export function actionsFrom(
       (s) => [s.id, actionsOf(ctx, { ...s, permissions: facts.held.get(s.id) ?? none }, facts.admins)] as const,
     ),
   );
+}
+
+/**
+ * Which facts the actions of a caller depend on: the ceiling's grants only for one who may change
+ * somebody, the administrators only for one who could take one away (deactivate or delete).
+ */
+export function factsNeeded(actor: Actor): { changesAnyone: boolean; removesAdmins: boolean } {
+  const may = (p: Permission) => actor.permissions.has(p);
+  return {
+    changesAnyone: Object.values(ACTION_PERMISSIONS).some(may),
+    removesAdmins: may('users.setActive') || may('users.delete'),
+  };
 }

@@ -1,6 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Actor } from '../auth/actor.js';
 import type { Database } from '../db/database.js';
+import { permissionsBeyondActor } from '../domain/escalation.js';
 import { chunks } from './chunks.js';
 
 const GRANTS = `SELECT ur.user_id AS user_id, rp.permission_id AS permission_id
@@ -31,7 +32,13 @@ export async function permissionsBeyond(
     type: QueryTypes.SELECT,
     transaction: tx,
   });
-  const lacking = new Map(all.filter((p) => !actor.permissions.has(p.name)).map((p) => [Number(p.id), p.name]));
+  const beyond = new Set(
+    permissionsBeyondActor(
+      actor,
+      all.map((p) => p.name),
+    ),
+  );
+  const lacking = new Map(all.filter((p) => beyond.has(p.name)).map((p) => [Number(p.id), p.name]));
   if (lacking.size === 0) return held;
   for (const part of chunks(userIds)) {
     const rows = await db.sequelize.query<{ user_id: number; permission_id: number }>(GRANTS, {

@@ -1,11 +1,11 @@
-import type { Permission, UserActions } from '@app/contracts';
+import type { UserActions } from '@app/contracts';
 import type { Database } from '../db/database.js';
 import {
-  ACTION_PERMISSIONS,
   type ActionFacts,
   type ActionsContext,
   type ActionSubject,
   actionsFrom,
+  factsNeeded,
 } from '../domain/users.actions.js';
 import { permissionsBeyond } from './held-permissions.js';
 import { activeAdminsOfRoleInPlay } from './users.locks.js';
@@ -28,9 +28,7 @@ export async function readActionFacts(
 ): Promise<ActionFacts> {
   const { db, actor } = ctx;
   if (ids.length === 0) return { held: new Map(), admins: new Set() };
-  const may = (p: Permission) => actor.permissions.has(p);
-  const changesAnyone = Object.values(ACTION_PERMISSIONS).some(may);
-  const removesAdmins = may('users.setActive') || may('users.delete');
+  const { changesAnyone, removesAdmins } = factsNeeded(actor);
   const adminRole = ctx.config.users.activation.adminRoleName;
   const [held, admins] = await Promise.all([
     changesAnyone ? permissionsBeyond(db, null, actor, ids) : new Map<number, Set<string>>(),
