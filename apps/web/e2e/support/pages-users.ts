@@ -47,7 +47,8 @@ export const USER_PAGES: AppPage[] = [
     path: () => '/users/new',
     ready: async (p) => {
       await h1(p, en.userForm.newTitle);
-      await p.getByRole('group', { name: en.userForm.roles }).waitFor();
+      // The roles' checkboxes: the direct-permission matrix below has a row named Roles too.
+      await p.getByRole('group', { name: en.userForm.roles, exact: true }).first().waitFor();
     },
   },
   {
