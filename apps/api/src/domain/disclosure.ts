@@ -14,9 +14,8 @@ const WITHHELD = 'The users are counted, not named: naming them takes the users.
 const OWN_FILE =
   'Lines show what your file said; the accounts they met are described, not named: naming them takes the users.view permission.';
 
-export function peopleState(actor: Actor): ActionState {
-  return mayNamePeople(actor) ? { allowed: true } : { allowed: false, code: 'FORBIDDEN', message: WITHHELD };
-}
+/** Whether an answer about something else (a role's impact) names the users it reaches, and why not. */
+export const peopleState = (actor: Actor): ActionState => jobPeopleState(mayNamePeople(actor) ? 'all' : 'none');
 
 /** A skip's code as a sentence naming nobody (a rule's own sentence names the user it refused). */
 export function codeSentence(code: string): string {

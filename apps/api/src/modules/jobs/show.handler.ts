@@ -29,9 +29,9 @@ async function examplesByCode(db: Database, jobId: number, codes: string[], view
       { replacements: { id: jobId, code }, type: QueryTypes.SELECT },
     );
     examples[code] = rows.map((r) => {
-      const id = r.user_id === null ? null : Number(r.user_id);
-      const { email, message } = lineFor(view, { id, email: r.email, code, message: r.message });
-      return { id: view === 'all' ? id : null, email, message };
+      const line = { id: r.user_id === null ? null : Number(r.user_id), email: r.email, code, message: r.message };
+      const { id, email, message } = lineFor(view, line);
+      return { id, email, message };
     });
   }
   return examples;
