@@ -180,6 +180,17 @@ export class FuzzWorld {
     this.callers.set('admin', await this.newCaller('admin'));
   }
 
+  /**
+   * New callers over the seeded users as seeded, for a test whose every answer is known in
+   * advance: what a random run before it did (signed its admin out, revoked its session,
+   * deactivated it) must not turn an expected 400 into a 401.
+   */
+  async refresh() {
+    this.sinceRenewal = 0;
+    this.renewal = inWriteTurn(this.t.db, () => this.renewCallers());
+    await this.renewal;
+  }
+
   /** The credentials a request of `caller` carries. */
   private credentialHeaders(caller: Caller): Record<string, string> {
     if (caller.who === 'nobody') return {};
