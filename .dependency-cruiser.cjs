@@ -9,8 +9,10 @@
 // API, lowest first:
 //   base files (errors, config, logger, version, …) and db/ (Dialect, models, migrations)
 //   ← auth/  ← domain/ (the rules: facts and input in, decisions out; no database)
-//   ← journal/ (audit rows + outbox), query/, export/, webhooks/ (dispatcher), housekeeping/,
-//     jobs/ (the job store and runner; the kinds of job are handed to it by app/), imports/,
+//   ← journal/ (audit rows + outbox), query/, export/, webhooks/ (dispatcher), mail/ (outbox and
+//     sender), housekeeping/,
+//     jobs/ (the job store and runner; the kinds of job are handed to it by app/), bulk/ (the bulk
+//     kit: a resource's bulk over ids or a selection, and the selection job), imports/,
 //     repositories/ (the facts the rules take, read under the writes' locks)
 //   ← modules/ (handlers; *.router.ts wire them to trpc/)
 //   ← trpc/ (tRPC kit)  ← rest/ (the REST bridge over the same procedures)  ← metrics/ (its route)
@@ -122,7 +124,18 @@ const API_LAYERS = [
   { name: 'auth', path: folders('auth'), mayNotImport: [[LOWER_LAYERS, 'modules+']] },
   {
     name: 'services',
-    path: folders('journal', 'query', 'export', 'webhooks', 'housekeeping', 'jobs', 'imports', 'repositories'),
+    path: folders(
+      'journal',
+      'query',
+      'export',
+      'webhooks',
+      'mail',
+      'housekeeping',
+      'jobs',
+      'bulk',
+      'imports',
+      'repositories',
+    ),
     mayNotImport: [[LOWER_LAYERS, 'modules+']],
   },
   {

@@ -3,11 +3,16 @@ import type { Database } from '../db/database.js';
 import type { JobKindRunner, JobsSettings } from '../jobs/runner.js';
 import { importJobKind } from '../modules/imports/import-job.js';
 import { undoJobKind } from '../modules/imports/undo-job.js';
-import { bulkJobKind } from '../modules/users/bulk-job.js';
+import { selectionJobKind } from '../bulk/selection-job.js';
+import { usersBulk } from '../modules/users/users.bulk.js';
 
 /** Every kind of job this version runs, by the `kind` stored on the job row. */
 export function jobKinds(db: Database, config: AppConfig): Record<string, JobKindRunner> {
-  return { bulk: bulkJobKind(db, config), import: importJobKind(db, config), undo: undoJobKind(db, config) };
+  return {
+    bulk: selectionJobKind(db, config, [usersBulk]),
+    import: importJobKind(db, config),
+    undo: undoJobKind(db, config),
+  };
 }
 
 export const jobsSettings = (config: AppConfig): JobsSettings => ({

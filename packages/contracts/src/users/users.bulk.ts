@@ -3,7 +3,7 @@ import { IdSchema } from '../common';
 import type { ErrorCode } from '../errors';
 import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
-import { MAX_IDS } from '../lists';
+import { type BulkNoun, bulkIds, bulkSelection, checkBulkTargets, dryRunField } from '../bulk';
 import { usersListQuery } from './users.query';
 import { BULK_OPERATIONS, BULK_ROLE_OPERATIONS, isBulkRoleOperation } from './users.bulk-operations';
 
@@ -33,65 +33,16 @@ export const BULK_SKIP_CODES = [
 ] as const satisfies readonly (ErrorCode | (typeof BULK_ROLE_SKIP_CODES)[number])[];
 export type BulkSkipCode = (typeof BULK_SKIP_CODES)[number];
 
-const idMessage = 'Each id must be a whole number of 1 or more.';
+const USERS: BulkNoun = { one: 'user', many: 'users' };
 
-const ids = z
-  .array(z.number({ error: idMessage }).int(idMessage).positive(idMessage), {
-    error: 'Give the ids as a list of numbers.',
-  })
-  .min(1, 'Select at least one user.')
-  .max(MAX_IDS, `Give at most ${MAX_IDS} ids.`)
-  .superRefine((list, ctx) => {
-    const seen = new Set<number>();
-    list.forEach((id, index) => {
-      if (seen.has(id)) {
-        ctx.addIssue({ code: 'custom', path: [index], message: `Id ${id} is listed more than once.`, input: id });
-      }
-      seen.add(id);
-    });
-  });
-
-/** Users a selection leaves out: up to MAX_IDS ids, none twice (an empty list leaves none out). */
-const exceptIds = z
-  .array(z.number({ error: idMessage }).int(idMessage).positive(idMessage), {
-    error: 'Give the ids to leave out as a list of numbers.',
-  })
-  .max(MAX_IDS, `Leave out at most ${MAX_IDS} ids.`)
-  .refine((list) => new Set(list).size === list.length, 'An id is listed more than once.');
-
-/**
- * Every user a list query matches (its filters and search; page, sort and perPage play no part),
- * less `except`. Frozen when the job is submitted: users created afterwards are not swept in.
- */
-export const BulkSelectionSchema = z.preprocess(
-  (raw, ctx) => {
-    // A list query reads a missing or null query as "no filters"; a selection must not: a query
-    // lost on its way (a client's bug, a null from a form) would otherwise mean "every user".
-    // Everyone is said explicitly, as `query: {}`.
-    if (isPlainObject(raw) && !isPlainObject(raw.query)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['query'],
-        message: 'Say which users the selection matches: query must be a list query ({} for every user).',
-        input: raw.query,
-      });
-    }
-    return raw;
-  },
-  z.object(
-    {
-      query: usersListQuery.input,
-      except: exceptIds.default([]),
-    },
-    { error: 'The selection must be {query, except?}.' },
-  ),
-);
+/** Every user a list query matches, less `except` (bulk.ts). */
+export const BulkSelectionSchema = bulkSelection(usersListQuery.input, USERS);
 export type BulkSelection = z.output<typeof BulkSelectionSchema>;
 
 export const BulkInputSchema = z
   .object({
     operation: z.enum(BULK_OPERATIONS, { error: `Operation must be one of: ${BULK_OPERATIONS.join(', ')}.` }),
-    ids: ids.optional(),
+    ids: bulkIds(USERS).optional(),
     selection: BulkSelectionSchema.optional(),
     active: z.boolean({ error: 'Active must be true or false.' }).optional(),
     role_id: z
@@ -99,7 +50,7 @@ export const BulkInputSchema = z
       .int('A role id must be a whole number of 1 or more.')
       .positive('A role id must be a whole number of 1 or more.')
       .optional(),
-    dryRun: z.boolean({ error: 'dryRun must be true or false.' }).default(false),
+    dryRun: dryRunField,
   })
   .superRefine(
     (value, ctx) => {
@@ -119,18 +70,7 @@ export const BulkInputSchema = z
           input: undefined,
         });
       }
-      const hasIds = value.ids !== undefined;
-      const hasSelection = value.selection !== undefined;
-      if (hasIds === hasSelection) {
-        ctx.addIssue({
-          code: 'custom',
-          path: hasIds ? ['selection'] : ['ids'],
-          message: hasIds
-            ? 'Give either ids or a selection, not both.'
-            : 'Say which users: a list of ids, or a selection {query, except?}.',
-          input: undefined,
-        });
-      }
+      checkBulkTargets(value, ctx, USERS);
     },
     // Checked even when `ids` failed, so every mistake is reported at once.
     { when: (payload) => isPlainObject(payload.value) },
@@ -139,8 +79,6 @@ export type BulkInput = z.output<typeof BulkInputSchema>;
 /** What a client sends (the selection's query as a list query's input). */
 export type BulkRequest = z.input<typeof BulkInputSchema>;
 // For the OpenAPI document (json-schema.ts): what the refinements above enforce.
-constrainInput(ids, { uniqueItems: true });
-constrainInput(exceptIds, { uniqueItems: true });
 constrainInput(BulkInputSchema, {
   allOf: [
     ifThen({ properties: { operation: { const: 'setActive' } }, required: ['operation'] }, { required: ['active'] }),

@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { rest } from '../../trpc/init.js';
 import { can, protectedProcedure } from '../../trpc/procedures.js';
-import { runBulk } from './bulk.handler.js';
+import { runBulk } from './users.bulk.js';
 import { createUser } from './create.handler.js';
 import { deleteUser } from './delete.handler.js';
 import { forceDeleteUser } from './force-delete.handler.js';

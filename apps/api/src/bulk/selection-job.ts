@@ -1,0 +1,188 @@
+import type { Job } from '@app/contracts';
+import { type Model, type ModelStatic, Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import type { AppConfig } from '../config.js';
+import type { HandlerContext } from '../context.js';
+import type { Database } from '../db/database.js';
+import { writeTransaction } from '../db/transaction.js';
+import { jobActor } from '../jobs/job-actor.js';
+import { recordJobEnd } from '../jobs/job-end.js';
+import { parseJson, toJob } from '../jobs/job-rows.js';
+import { insertJob, readJob } from '../jobs/job-store.js';
+import type { JobKindRunner } from '../jobs/runner.js';
+import { auditOriginOf, recordChange } from '../journal/journal.js';
+import { selectSql } from '../query/list-reads.js';
+import type { AnyBulkDeclaration, BulkDeclaration, BulkRequestInput } from './bulk-declaration.js';
+
+/**
+ * A bulk change over every row a list query matches, as a job of kind `bulk`: frozen at
+ * submission (the query's filters and search, the ids left out, and the highest id then, so rows
+ * created later are never swept in), then walked in id order by the job runner, one chunk per
+ * transaction, by the declaration its `resource` names.
+ */
+
+/** The kit's keys in a selection job's `params`; a declaration's stored arguments sit beside them. */
+const JOB_KEYS = ['resource', 'query', 'except', 'idBound', 'scopes', 'tokenId'] as const;
+
+interface SelectionParams {
+  /** Absent on the jobs of versions before the kit: they were all users'. */
+  resource?: string;
+  query: unknown;
+  except: number[];
+  idBound: number;
+  /** The scopes of the token it came through (null: all of its owner's, or not a token). */
+  scopes: string[] | null;
+  /** The token it came through, for the audit rows' `via`. */
+  tokenId: number | null;
+}
+
+/** The frozen selection's condition, past `after` (the last id a committed chunk covered). */
+function selectionWhere(db: Database, declaration: AnyBulkDeclaration, params: SelectionParams, after: number | null) {
+  const bounds: WhereOptions[] = [{ id: { [Op.lte]: params.idBound } }];
+  if (after !== null) bounds.push({ id: { [Op.gt]: after } });
+  if (params.except.length) bounds.push({ id: { [Op.notIn]: params.except } });
+  const { selection } = declaration;
+  return selection.where(db, selection.thaw(params.query), { [Op.and]: bounds });
+}
+
+async function highestId(model: ModelStatic<Model>): Promise<number> {
+  const top = await model.max<number | string | null, Model>('id', { paranoid: false });
+  return Number(top ?? 0);
+}
+
+/** POST /<resource>/bulk with a selection: the job, queued (202). The query is the list's, validated as such. */
+export async function submitSelectionJob<
+  Operation extends string,
+  Input extends BulkRequestInput<Operation, Query>,
+  Query,
+  Stored,
+  Args,
+  Row,
+  Report,
+  State,
+>(
+  ctx: HandlerContext,
+  declaration: BulkDeclaration<Operation, Input, Query, Stored, Args, Row, Report, State>,
+  input: Input,
+  selection: { query: Query; except: number[] },
+): Promise<{ job: Job }> {
+  const { db } = ctx;
+  const model = declaration.selection.model(db);
+  declaration.selection.allow(ctx, selection.query);
+  // Refused at the door as the request over ids refuses (each chunk asks again: recheck).
+  const args = await declaration.prepare(ctx, undefined, input);
+  const stored = declaration.store(args);
+  const clash = JOB_KEYS.find((key) => key in stored);
+  if (clash) throw new Error(`the ${declaration.resource} bulk declaration stores "${clash}", a key of the kit's own`);
+  const params: SelectionParams & Record<string, unknown> = {
+    ...stored,
+    resource: declaration.resource,
+    query: declaration.selection.freeze(selection.query),
+    except: selection.except,
+    idBound: await highestId(model),
+    // A token's job acts within the token's scopes, as the token would.
+    scopes: ctx.auth?.via === 'token' ? (ctx.auth.scopes === null ? null : [...ctx.auth.scopes]) : null,
+    tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
+  };
+  // Counted once at submission: the progress bar's total.
+  const generic = declaration as unknown as AnyBulkDeclaration;
+  const total = await model.count({ where: selectionWhere(db, generic, params, null), paranoid: false });
+  const origin = auditOriginOf(ctx);
+  const id = await writeTransaction(db, async (tx) => {
+    const jobId = await insertJob(db, tx, {
+      kind: 'bulk',
+      operation: input.operation,
+      params,
+      dryRun: input.dryRun,
+      total,
+      actorId: origin.actorId,
+      via: origin.via ?? null,
+      ip: origin.ip,
+      requestId: origin.requestId,
+    });
+    await recordChange(db, tx, {
+      ...origin,
+      action: 'job.submit',
+      targetType: 'job',
+      targetIds: [jobId],
+      context: { kind: 'bulk', operation: input.operation, dryRun: input.dryRun, total, ...params },
+    });
+    return jobId;
+  });
+  const row = await readJob(db, id);
+  if (!row) throw new Error(`job ${id} vanished after it was created`);
+  return { job: toJob(row) };
+}
+
+/** The next chunk's rows in id order, read in the chunk's transaction (never from a replica). */
+function nextChunk(
+  db: Database,
+  tx: Transaction,
+  declaration: AnyBulkDeclaration,
+  params: SelectionParams,
+  after: number | null,
+  size: number,
+) {
+  const { selection } = declaration;
+  const sql = selectSql(db, selection.model(db), {
+    attributes: [...selection.columns],
+    where: selectionWhere(db, declaration, params, after),
+    order: [['id', 'ASC']],
+    limit: size,
+    paranoid: false,
+    ...selection.hints(db, selection.thaw(params.query)),
+  });
+  return db.sequelize.query<{ id: number | string }>(sql, { type: QueryTypes.SELECT, transaction: tx });
+}
+
+/** The `bulk` kind for the job runner: one chunk of the frozen selection per call, by its resource's declaration. */
+export function selectionJobKind(
+  db: Database,
+  config: AppConfig,
+  declarations: readonly AnyBulkDeclaration[],
+): JobKindRunner {
+  const byResource = new Map(declarations.map((d) => [d.resource, d]));
+  return {
+    async chunk(job, tx, size) {
+      const params = parseJson<(SelectionParams & Record<string, unknown>) | null>(job.params, null);
+      const declaration = byResource.get(params?.resource ?? 'users');
+      const operation = job.operation;
+      if (!params || !operation || !declaration) return { fail: "The job's stored parameters cannot be read." };
+      const ctx = await jobActor(db, config, job, declaration.permissions(operation), params);
+      if ('fail' in ctx) return ctx;
+      // Asked again at each chunk: a role may have been deleted, or the submitter lost a permission.
+      const checked = await declaration.recheck(ctx, tx, params);
+      if ('fail' in checked) return checked;
+      const { args } = checked;
+      const after = job.cursor_id === null ? null : Number(job.cursor_id);
+      const rows = await nextChunk(db, tx, declaration, params, after, size);
+      const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
+      if (rows.length === 0) return { progress: empty, items: [], done: true };
+      const ids = rows.map((r) => Number(r.id));
+      const dryRun = Boolean(job.dry_run);
+      // A dry run judges the rows as this read found them; a real chunk locks them again and reads
+      // them under the lock (a row may have changed since this unlocked read).
+      const options = dryRun
+        ? { dryRun, context: { job_id: Number(job.id) }, read: rows, state: parseJson(job.state ?? 'null', undefined) }
+        : { dryRun, context: { job_id: Number(job.id) } };
+      const { outcome, state } = await declaration.batch(ctx, tx, { operation, args, ids }, options);
+      const counts: Record<string, number> = {};
+      for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
+      return {
+        progress: {
+          cursor: ids[ids.length - 1] as number,
+          processed: ids.length,
+          changed: outcome.affected.length - outcome.unchanged.length,
+          skipped: outcome.skipped.length,
+          failed: 0,
+          counts,
+          ...(state === undefined ? {} : { state }),
+        },
+        items: await declaration.reportItems(db, tx, outcome.skipped),
+        done: ids.length < size,
+      };
+    },
+    finished(job, status, tx) {
+      return recordJobEnd(db, tx, job, status);
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import {
+  type BulkInput,
+  type BulkOperation,
+  type BulkReport,
+  type BulkSkipCode,
+  isBulkRoleOperation,
+  type UsersListQuery,
+} from '@app/contracts';
+import { QueryTypes } from 'sequelize';
+import type { BulkDeclaration } from '../../bulk/bulk-declaration.js';
+import { bulkHandler } from '../../bulk/bulk-request.js';
+import { codeSentence, mayNamePeople } from '../../domain/disclosure.js';
+import type { RoleGrant } from '../../domain/escalation.js';
+import { jobPermissions } from '../../domain/jobs.rules.js';
+import { AppError } from '../../errors.js';
+import { runBatch } from './bulk.chunk.js';
+import { assertBulkRole, bulkRole } from './bulk.roles.js';
+import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
+import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
+
+/**
+ * The users list's bulk actions (POST /users/bulk, SPEC §7): delete, restore, purge,
+ * (de)activate, give or take a role, over ids or every user a list query matches. Each user
+ * meets the rules of its single-record route (bulk.chunk.ts); the kit (bulk/) does the rest.
+ */
+
+/** The request-wide arguments: the status to set, the role to give or take. */
+interface UsersBulkArgs {
+  active: boolean | null;
+  role: RoleGrant | undefined;
+}
+
+/** A selection's query as a job stores it: its filters and search, as validated at submission. */
+interface StoredQuery {
+  q: string | null;
+  filters: Record<string, unknown>;
+}
+
+/**
+ * What a dry-run job carries between chunks: how many administrators its earlier chunks would
+ * have taken away (a real run's chunks take them away, so the database says it).
+ */
+interface DryRunState {
+  adminsGone: number;
+}
+
+const argsOf = (operation: BulkOperation, active: boolean | undefined, role: RoleGrant | undefined): UsersBulkArgs => ({
+  active: operation === 'setActive' ? (active ?? null) : null,
+  role,
+});
+
+export const usersBulk: BulkDeclaration<
+  BulkOperation,
+  BulkInput,
+  UsersListQuery,
+  StoredQuery,
+  UsersBulkArgs,
+  TargetRow,
+  BulkReport,
+  DryRunState
+> = {
+  resource: 'users',
+  selection: {
+    model: (db) => db.models.User,
+    allow: (ctx, query) => assertTrashAllowed(ctx.actor, query),
+    freeze: (query) => ({ q: query.q, filters: query.filters as Record<string, unknown> }),
+    // Stored as validated at submission: its filter values are plain JSON (text, numbers, ISO instants).
+    thaw: (stored) =>
+      ({
+        q: stored.q,
+        filters: stored.filters,
+        page: 1,
+        perPage: 1,
+        perPageRequested: null,
+        sort: 'id',
+        dir: 'asc',
+        order: [['id', 'asc']],
+      }) as unknown as UsersListQuery,
+    where: (db, query, bounds) => usersWhere(db, query, bounds),
+    columns: TARGET_COLUMNS,
+    hints: (db, query) => orderedReadHints(db, query),
+  },
+
+  async prepare(ctx, tx, input) {
+    // A missing role (422) or one beyond the caller (403) refuses the request: nothing is per row.
+    const role =
+      isBulkRoleOperation(input.operation) && input.role_id !== undefined
+        ? await assertBulkRole(ctx, tx, input.role_id)
+        : undefined;
+    return argsOf(input.operation, input.active, role);
+  },
+
+  // The job's page reads `active`, `roleId` and `roleName` (jobs/job-rows.ts).
+  store: (args) => ({ active: args.active, roleId: args.role?.id ?? null, roleName: args.role?.name ?? null }),
+
+  async recheck(ctx, tx, stored) {
+    const roleId = typeof stored.roleId === 'number' ? stored.roleId : null;
+    const role = roleId === null ? undefined : await bulkRole(ctx, tx, roleId);
+    if (role instanceof AppError) return { fail: role.message };
+    return { args: { active: typeof stored.active === 'boolean' ? stored.active : null, role } };
+  },
+
+  permissions: (operation) => jobPermissions({ kind: 'bulk', operation }),
+
+  async batch(ctx, tx, { operation, args, ids }, options) {
+    const spec = { operation, active: args.active ?? undefined, role: args.role };
+    const context = options.context;
+    if (!options.dryRun) {
+      const outcome = await runBatch(ctx, spec, ids, tx, { dryRun: false, ...(context ? { context } : {}) });
+      return { outcome };
+    }
+    const adminsGone = options.state?.adminsGone ?? 0;
+    const read = options.read ? targetsOf(options.read) : undefined;
+    const outcome = await runBatch(ctx, spec, ids, tx, {
+      dryRun: true,
+      adminsGone,
+      read,
+      ...(context ? { context } : {}),
+    });
+    return { outcome, state: { adminsGone: adminsGone + outcome.adminsRemoved } };
+  },
+
+  report: (ctx, input, { affected, skipped }) => ({
+    operation: input.operation,
+    dryRun: input.dryRun,
+    requested: input.ids?.length ?? 0,
+    affected,
+    // The caller named the ids; the rules' sentences name the users, for users.view holders only.
+    skipped: (mayNamePeople(ctx.actor)
+      ? skipped
+      : skipped.map((s) => ({ ...s, message: codeSentence(s.code) }))) as BulkReport['skipped'],
+  }),
+
+  /** Report lines for a chunk's skipped users, with the e-mail each had when it was judged. */
+  async reportItems(db, tx, skipped) {
+    if (skipped.length === 0) return [];
+    const rows = await db.sequelize.query<{ id: number | string; email: string }>(
+      'SELECT id, email FROM users WHERE id IN (:ids)',
+      { replacements: { ids: skipped.map((s) => s.id) }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    const emails = new Map(rows.map((r) => [Number(r.id), r.email]));
+    return skipped.map((s) => ({
+      userId: s.id,
+      email: emails.get(s.id) ?? '',
+      outcome: 'skipped' as const,
+      code: s.code as BulkSkipCode,
+      message: s.message,
+    }));
+  },
+};
+
+/** POST /users/bulk (tRPC `users.bulk`). */
+export const runBulk = bulkHandler(usersBulk);
