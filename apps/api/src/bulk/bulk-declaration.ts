@@ -108,3 +108,7 @@ export interface BulkDeclaration<
 /** A declaration of any resource, as the kit's registry holds them. */
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds declarations of unrelated types; each is used with its own.
 export type AnyBulkDeclaration = BulkDeclaration<string, any, any, any, any, any, any, any>;
+
+/** The validated input and the answer of a declaration's requests over ids. */
+export type BulkInputOf<D extends AnyBulkDeclaration> = Parameters<D['report']>[1];
+export type BulkReportOf<D extends AnyBulkDeclaration> = ReturnType<D['report']>;

@@ -1,7 +1,7 @@
 import type { Job } from '@app/contracts';
 import type { HandlerCall, HandlerContext } from '../context.js';
 import { writeTransaction } from '../db/transaction.js';
-import type { BulkDeclaration, BulkRequestInput } from './bulk-declaration.js';
+import type { AnyBulkDeclaration, BulkInputOf, BulkReportOf } from './bulk-declaration.js';
 import { submitSelectionJob } from './selection-job.js';
 
 /** Thrown to roll a dry run back after it computed its report with the real code path. */
@@ -16,17 +16,8 @@ class DryRun<Report> extends Error {
  * applied in the request, all or none (200, the report); a selection (every row a list query
  * matches) becomes a job (202, the job).
  */
-export function bulkHandler<
-  Operation extends string,
-  Input extends BulkRequestInput<Operation, Query>,
-  Query,
-  Stored,
-  Args,
-  Row,
-  Report,
-  State,
->(declaration: BulkDeclaration<Operation, Input, Query, Stored, Args, Row, Report, State>) {
-  return ({ ctx, input }: HandlerCall<Input>): Promise<Report | { job: Job }> => {
+export function bulkHandler<D extends AnyBulkDeclaration>(declaration: D) {
+  return ({ ctx, input }: HandlerCall<BulkInputOf<D>>): Promise<BulkReportOf<D> | { job: Job }> => {
     if (input.selection) return submitSelectionJob(ctx, declaration, input, input.selection);
     return runOverIds(ctx, declaration, input, input.ids ?? []);
   };
@@ -37,21 +28,12 @@ export function bulkHandler<
  * and the rest are changed in one transaction. A dry run runs the same code and rolls back, its
  * locks and reads with it.
  */
-async function runOverIds<
-  Operation extends string,
-  Input extends BulkRequestInput<Operation, Query>,
-  Query,
-  Stored,
-  Args,
-  Row,
-  Report,
-  State,
->(
+async function runOverIds<D extends AnyBulkDeclaration>(
   ctx: HandlerContext,
-  declaration: BulkDeclaration<Operation, Input, Query, Stored, Args, Row, Report, State>,
-  input: Input,
+  declaration: D,
+  input: BulkInputOf<D>,
   ids: readonly number[],
-): Promise<Report> {
+): Promise<BulkReportOf<D>> {
   try {
     return await writeTransaction(ctx.db, async (tx) => {
       // The arguments are one for every row: a refusal of theirs (403/422) refuses the request.
@@ -63,7 +45,7 @@ async function runOverIds<
       return report;
     });
   } catch (err) {
-    if (err instanceof DryRun) return err.report as Report;
+    if (err instanceof DryRun) return err.report as BulkReportOf<D>;
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import { insertJob, readJob } from '../jobs/job-store.js';
 import type { JobKindRunner } from '../jobs/runner.js';
 import { auditOriginOf, recordChange } from '../journal/journal.js';
 import { selectSql } from '../query/list-reads.js';
-import type { AnyBulkDeclaration, BulkDeclaration, BulkRequestInput } from './bulk-declaration.js';
+import type { AnyBulkDeclaration, BulkInputOf } from './bulk-declaration.js';
 
 /**
  * A bulk change over every row a list query matches, as a job of kind `bulk`: frozen at
@@ -50,20 +50,11 @@ async function highestId(model: ModelStatic<Model>): Promise<number> {
 }
 
 /** POST /<resource>/bulk with a selection: the job, queued (202). The query is the list's, validated as such. */
-export async function submitSelectionJob<
-  Operation extends string,
-  Input extends BulkRequestInput<Operation, Query>,
-  Query,
-  Stored,
-  Args,
-  Row,
-  Report,
-  State,
->(
+export async function submitSelectionJob<D extends AnyBulkDeclaration>(
   ctx: HandlerContext,
-  declaration: BulkDeclaration<Operation, Input, Query, Stored, Args, Row, Report, State>,
-  input: Input,
-  selection: { query: Query; except: number[] },
+  declaration: D,
+  input: BulkInputOf<D>,
+  selection: { query: unknown; except: number[] },
 ): Promise<{ job: Job }> {
   const { db } = ctx;
   const model = declaration.selection.model(db);
@@ -84,8 +75,7 @@ export async function submitSelectionJob<
     tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
   };
   // Counted once at submission: the progress bar's total.
-  const generic = declaration as unknown as AnyBulkDeclaration;
-  const total = await model.count({ where: selectionWhere(db, generic, params, null), paranoid: false });
+  const total = await model.count({ where: selectionWhere(db, declaration, params, null), paranoid: false });
   const origin = auditOriginOf(ctx);
   const id = await writeTransaction(db, async (tx) => {
     const jobId = await insertJob(db, tx, {
