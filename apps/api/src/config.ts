@@ -25,6 +25,51 @@ const secretKey = z
   .refine(isKey, { message: KEY_MESSAGE })
   .transform((v) => Buffer.from(v, 'base64'));
 
+/** An SMTP server: `smtp://` (STARTTLS when offered) or `smtps://` (TLS from the start). Never echoed: it may hold a password. */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must look like smtp://user:password@host:587 or smtps://host:465' },
+  );
+
+/** `address@example.com` or `Name <address@example.com>`: the From of every mail. */
+const mailFrom = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      const address = /^[^<>]*<([^<>]+)>$/.exec(v)?.[1] ?? v;
+      return z.email().safeParse(address.trim()).success;
+    },
+    { message: 'must be an address, or a name and an address: "User administration <no-reply@example.com>"' },
+  );
+
+/** The origin (and path, behind a proxy) people reach the product at; without a trailing slash. */
+const publicUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash && !u.username;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be the address people open the product at, e.g. https://admin.example.com' },
+  )
+  .transform((v) => v.replace(/\/+$/, ''));
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().trim().min(1).default('localhost'),
@@ -120,6 +165,24 @@ const EnvSchema = z.object({
   }),
   /** Deliveries one dispatcher has in flight at once. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /** The SMTP server mail goes out through; unset, nothing is mailed (answers carry the links instead). */
+  SMTP_URL: envOptional(smtpUrl),
+  /** The From of every mail (needed with SMTP_URL). */
+  MAIL_FROM: envOptional(mailFrom),
+  /** Where links in mail point (needed with SMTP_URL): the address people open the product at. */
+  PUBLIC_URL: envOptional(publicUrl),
+  /** Runs this instance's mail sender (any number of instances may run one). */
+  MAIL_SENDER: envBoolean(true),
+  /** Attempts per message before it is marked failed. */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
+  /** The first retry's delay; each next one twice as long (capped at 1 hour), ±25 % jitter. */
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).default(30),
+  /** Whole-attempt limit: connect, greet, send and be answered. */
+  MAIL_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(30),
+  /** Messages one sender has in flight at once (and SMTP connections it keeps open). */
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** Days sent and failed messages are kept in the outbox (their content is cleared at once). */
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
    * `all`: serve HTTP and run the background work (webhook deliveries, jobs, housekeeping);
    * `worker`: only the background work, no listener (scale it apart from the API).
@@ -186,6 +249,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       }
     }
   }
-  if (!base.success || !users.success) throw new ConfigError(problems);
+  if (base.success && base.data.SMTP_URL) {
+    // A mail needs a sender and links that work outside this machine: neither is guessed.
+    if (!base.data.MAIL_FROM) problems.push('MAIL_FROM: must be set when SMTP_URL is (the From of every mail)');
+    if (!base.data.PUBLIC_URL)
+      problems.push('PUBLIC_URL: must be set when SMTP_URL is (the links in mail point at it)');
+  }
+  if (!base.success || !users.success || problems.length) throw new ConfigError(problems);
   return { ...base.data, users: users.data };
 }
