@@ -7,9 +7,9 @@ import { ADMIN } from './support/env';
 /** What an administrator's navigation holds, in order. */
 const DESTINATIONS = [
   { name: en.nav.users, path: '/users' },
-  { name: en.roles.nav, path: '/roles' },
+  { name: en.nav.roles, path: '/roles' },
   { name: en.nav.audit, path: '/audit' },
-  { name: en.webhooks.nav, path: '/webhooks' },
+  { name: en.nav.webhooks, path: '/webhooks' },
   { name: en.jobs.nav, path: '/jobs' },
   { name: en.nav.status, path: '/status' },
 ] as const;

@@ -35,7 +35,7 @@ describe.skipIf(browserMissing())('the roles list', () => {
     await page.goto('/status');
     await page
       .getByRole('navigation', { name: en.nav.label, exact: true })
-      .getByRole('link', { name: t.nav, exact: true })
+      .getByRole('link', { name: en.nav.roles, exact: true })
       .click();
     await page.waitForURL((url) => url.pathname === '/roles');
     await page.getByRole('heading', { level: 1, name: t.title }).waitFor();

@@ -203,7 +203,7 @@ describe.skipIf(browserMissing())('webhooks', () => {
     await page.goto('/webhooks');
     await page.getByText(en.common.forbiddenTitle, { exact: true }).waitFor();
     const nav = page.getByRole('navigation', { name: en.nav.label });
-    expect(await nav.getByRole('link', { name: t.nav, exact: true }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: en.nav.webhooks, exact: true }).count()).toBe(0);
     expect((await page.request.get('/api/webhooks')).status()).toBe(403);
     await context.close();
   });

@@ -1,7 +1,7 @@
 import { Button, Card, ConfirmDialog } from '@app/ui';
 import type { FormEventHandler, ReactNode } from 'react';
 import { useBlocker } from 'react-router';
-import { useMessages } from '../i18n/messages';
+import { useUserPagesMessages } from '../i18n/user-pages-messages';
 import { LOGIN_PATH } from '../lib/auth-paths';
 
 export interface FormFrameProps {
@@ -29,7 +29,7 @@ export function FormFrame({
   notices,
   children,
 }: FormFrameProps) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   // A lost session (→ /login) is not the user's choice to leave: the question would not help.
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>

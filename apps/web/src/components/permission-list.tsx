@@ -1,7 +1,7 @@
 import { PERMISSIONS } from '@app/contracts';
 import { cn } from '@app/ui';
 import { Check, Minus } from 'lucide-react';
-import { useMessages } from '../i18n/messages';
+import { useRolesMessages } from '../i18n/roles-messages';
 import { permissionDescription } from '../lib/permission-description';
 
 interface PermissionRow {
@@ -39,7 +39,7 @@ export interface PermissionListProps {
  * technical name for those who manage roles. Names unknown to this console are listed as they are.
  */
 export function PermissionList({ granted, showMissing = false, sources, className }: PermissionListProps) {
-  const m = useMessages();
+  const m = useRolesMessages();
   const held = new Set(granted);
   const known = PERMISSIONS as readonly string[];
   const rows: PermissionRow[] = [

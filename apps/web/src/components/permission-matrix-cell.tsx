@@ -1,7 +1,7 @@
 import { cn } from '@app/ui';
 import { Check, Lock, Minus } from 'lucide-react';
 import { type CSSProperties, useEffect, useRef } from 'react';
-import { useMessages } from '../i18n/messages';
+import { useRolesMessages } from '../i18n/roles-messages';
 
 /** The parts of the permission matrix (permission-matrix.tsx): one permission's cell, and its box. */
 
@@ -29,7 +29,7 @@ export interface MatrixCellProps {
 
 /** One permission: its box, and (stacked, or for a screen reader) its label, description and lock reason. */
 export function MatrixCell({ id, cell, held, readOnly, style, tipAlign, ref, onToggle }: MatrixCellProps) {
-  const m = useMessages();
+  const m = useRolesMessages();
   const words = m.permissions.names[cell.name];
   const label = words?.label ?? cell.name;
   const isLocked = !readOnly && cell.grantable === false;

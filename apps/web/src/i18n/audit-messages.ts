@@ -1,3 +1,4 @@
+import { pageMessages } from './messages';
 import type { AuditAction } from '@app/contracts';
 import { atLeast, formatCount, listStrings } from './list-strings';
 
@@ -81,9 +82,7 @@ export const auditMessages = {
     cli: 'Command line',
     unknown: 'Not recorded',
   },
-  system: 'System',
   notSignedIn: 'Someone not signed in',
-  erasedUser: (id: number) => `User #${id} (erased)`,
   userRef: (id: number) => `User #${id}`,
   /** A target that is not a user ("webhook #4"), as the audit row knows it: its kind and id. */
   targetRef: (type: string, id: number) => `${type} #${id}`,
@@ -161,3 +160,7 @@ export const auditMessages = {
     more: (count: number) => `and ${formatCount(count)} more`,
   },
 };
+
+/** The audit pages' words (`m.audit`) with the shell's. */
+export const useAuditMessages = pageMessages({ audit: auditMessages });
+export type AuditPageMessages = ReturnType<typeof useAuditMessages>;

@@ -1,3 +1,4 @@
+import { pageMessages } from './messages';
 import { formatCount, listStrings } from './list-strings';
 
 const kit = listStrings({
@@ -15,7 +16,6 @@ const users = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' :
 /** The roles list's strings; a role's own page keeps its words under `role`. */
 export const rolesMessages = {
   ...kit,
-  nav: 'Roles',
   title: 'Roles',
   subtitle: 'What each role grants, and how many users hold it.',
   columns: {
@@ -50,3 +50,22 @@ export const rolesMessages = {
           : `at most ${formatCount(to ?? 0)}`,
   },
 };
+
+/** A role's own page (and a permission's granted/not-granted marks wherever they are shown). */
+export const roleMessages = {
+  loading: 'Loading role…',
+  notFoundTitle: 'Role not found',
+  notFoundDescription: 'This role does not exist or has been removed.',
+  errorTitle: 'This role couldn’t be loaded',
+  guard: (guard: string) => `Guard: ${guard}`,
+  permissionsTitle: 'Permissions',
+  permissionCount: (count: number) => (count === 1 ? '1 permission' : `${count} permissions`),
+  permissionsOf: (granted: number, known: number) => `Grants ${granted} of ${known} permissions.`,
+  granted: 'Granted',
+  notGranted: 'Not granted',
+  empty: 'This role grants no permissions.',
+};
+
+/** The roles pages' words: `m.roles` (the list) and `m.role` (one role). */
+export const useRolesMessages = pageMessages({ roles: rolesMessages, role: roleMessages });
+export type RolesPageMessages = ReturnType<typeof useRolesMessages>;

@@ -1,10 +1,9 @@
+import { pageMessages } from './messages';
 import { listPaginationStrings } from './list-strings';
 import { relativeTime } from './dates';
 
 /** Sessions (signed-in devices), a user's sign-in history, and the account pages' navigation. */
 export const sessionsMessages = {
-  menu: 'Sessions',
-  accountNav: 'Your account',
   title: 'Sessions',
   subtitle: 'Where your account is signed in. Sign out of any device you don’t recognise.',
   device: (client: string | null, os: string | null) =>
@@ -76,3 +75,7 @@ export const sessionsMessages = {
     pagination: listPaginationStrings('No sign-ins to show'),
   },
 };
+
+/** The sessions pages' words (`m.sessions`) with the shell's. */
+export const useSessionsMessages = pageMessages({ sessions: sessionsMessages });
+export type SessionsPageMessages = ReturnType<typeof useSessionsMessages>;

@@ -1,3 +1,4 @@
+import { pageMessages } from './messages';
 import { formatDate, relativeTime } from './dates';
 import { secretCopyStrings } from './secret-strings';
 
@@ -5,7 +6,6 @@ const day = (iso: string) => formatDate(iso, 'day', 'en');
 
 /** The API tokens' strings: the account page, the create dialog and the user page's section. */
 export const tokensMessages = {
-  menu: 'API tokens',
   title: 'API tokens',
   subtitle: 'Tokens let scripts and other systems call the API as you.',
   create: 'New token',
@@ -91,3 +91,7 @@ export const tokensMessages = {
     outrankedTitle: 'You can’t manage this user’s API tokens',
   },
 };
+
+/** The tokens pages' words (`m.tokens`) with the shell's. */
+export const useTokensMessages = pageMessages({ tokens: tokensMessages });
+export type TokensPageMessages = ReturnType<typeof useTokensMessages>;

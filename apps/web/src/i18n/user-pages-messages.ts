@@ -1,3 +1,4 @@
+import { pageMessages } from './messages';
 /** The user pages' strings: show, edit and create, and the actions on one user. */
 export const userPagesMessages = {
   userPage: {
@@ -126,3 +127,7 @@ export const userPagesMessages = {
     leaveCancel: 'Keep editing',
   },
 };
+
+/** The user pages' words (`m.userPage`, `m.userActions`, `m.userForm`) with the shell's. */
+export const useUserPagesMessages = pageMessages(userPagesMessages);
+export type UserPagesMessages = ReturnType<typeof useUserPagesMessages>;

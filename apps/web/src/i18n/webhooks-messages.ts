@@ -1,3 +1,4 @@
+import { pageMessages } from './messages';
 import type { DeliveredEventType, DeliveryStatus } from '@app/contracts';
 import { formatCount, listStrings } from './list-strings';
 import { formatDate, relativeTime } from './dates';
@@ -48,7 +49,6 @@ const STATUSES: Record<DeliveryStatus, string> = {
 
 /** The webhooks' strings: the list, the form, an endpoint's page, its delivery log and one delivery. */
 export const webhooksMessages = {
-  nav: 'Webhooks',
   title: 'Webhooks',
   subtitle: 'Endpoints told, with signed requests, when users change.',
   add: 'Add endpoint',
@@ -212,3 +212,7 @@ export const webhooksMessages = {
     redelivered: 'The event is queued to be sent again',
   },
 };
+
+/** The webhooks pages' words (`m.webhooks`) with the shell's. */
+export const useWebhooksMessages = pageMessages({ webhooks: webhooksMessages });
+export type WebhooksPageMessages = ReturnType<typeof useWebhooksMessages>;

@@ -18,9 +18,9 @@ export interface NavItem {
 /** The navigation, as data. "Users" needs users.view (SPEC §10), "Roles" roles.view, "Audit log" audit.view, "Webhooks" webhooks.manage; background jobs (one's own) and the service status are for everyone. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/users', label: (m) => m.nav.users, icon: Users, requires: 'users.view' },
-  { to: '/roles', label: (m) => m.roles.nav, icon: Shield, requires: 'roles.view' },
+  { to: '/roles', label: (m) => m.nav.roles, icon: Shield, requires: 'roles.view' },
   { to: '/audit', label: (m) => m.nav.audit, icon: ScrollText, requires: 'audit.view' },
-  { to: '/webhooks', label: (m) => m.webhooks.nav, icon: Webhook, requires: 'webhooks.manage' },
+  { to: '/webhooks', label: (m) => m.nav.webhooks, icon: Webhook, requires: 'webhooks.manage' },
   { to: '/jobs', label: (m) => m.jobs.nav, icon: ListChecks },
   { to: '/status', label: (m) => m.nav.status, icon: Activity },
 ];

@@ -47,11 +47,11 @@ export function UserMenu() {
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void navigate(ACCOUNT_TOKENS_PATH)}>
           <KeyRound aria-hidden="true" />
-          {m.tokens.menu}
+          {m.userMenu.tokens}
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void navigate(ACCOUNT_SESSIONS_PATH)}>
           <MonitorSmartphone aria-hidden="true" />
-          {m.sessions.menu}
+          {m.userMenu.sessions}
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem disabled={pending} onSelect={signOut}>

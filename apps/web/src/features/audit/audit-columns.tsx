@@ -3,7 +3,7 @@ import { Badge } from '@app/ui';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '../../i18n/dates';
-import type { Messages } from '../../i18n/messages';
+import type { AuditPageMessages } from '../../i18n/audit-messages';
 import { defineColumns } from '../../lib/resource-list/define-columns';
 import { AUDIT_LOCKED_COLUMNS } from './audit-list-state';
 import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText } from './audit-format';
@@ -12,7 +12,7 @@ import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText
 const NAMED_TARGETS = 2;
 
 interface CellOptions {
-  m: Messages;
+  m: AuditPageMessages;
   /** Names link to the user pages only for a viewer who may open them. */
   canOpenUsers: boolean;
 }

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDate } from '../../i18n/dates';
-import { useMessages } from '../../i18n/messages';
+import { useAuditMessages } from '../../i18n/audit-messages';
 import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
 import { RecordPage } from '../errors/record-page';
@@ -17,7 +17,7 @@ const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
 
 /** `/audit/:id`: one event in full — who, when, from where, every target and each field's before and after. */
 export function AuditEventPage() {
-  const m = useMessages();
+  const m = useAuditMessages();
   const trpc = useTRPC();
   const id = useIdParam();
   const show = useQuery({ ...trpc.audit.show.queryOptions({ id: id ?? 0 }), enabled: id !== null });
@@ -34,7 +34,7 @@ export function AuditEventPage() {
 }
 
 function AuditEvent({ event }: { event: AuditItem }) {
-  const m = useMessages();
+  const m = useAuditMessages();
   const can = useCan();
   const t = m.audit.event;
   const canOpenUsers = can['users.view'] === true;
@@ -143,7 +143,7 @@ function AuditEvent({ event }: { event: AuditItem }) {
 }
 
 function EventTargets({ event, userLink }: { event: AuditItem; userLink: (id: number, text: string) => ReactNode }) {
-  const m = useMessages();
+  const m = useAuditMessages();
   const t = m.audit.event;
   if (event.target_count === 0) return null;
   // Names come with the first targets that are users; the rest of a large bulk is listed by id.

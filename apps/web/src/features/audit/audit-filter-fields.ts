@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS } from '@app/contracts';
-import type { Messages } from '../../i18n/messages';
+import type { AuditPageMessages } from '../../i18n/audit-messages';
 import type { FilterField } from '../../lib/resource-list/filter-fields';
 import { actionLabel } from './audit-format';
 
@@ -8,7 +8,7 @@ import { actionLabel } from './audit-format';
  * (a name in the table, a user's History) and shown as chips; `names` gives the chips the names
  * the page has seen, else an id.
  */
-export function auditFilterFields(m: Messages, names: ReadonlyMap<number, string>): FilterField[] {
+export function auditFilterFields(m: AuditPageMessages, names: ReadonlyMap<number, string>): FilterField[] {
   const t = m.audit.filters;
   const userText = (value: unknown) => {
     const ids = (Array.isArray(value) ? value : [value]).map(Number);

@@ -1,10 +1,10 @@
 import { AUDIT_ACTIONS, type AuditAction, type AuditRow, type AuditVia } from '@app/contracts';
 import type { BadgeTone } from '@app/ui';
-import type { Messages } from '../../i18n/messages';
+import type { AuditPageMessages } from '../../i18n/audit-messages';
 
 const KNOWN = new Set<string>(AUDIT_ACTIONS);
 
-export function actionLabel(action: string, m: Messages): string {
+export function actionLabel(action: string, m: AuditPageMessages): string {
   return KNOWN.has(action) ? m.audit.actions[action as AuditAction] : m.audit.unknownAction(action);
 }
 
@@ -26,19 +26,19 @@ const ACTION_TONES: Partial<Record<AuditAction, BadgeTone>> = {
 
 export const actionTone = (action: string): BadgeTone => ACTION_TONES[action as AuditAction] ?? 'neutral';
 
-export function viaText(via: AuditVia, m: Messages): string {
+export function viaText(via: AuditVia, m: AuditPageMessages): string {
   const t = m.audit.via;
   return via.kind === 'token' ? t.token(via.name) : t[via.kind];
 }
 
-export function fieldLabel(field: string, m: Messages): string {
+export function fieldLabel(field: string, m: AuditPageMessages): string {
   return m.audit.fields[field] ?? field;
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** A recorded value as an administrator reads it: statuses in words, lists joined, instants formatted. */
-export function valueText(field: string, value: unknown, m: Messages): string {
+export function valueText(field: string, value: unknown, m: AuditPageMessages): string {
   const v = m.audit.values;
   if (value === null || value === undefined || value === '') return v.empty;
   if (field === 'is_active' && typeof value === 'boolean') return value ? v.active : v.inactive;
@@ -54,14 +54,14 @@ export function valueText(field: string, value: unknown, m: Messages): string {
  * Who did it: the actor's current name, the account's id if it is gone, the system (the command
  * line), or someone not signed in (a refused sign-in).
  */
-export function actorText(row: Pick<AuditRow, 'actor_id' | 'actor_name' | 'via'>, m: Messages): string {
+export function actorText(row: Pick<AuditRow, 'actor_id' | 'actor_name' | 'via'>, m: AuditPageMessages): string {
   if (row.actor_name) return row.actor_name;
-  if (row.actor_id) return m.audit.erasedUser(row.actor_id);
-  return row.via.kind === 'cli' ? m.audit.system : m.audit.notSignedIn;
+  if (row.actor_id) return m.common.erasedUser(row.actor_id);
+  return row.via.kind === 'cli' ? m.common.system : m.audit.notSignedIn;
 }
 
-export function targetText(row: Pick<AuditRow, 'target_names'>, id: number, m: Messages): string {
-  return row.target_names[String(id)] ?? m.audit.erasedUser(id);
+export function targetText(row: Pick<AuditRow, 'target_names'>, id: number, m: AuditPageMessages): string {
+  return row.target_names[String(id)] ?? m.common.erasedUser(id);
 }
 
 type TargetFields = Pick<AuditRow, 'actor_id' | 'target_type' | 'target_ids' | 'target_names'>;
@@ -74,7 +74,7 @@ type TargetFields = Pick<AuditRow, 'actor_id' | 'target_type' | 'target_ids' | '
 export function otherTarget(
   row: TargetFields,
   userId: number,
-  m: Messages,
+  m: AuditPageMessages,
 ): { text: string; userId: number | null } | null {
   const first = row.target_ids[0];
   if (row.actor_id !== userId || first === undefined) return null;
@@ -85,7 +85,7 @@ export function otherTarget(
 }
 
 /** One line for the changes column: the field's before → after when one changed, else the fields' names. */
-export function changesSummary(row: Pick<AuditRow, 'changes'>, m: Messages): string {
+export function changesSummary(row: Pick<AuditRow, 'changes'>, m: AuditPageMessages): string {
   const fields = Object.keys(row.changes);
   if (fields.length === 0) return '';
   if (fields.length === 1) {

@@ -2,7 +2,7 @@ import type { AuditRow } from '@app/contracts';
 import { PageHeader } from '@app/ui';
 import { ScrollText } from 'lucide-react';
 import { useMemo, useRef } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useAuditMessages } from '../../i18n/audit-messages';
 import { ResourceListView } from '../../lib/resource-list/resource-list-view';
 import { useResourceList } from '../../lib/resource-list/use-resource-list';
 import { useTRPC } from '../../lib/trpc';
@@ -23,7 +23,7 @@ function useSeenNames(rows: AuditRow[] | undefined): ReadonlyMap<number, string>
 
 /** `/audit`: every recorded event, searchable, filterable and exportable, newest first. */
 export function AuditListPage() {
-  const m = useMessages();
+  const m = useAuditMessages();
   const t = m.audit;
   const trpc = useTRPC();
   const can = useCan();

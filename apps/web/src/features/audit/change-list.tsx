@@ -1,7 +1,7 @@
 import type { AuditRow } from '@app/contracts';
 import { cn } from '@app/ui';
 import { ArrowRight } from 'lucide-react';
-import { useMessages } from '../../i18n/messages';
+import { useAuditMessages } from '../../i18n/audit-messages';
 import { fieldLabel, valueText } from './audit-format';
 
 /**
@@ -9,7 +9,7 @@ import { fieldLabel, valueText } from './audit-format';
  * value after. Screen readers hear "Status: Active, then Inactive" rather than the arrow.
  */
 export function ChangeList({ changes, className }: { changes: AuditRow['changes']; className?: string }) {
-  const m = useMessages();
+  const m = useAuditMessages();
   const t = m.audit.event;
   const fields = Object.entries(changes);
   if (fields.length === 0) return <p className={cn('text-sm text-muted-foreground', className)}>{m.audit.noChanges}</p>;

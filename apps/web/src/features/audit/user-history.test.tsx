@@ -133,7 +133,7 @@ describe('a user’s History', () => {
         .getByRole('link', { name: 'Bo Two' })
         .getAttribute('href'),
     ).toBe('/users/7');
-    expect(bulk?.textContent).toContain(`${t.history.about} ${t.erasedUser(8)} ${t.history.more(2)}`);
+    expect(bulk?.textContent).toContain(`${t.history.about} ${en.common.erasedUser(8)} ${t.history.more(2)}`);
     expect(webhook?.textContent).toContain(`${t.history.about} ${t.targetRef('webhook', 5)}`);
     // Her own sign-in: she is the target, so who acted is said.
     expect(login?.textContent).toContain(t.history.by('Ann Lee'));

@@ -3,7 +3,7 @@ import { Badge, Card, CardDescription, CardHeader, CardTitle, cn, Skeleton } fro
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useAuditMessages } from '../../i18n/audit-messages';
 import { useTRPC } from '../../lib/trpc';
 import { QueryStates } from '../errors/query-states';
 import { actionLabel, actionTone, actorText, otherTarget, viaText } from './audit-format';
@@ -17,7 +17,7 @@ const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
 
 /** Whom or what the user acted on ("about Ann Lee and 2 more"); their name is linked while the account exists. */
 function TargetLine({ target, more }: { target: { text: string; userId: number | null }; more: number }) {
-  const t = useMessages().audit.history;
+  const t = useAuditMessages().audit.history;
   return (
     <span className="text-foreground">
       {`${t.about} `}
@@ -39,7 +39,7 @@ function TargetLine({ target, more }: { target: { text: string; userId: number |
  * "Edited a user · Name A → B" would read as their own name changing).
  */
 function HistoryEntry({ event, userId }: { event: AuditRow; userId: number }) {
-  const m = useMessages();
+  const m = useAuditMessages();
   const t = m.audit.history;
   const who = actorText(event, m);
   const target = otherTarget(event, userId, m);
@@ -85,7 +85,7 @@ function HistoryEntry({ event, userId }: { event: AuditRow; userId: number }) {
  * with who, when, the door and IP, and every changed field's before and after.
  */
 export function UserHistory({ userId, className }: { userId: number; className?: string }) {
-  const m = useMessages();
+  const m = useAuditMessages();
   const t = m.audit.history;
   const trpc = useTRPC();
   const history = useQuery(trpc.audit.list.queryOptions({ page: 1, perPage: RECENT, filters: { user_id: userId } }));

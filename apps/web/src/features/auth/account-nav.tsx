@@ -11,12 +11,12 @@ export function AccountNav({ className }: { className?: string }) {
   const m = useMessages();
   const items = [
     { to: ACCOUNT_PATH, label: m.userMenu.access },
-    { to: ACCOUNT_TOKENS_PATH, label: m.tokens.menu },
-    { to: ACCOUNT_SESSIONS_PATH, label: m.sessions.menu },
+    { to: ACCOUNT_TOKENS_PATH, label: m.userMenu.tokens },
+    { to: ACCOUNT_SESSIONS_PATH, label: m.userMenu.sessions },
   ];
   return (
     <nav
-      aria-label={m.sessions.accountNav}
+      aria-label={m.userMenu.accountNav}
       className={cn('flex gap-1 overflow-x-auto border-b border-border', className)}
     >
       {items.map(({ to, label }) => (

@@ -12,7 +12,7 @@ import {
 } from '@app/ui';
 import { KeyRound, LogOut, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useAuthMessages } from '../../i18n/auth-messages';
 import { PermissionList } from '../../components/permission-list';
 import { AccountNav } from './account-nav';
 import { useSession } from './use-session';
@@ -20,7 +20,7 @@ import { useSignOut } from './use-sign-out';
 
 /** `/account`: who is signed in and, in plain words, what the account may do here. */
 export function AccountPage() {
-  const m = useMessages();
+  const m = useAuthMessages();
   const { session } = useSession();
   const { signOut, pending } = useSignOut();
   if (!session) return null;

@@ -4,14 +4,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useAuthMessages } from '../../i18n/auth-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { homePathFor } from '../../lib/auth-paths';
 
 /** E-mail and password → `auth.login`; on success the session is primed and the user sent on. */
 export function LoginForm({ next }: { next: string | null }) {
-  const m = useMessages();
+  const m = useAuthMessages();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -63,8 +63,8 @@ export function LoginForm({ next }: { next: string | null }) {
       <PasswordField
         label={m.auth.password}
         autoComplete="current-password"
-        showLabel={m.auth.showPassword}
-        hideLabel={m.auth.hidePassword}
+        showLabel={m.common.showPassword}
+        hideLabel={m.common.hidePassword}
         error={errors.password?.message}
         {...form.register('password')}
       />

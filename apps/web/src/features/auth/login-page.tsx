@@ -1,6 +1,6 @@
 import { ShieldCheck } from 'lucide-react';
 import { Navigate, useSearchParams } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useAuthMessages } from '../../i18n/auth-messages';
 import { ThemeSwitch } from '../theme/theme-switch';
 import { homePathFor, safeNextPath } from '../../lib/auth-paths';
 import { LoginForm } from './login-form';
@@ -8,7 +8,7 @@ import { useSession } from './use-session';
 
 /** `/login`: outside the layout, a centred card; an already signed-in visitor goes straight on. */
 export function LoginPage() {
-  const m = useMessages();
+  const m = useAuthMessages();
   const [params] = useSearchParams();
   const session = useSession();
   const next = safeNextPath(params.get('next'));

@@ -1,14 +1,9 @@
-import { useMemo } from 'react';
 import { importsMessages } from '../../i18n/imports-messages';
-import { type Messages, useMessages } from '../../i18n/messages';
+import { pageMessages } from '../../i18n/messages';
 
 /**
  * The app's messages with the Import page's own: those travel with the page's lazy chunk, not
  * with every route (the users list's JavaScript budget has no room for another page's strings).
  */
-export type ImportPageMessages = Messages & { imports: typeof importsMessages };
-
-export function useImportMessages(): ImportPageMessages {
-  const m = useMessages();
-  return useMemo(() => ({ ...m, imports: importsMessages }), [m]);
-}
+export const useImportMessages = pageMessages({ imports: importsMessages });
+export type ImportPageMessages = ReturnType<typeof useImportMessages>;

@@ -52,7 +52,7 @@ describe('a job’s pace', () => {
 describe('whose job it is', () => {
   it('names the submitter, or says they are erased, or that the system sent it', () => {
     expect(submitterText({ actor_id: 3, submitted_by: { id: 3, name: 'Ada' } }, en)).toBe('Ada');
-    expect(submitterText({ actor_id: 3, submitted_by: null }, en)).toBe(en.audit.erasedUser(3));
-    expect(submitterText({ actor_id: null, submitted_by: null }, en)).toBe(en.audit.system);
+    expect(submitterText({ actor_id: 3, submitted_by: null }, en)).toBe(en.common.erasedUser(3));
+    expect(submitterText({ actor_id: null, submitted_by: null }, en)).toBe(en.common.system);
   });
 });

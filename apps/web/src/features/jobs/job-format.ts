@@ -40,7 +40,7 @@ export function operationLabel(
  */
 export function submitterText(job: Pick<JobWithSubmitter, 'actor_id' | 'submitted_by'>, m: Messages): string {
   if (job.submitted_by) return job.submitted_by.name;
-  return job.actor_id === null ? m.audit.system : m.audit.erasedUser(job.actor_id);
+  return job.actor_id === null ? m.common.system : m.common.erasedUser(job.actor_id);
 }
 
 /** A job still moving (queued, running or cancelling): worth polling and showing in the header. */

@@ -53,7 +53,7 @@ describe('a job’s page', { timeout: 30_000 }, () => {
     });
     renderApp('/jobs/6');
     await screen.findByRole('heading', { level: 1, name: j.jobName(6, j.operations.deactivate) });
-    expect(detail(j.job.submittedBy)).toBe(en.audit.system);
+    expect(detail(j.job.submittedBy)).toBe(en.common.system);
   });
 
   it('offers Cancel as the server decides, with its reason when the caller may not stop someone else’s job', async () => {

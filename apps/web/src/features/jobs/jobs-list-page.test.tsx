@@ -62,7 +62,7 @@ describe('the jobs list and the header indicator', { timeout: 30_000 }, () => {
         .closest('tr')?.children[column]?.textContent;
     expect(submitterOf(9)).toBe('Grace Hopper');
     expect(submitterOf(8)).toBe('Ada Admin');
-    expect(submitterOf(6)).toBe(en.audit.erasedUser(12));
+    expect(submitterOf(6)).toBe(en.common.erasedUser(12));
     expect(screen.getAllByRole('link', { name: j.nav }).length).toBeGreaterThan(0);
 
     fireEvent.click(screen.getByRole('button', { name: j.statuses.failed }));

@@ -3,7 +3,7 @@ import { Alert, buttonClassName, PageHeader } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { BackLink } from '../../components/back-link';
-import { useMessages } from '../../i18n/messages';
+import { useRolesMessages } from '../../i18n/roles-messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
@@ -17,7 +17,7 @@ import { RoleFormSkeleton } from './role-new-page';
  * catalogue as the server judged it for the caller; the form, or why this role is not theirs to edit.
  */
 export function RoleEditPage() {
-  const m = useMessages();
+  const m = useRolesMessages();
   const r = useRoleEditorMessages();
   const t = r.form;
   const trpc = useTRPC();

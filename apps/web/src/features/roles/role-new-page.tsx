@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { BackLink } from '../../components/back-link';
-import { useMessages } from '../../i18n/messages';
+import { useRolesMessages } from '../../i18n/roles-messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
@@ -12,7 +12,7 @@ import { EMPTY_ROLE_FORM, RoleForm, useRoleForm } from './role-form';
 
 /** `/roles/new` (roles.create): the role form, empty; once created, the role's page. */
 export function RoleNewPage() {
-  const m = useMessages();
+  const m = useRolesMessages();
   const r = useRoleEditorMessages();
   const t = r.form;
   const trpc = useTRPC();

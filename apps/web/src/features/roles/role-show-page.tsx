@@ -13,7 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, KeyRound, Pencil, Shield, Trash2, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useRolesMessages } from '../../i18n/roles-messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { useTRPC } from '../../lib/trpc';
 import { RecordErrorState } from '../errors/record-error-state';
@@ -33,7 +33,7 @@ const CATALOGUE_ROWS = PERMISSIONS.map((name) => ({ name, ...PERMISSION_CATALOGU
  * reason when not, hidden when the caller may not change or delete roles at all).
  */
 export function RoleShowPage() {
-  const m = useMessages();
+  const m = useRolesMessages();
   const r = useRoleEditorMessages();
   const trpc = useTRPC();
   const id = useIdParam();
@@ -163,7 +163,7 @@ export function RoleShowPage() {
 
 /** "Back" returns to wherever the role was opened from (a user's page, the list), else to the list. */
 function RoleBack() {
-  const m = useMessages();
+  const m = useRolesMessages();
   const back = useLeaveBack('/roles');
   return (
     <button

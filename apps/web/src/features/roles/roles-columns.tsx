@@ -1,11 +1,11 @@
 import { ROLE_COLUMN_KEYS, type RoleColumnKey, type RoleListRow, rolesListQuery } from '@app/contracts';
 import { Link } from 'react-router';
-import type { Messages } from '../../i18n/messages';
+import type { RolesPageMessages } from '../../i18n/roles-messages';
 import { DateCell, defineColumns } from '../../lib/resource-list/define-columns';
 import { roleMembersHref } from '../../lib/resource-list/list-links';
 
 interface CellOptions {
-  m: Messages;
+  m: RolesPageMessages;
   /** Member counts link to the users list only for a viewer who may open it. */
   canOpenUsers: boolean;
 }

@@ -1,15 +1,15 @@
 import { PERMISSIONS } from '@app/contracts';
-import type { Messages } from '../../i18n/messages';
+import type { RolesPageMessages } from '../../i18n/roles-messages';
 import type { FilterField } from '../../lib/resource-list/filter-fields';
 
-const permissionLabel = (m: Messages, name: string) => m.permissions.names[name]?.label ?? name;
+const permissionLabel = (m: RolesPageMessages, name: string) => m.permissions.names[name]?.label ?? name;
 
 /**
  * The roles list's filters for the kit's form and chips: the permission catalogue to tick. The
  * contract's `users_count` range has no control (the kit's form has no number range); one set by
  * a link still shows, and clears, as a chip.
  */
-export function rolesFilterFields(m: Messages): FilterField[] {
+export function rolesFilterFields(m: RolesPageMessages): FilterField[] {
   const t = m.roles.filters;
   return [
     {

@@ -114,7 +114,7 @@ describe('the Roles navigation entry', { timeout: 20_000 }, () => {
     mockTrpc({ 'auth.me': ok(sessionOf(['roles.view'])) });
     renderApp('/account');
 
-    const link = (await screen.findAllByRole('link', { name: t.nav }))[0];
+    const link = (await screen.findAllByRole('link', { name: en.nav.roles }))[0];
     expect(link?.getAttribute('href')).toBe('/roles');
   });
 
@@ -123,7 +123,7 @@ describe('the Roles navigation entry', { timeout: 20_000 }, () => {
     renderApp('/account');
 
     await screen.findAllByRole('link', { name: en.nav.audit });
-    expect(screen.queryByRole('link', { name: t.nav })).toBeNull();
+    expect(screen.queryByRole('link', { name: en.nav.roles })).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import { buttonClassName, PageHeader } from '@app/ui';
 import { Plus, Shield } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useRolesMessages } from '../../i18n/roles-messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { ResourceListView } from '../../lib/resource-list/resource-list-view';
 import { useResourceList } from '../../lib/resource-list/use-resource-list';
@@ -14,7 +14,7 @@ import { rolesList } from './roles-list-state';
 
 /** `/roles` (roles.view): every role with what it grants and who holds it, searchable, filterable, exportable. */
 export function RolesListPage() {
-  const m = useMessages();
+  const m = useRolesMessages();
   const r = useRoleEditorMessages();
   const t = m.roles;
   const trpc = useTRPC();

@@ -5,7 +5,7 @@ import { LogOut, MonitorSmartphone } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useSessionsMessages } from '../../i18n/sessions-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { AccountNav } from '../auth/account-nav';
@@ -17,7 +17,7 @@ import { SessionList } from './session-list';
  * effect on its next request; ending this one is signing out, so it goes to the login page.
  */
 export function MySessionsPage() {
-  const m = useMessages();
+  const m = useSessionsMessages();
   const t = m.sessions;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import type { SessionInfo } from '@app/contracts';
 import { Badge, Button, Skeleton } from '@app/ui';
 import { Monitor, MonitorSmartphone, Smartphone, Tablet } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useSessionsMessages } from '../../i18n/sessions-messages';
 import { QueryStates } from '../errors/query-states';
 import type { RecordQuery } from '../errors/record-page';
 import { type DeviceKind, describeUserAgent } from '../../lib/user-agent';
@@ -38,7 +38,7 @@ const byRecency = (items: readonly SessionInfo[]) =>
 
 /** "Chrome on Linux", from a stored user agent; the raw string stays available as a tooltip. */
 export function useDeviceName() {
-  const m = useMessages();
+  const m = useSessionsMessages();
   return (userAgent: string | null) => {
     const device = describeUserAgent(userAgent);
     return { ...device, name: m.sessions.device(device.client, device.os) };
@@ -46,7 +46,7 @@ export function useDeviceName() {
 }
 
 function SessionRow({ session, end, ending }: { session: SessionInfo; end: SessionListProps['end']; ending: boolean }) {
-  const m = useMessages();
+  const m = useSessionsMessages();
   const t = m.sessions.list;
   const device = useDeviceName()(session.user_agent);
   const Icon = ICONS[device.kind];
@@ -109,7 +109,7 @@ function SessionRow({ session, end, ending }: { session: SessionInfo; end: Sessi
 
 /** Signed-in browsers and devices: which, from where, since when, last seen; the current one marked. */
 export function SessionList({ query, empty, end, endingId = null, errorContent }: SessionListProps) {
-  const m = useMessages();
+  const m = useSessionsMessages();
   const t = m.sessions.list;
   return (
     <QueryStates

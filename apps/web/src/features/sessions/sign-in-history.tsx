@@ -2,7 +2,7 @@ import { type AuditRow, SIGN_IN_ACTIONS } from '@app/contracts';
 import { Badge, Card, CardDescription, CardHeader, CardTitle, cn, Pagination, Skeleton } from '@app/ui';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useSessionsMessages } from '../../i18n/sessions-messages';
 import { useTRPC } from '../../lib/trpc';
 import { QueryStates } from '../errors/query-states';
 import { useDeviceName } from './session-list';
@@ -10,7 +10,7 @@ import { useDeviceName } from './session-list';
 const PER_PAGE_OPTIONS = [10, 25, 50] as const;
 
 function SignInEntry({ row }: { row: AuditRow }) {
-  const m = useMessages();
+  const m = useSessionsMessages();
   const t = m.sessions.signIns;
   const userAgent = row.user_agent;
   const device = useDeviceName()(userAgent);
@@ -44,7 +44,7 @@ function SignInEntry({ row }: { row: AuditRow }) {
  * `auth.loginFailed` events about them, newest first, a page at a time.
  */
 export function SignInHistory({ userId, className }: { userId: number; className?: string }) {
-  const m = useMessages();
+  const m = useSessionsMessages();
   const t = m.sessions.signIns;
   const trpc = useTRPC();
   const [page, setPage] = useState(1);

@@ -3,7 +3,7 @@ import { Alert, Button, Card, CardDescription, CardHeader, CardTitle, ConfirmDia
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useSessionsMessages } from '../../i18n/sessions-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { SessionList, useDeviceName } from './session-list';
@@ -25,7 +25,7 @@ export function UserSessionsSection({
   explained?: string | null;
   className?: string;
 }) {
-  const m = useMessages();
+  const m = useSessionsMessages();
   const t = m.sessions.user;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -1,9 +1,9 @@
 import { PageHeader } from '@app/ui';
-import { useMessages } from '../../i18n/messages';
+import { useStatusMessages } from '../../i18n/status-messages';
 import { ServiceStatusCard } from './service-status-card';
 
 export function HomePage() {
-  const m = useMessages();
+  const m = useStatusMessages();
   return (
     <>
       <title>{m.app.documentTitle(m.home.title)}</title>

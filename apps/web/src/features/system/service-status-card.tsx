@@ -2,13 +2,13 @@ import { Badge, Button, Card, CardDescription, CardFooter, CardHeader, CardTitle
 import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { formatDate } from '../../i18n/dates';
-import { useMessages } from '../../i18n/messages';
+import { useStatusMessages } from '../../i18n/status-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { ServiceStatusRows, ServiceStatusSkeleton } from './service-status-rows';
 
 export function ServiceStatusCard({ className }: { className?: string }) {
-  const m = useMessages();
+  const m = useStatusMessages();
   const trpc = useTRPC();
   // A readiness probe reports what it sees: no silent retries that would hide an outage.
   const ready = useQuery(trpc.system.ready.queryOptions(undefined, { retry: false, refetchOnWindowFocus: true }));

@@ -1,7 +1,7 @@
 import { Badge, Skeleton } from '@app/ui';
 import { Database, Server } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useStatusMessages } from '../../i18n/status-messages';
 import type { RouterOutputs } from '../../lib/api-types';
 
 type ReadyReport = RouterOutputs['system']['ready'];
@@ -32,7 +32,7 @@ function StatusRow({
 }
 
 export function ServiceStatusRows({ report }: { report: ReadyReport }) {
-  const m = useMessages();
+  const m = useStatusMessages();
   return (
     <ul className="divide-y divide-border border-t border-border">
       <StatusRow

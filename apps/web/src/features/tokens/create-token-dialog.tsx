@@ -13,7 +13,7 @@ import {
 } from '@app/ui';
 import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useMessages } from '../../i18n/messages';
+import { useTokensMessages } from '../../i18n/tokens-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { OneTimeSecret } from '../../lib/one-time-secret';
@@ -45,7 +45,7 @@ export function CreateTokenDialog({ open, onOpenChange, ...rest }: CreateTokenDi
 }
 
 function CreateTokenContent({ available, ownerName, onCreate }: Omit<CreateTokenDialogProps, 'open' | 'onOpenChange'>) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   if (created) {
     const t = m.tokens.secret;
@@ -75,7 +75,7 @@ function TokenForm({
   onCreate,
   onCreated,
 }: Omit<CreateTokenDialogProps, 'open' | 'onOpenChange'> & { onCreated: (created: ApiTokenCreated) => void }) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens.form;
   const formId = useId();
   const expiryId = useId();

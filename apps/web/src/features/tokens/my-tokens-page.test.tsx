@@ -195,7 +195,7 @@ describe('my API tokens', () => {
 
     const menu = await screen.findByRole('button', { name: 'Ada Admin' });
     fireEvent.pointerDown(menu, { button: 0, ctrlKey: false });
-    fireEvent.click(await screen.findByRole('menuitem', { name: t.menu }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: en.userMenu.tokens }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/tokens'));
   });
 });

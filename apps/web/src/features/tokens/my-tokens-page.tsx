@@ -2,7 +2,7 @@ import { Button, Card, PageHeader } from '@app/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useTokensMessages } from '../../i18n/tokens-messages';
 import { useTRPC } from '../../lib/trpc';
 import { AccountNav } from '../auth/account-nav';
 import { CreateTokenDialog } from './create-token-dialog';
@@ -12,7 +12,7 @@ import { useRevokeTokenDialog } from './use-revoke-token';
 
 /** `/account/tokens`: the signed-in user's own API tokens — list, create (secret shown once), revoke. */
 export function MyTokensPage() {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

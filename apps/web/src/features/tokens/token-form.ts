@@ -1,6 +1,6 @@
 import { PERMISSIONS, type Permission, type TokenCreateInput, TokenCreateInputSchema } from '@app/contracts';
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import type { Messages } from '../../i18n/messages';
+import type { TokensPageMessages } from '../../i18n/tokens-messages';
 
 export const EXPIRY_CHOICES = ['30', '90', '365', 'custom', 'never'] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
@@ -54,7 +54,7 @@ const FIELD_OF: Record<string, keyof TokenFormValues> = { name: 'name', expires_
  * Validates with the contract's own schema, so the dialog says what the server would; only the
  * missing custom date, which the contract cannot see, has a message of ours.
  */
-export function tokenFormResolver(m: Messages): Resolver<TokenFormValues, unknown, TokenCreateInput> {
+export function tokenFormResolver(m: TokensPageMessages): Resolver<TokenFormValues, unknown, TokenCreateInput> {
   return async (values) => {
     const errors: FieldErrors<TokenFormValues> = {};
     const input = toTokenInput(values);

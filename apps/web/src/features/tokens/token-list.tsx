@@ -2,7 +2,7 @@ import type { ApiToken } from '@app/contracts';
 import { Badge, Button, Skeleton } from '@app/ui';
 import { KeyRound } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useTokensMessages } from '../../i18n/tokens-messages';
 import { QueryStates } from '../errors/query-states';
 import type { RecordQuery } from '../errors/record-page';
 
@@ -23,7 +23,7 @@ function Term({ children }: { children: ReactNode }) {
 }
 
 function TokenRow({ token, owner, onRevoke }: { token: ApiToken } & Omit<TokenListProps, 'query' | 'empty'>) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens.list;
   const fullDate = (iso: string) => m.common.dateTime(iso);
   return (
@@ -106,7 +106,7 @@ function TokenRow({ token, owner, onRevoke }: { token: ApiToken } & Omit<TokenLi
 
 /** API tokens as a list: what each may do, when it ends, when and from where it was last used. */
 export function TokenList({ query, owner, empty, onRevoke }: TokenListProps) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens.list;
   return (
     <QueryStates

@@ -1,11 +1,11 @@
 import { EmptyState } from '@app/ui';
 import { KeyRound } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useTokensMessages } from '../../i18n/tokens-messages';
 
 /** No tokens yet: what they are for, and how a script sends one (`Authorization: Bearer`). */
 export function TokensEmptyState({ action }: { action?: ReactNode }) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens.empty;
   return (
     <EmptyState

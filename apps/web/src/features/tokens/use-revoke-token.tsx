@@ -2,7 +2,7 @@ import type { ApiToken } from '@app/contracts';
 import { ConfirmDialog } from '@app/ui';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useTokensMessages } from '../../i18n/tokens-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 
 /**
@@ -10,7 +10,7 @@ import { apiErrorMessage } from '../../lib/api-error';
  * told in a toast (the server's sentence when it refuses) and the dialog closes.
  */
 export function useRevokeTokenDialog(revoke: (token: ApiToken) => Promise<unknown>) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens.revoke;
   const [token, setToken] = useState<ApiToken | null>(null);
   const [pending, setPending] = useState(false);

@@ -2,7 +2,7 @@ import { Alert, Button, Card, CardDescription, CardHeader, CardTitle, cn } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useTokensMessages } from '../../i18n/tokens-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { CreateTokenDialog } from './create-token-dialog';
@@ -21,7 +21,7 @@ export interface UserTokensSectionProps {
  * shown once) and revoke. A user who outranks the viewer: the server's reason, no buttons.
  */
 export function UserTokensSection({ user, explained = null, className }: UserTokensSectionProps) {
-  const m = useMessages();
+  const m = useTokensMessages();
   const t = m.tokens;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -1,9 +1,9 @@
 import type { WebhookAttempt } from '@app/contracts';
 import { Badge } from '@app/ui';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 
 function AttemptEntry({ attempt }: { attempt: WebhookAttempt }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.delivery;
   const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
   return (
@@ -42,7 +42,7 @@ function AttemptEntry({ attempt }: { attempt: WebhookAttempt }) {
 
 /** A delivery's attempts in order: status code, latency, time, the error and the start of the answer. */
 export function AttemptList({ attempts }: { attempts: readonly WebhookAttempt[] }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   if (attempts.length === 0) {
     return (
       <p className="border-t border-border px-5 py-6 text-center text-sm text-muted-foreground">

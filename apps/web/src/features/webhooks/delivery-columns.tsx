@@ -1,7 +1,7 @@
 import type { DeliveryStatus, WebhookDelivery } from '@app/contracts';
 import { Badge, type BadgeTone } from '@app/ui';
 import { Link } from 'react-router';
-import type { Messages } from '../../i18n/messages';
+import type { WebhooksPageMessages } from '../../i18n/webhooks-messages';
 import { defineColumns } from '../../lib/resource-list/define-columns';
 import { eventLabel } from './webhook-status';
 
@@ -12,7 +12,7 @@ export const DELIVERY_TONES: Record<DeliveryStatus, BadgeTone> = {
   failed: 'danger',
 };
 
-export function DeliveryStatusBadge({ status, m }: { status: DeliveryStatus; m: Messages }) {
+export function DeliveryStatusBadge({ status, m }: { status: DeliveryStatus; m: WebhooksPageMessages }) {
   return (
     <Badge tone={DELIVERY_TONES[status]} dot className="whitespace-nowrap">
       {m.webhooks.deliveries.statuses[status]}
@@ -32,7 +32,7 @@ const KEYS = [
 ] as const;
 
 /** The delivery log's columns. */
-export function deliveryColumns(m: Messages, webhookId: number) {
+export function deliveryColumns(m: WebhooksPageMessages, webhookId: number) {
   const t = m.webhooks.deliveries;
   const none = <span className="text-muted-foreground">{t.none}</span>;
   return defineColumns<WebhookDelivery, (typeof KEYS)[number]>({

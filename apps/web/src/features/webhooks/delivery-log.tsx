@@ -2,7 +2,7 @@ import { DELIVERED_EVENT_TYPES, DELIVERY_STATUSES, type WebhookDeliveryList } fr
 import { CardDescription, CardHeader, CardTitle } from '@app/ui';
 import { Send } from 'lucide-react';
 import { useMemo } from 'react';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { ResourceListView } from '../../lib/resource-list/resource-list-view';
 import { ToggleChips } from '../../lib/resource-list/toggle-chips';
 import { useResourceList } from '../../lib/resource-list/use-resource-list';
@@ -18,7 +18,7 @@ const rowsOf = (data: WebhookDeliveryList) => data.rows;
  * event id, a page at a time. Its state lives in the URL like every other list's.
  */
 export function DeliveryLog({ webhookId, className }: { webhookId: number; className?: string }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.deliveries;
   const trpc = useTRPC();
   const columns = useMemo(() => deliveryColumns(m, webhookId), [m, webhookId]);

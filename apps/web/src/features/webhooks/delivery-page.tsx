@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { RotateCw } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { RecordPage } from '../errors/record-page';
@@ -17,7 +17,7 @@ type Delivery = WebhookDeliveryDetail['item'];
 
 /** `/webhooks/:id/deliveries/:deliveryId`: one event's delivery — its payload, each attempt, and Redeliver. */
 export function DeliveryPage() {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.delivery;
   const trpc = useTRPC();
   const webhookId = useIdParam();
@@ -40,7 +40,7 @@ export function DeliveryPage() {
 }
 
 function DeliveryDetails({ webhookId, delivery }: { webhookId: number; delivery: Delivery }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.delivery;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -3,13 +3,13 @@ import { ConfirmDialog } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 
 /** "Delete this endpoint?": `ask(item)` opens the question; `onDeleted` runs after the server agreed. */
 export function useDeleteWebhookDialog(onDeleted?: () => void) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.remove;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { Card, PageHeader, Skeleton } from '@app/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { useTRPC } from '../../lib/trpc';
 import { RecordErrorState } from '../errors/record-error-state';
 import { BackLink } from '../../components/back-link';
@@ -12,7 +12,7 @@ import { toWebhookFormValues, WebhookForm } from './webhook-form';
 
 /** `/webhooks/:id/edit`: the endpoint form, filled in; saving returns to the endpoint's page. */
 export function WebhookEditPage() {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

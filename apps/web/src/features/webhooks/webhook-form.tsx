@@ -9,7 +9,7 @@ import { CheckboxGroup, FormError, SwitchField, TextField } from '@app/ui';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { FormSection, FormFrame } from '../../components/form-frame';
@@ -45,7 +45,7 @@ export interface WebhookFormProps {
 
 /** The endpoint form of /webhooks/new and /webhooks/:id/edit: URL, description, events, active. */
 export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: WebhookFormProps) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.form;
   const saved = useRef(false);
   const [formError, setFormError] = useState<string | null>(null);

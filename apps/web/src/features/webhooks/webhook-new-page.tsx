@@ -3,7 +3,7 @@ import { PageHeader } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { useTRPC } from '../../lib/trpc';
 import { BackLink } from '../../components/back-link';
 import { useLeaveBack } from '../../lib/use-leave-back';
@@ -12,7 +12,7 @@ import { WebhookSecretDialog } from './webhook-secret-dialog';
 
 /** `/webhooks/new`: the endpoint form; once added, its signing secret is shown this once. */
 export function WebhookNewPage() {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks;
   const trpc = useTRPC();
   const queryClient = useQueryClient();

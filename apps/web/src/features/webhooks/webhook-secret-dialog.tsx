@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogClose, DialogContent } from '@app/ui';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { OneTimeSecret } from '../../lib/one-time-secret';
 
 /**
@@ -15,7 +15,7 @@ export function WebhookSecretDialog({
   title: string;
   onClose: () => void;
 }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.secret;
   return (
     <Dialog open={secret !== null} onOpenChange={(open) => (open ? undefined : onClose())}>

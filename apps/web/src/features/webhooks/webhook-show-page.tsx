@@ -5,7 +5,7 @@ import { KeyRound, Pencil, Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { RecordPage, RecordSkeleton } from '../errors/record-page';
@@ -17,7 +17,7 @@ import { eventLabel, WebhookStatusBadges } from './webhook-status';
 
 /** `/webhooks/:id`: one endpoint — its settings, its secret's rotation, and its delivery log. */
 export function WebhookShowPage() {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.show;
   const trpc = useTRPC();
   const id = useIdParam();
@@ -37,7 +37,7 @@ export function WebhookShowPage() {
 }
 
 function WebhookDetails({ item }: { item: Webhook }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks;
   const trpc = useTRPC();
   const navigate = useNavigate();

@@ -1,7 +1,6 @@
 import type { Webhook } from '@app/contracts';
 import { Badge, type BadgeTone } from '@app/ui';
-import type { Messages } from '../../i18n/messages';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages, type WebhooksPageMessages } from '../../i18n/webhooks-messages';
 
 export interface WebhookStatus {
   tone: BadgeTone;
@@ -14,7 +13,7 @@ export interface WebhookStatus {
  * An endpoint's state as one badge: switched off by the dispatcher (with its reason), paused by
  * someone, failing since a time, or active.
  */
-export function webhookStatus(item: Webhook, m: Messages): WebhookStatus {
+export function webhookStatus(item: Webhook, m: WebhooksPageMessages): WebhookStatus {
   const t = m.webhooks.status;
   if (!item.active && item.disabled_reason) {
     return { tone: 'danger', label: t.disabled, detail: t.disabledBecause(item.disabled_reason) };
@@ -26,7 +25,7 @@ export function webhookStatus(item: Webhook, m: Messages): WebhookStatus {
 
 /** The status badge, and "Circuit open" beside it while the breaker holds deliveries back. */
 export function WebhookStatusBadges({ item, showDetail = false }: { item: Webhook; showDetail?: boolean }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks.status;
   const status = webhookStatus(item, m);
   const open = item.active && item.circuit.state === 'open';
@@ -55,5 +54,5 @@ export function WebhookStatusBadges({ item, showDetail = false }: { item: Webhoo
   );
 }
 
-export const eventLabel = (type: string, m: Messages): string =>
+export const eventLabel = (type: string, m: WebhooksPageMessages): string =>
   (m.webhooks.events as Record<string, { label: string } | undefined>)[type]?.label ?? m.webhooks.unknownEvent(type);

@@ -12,14 +12,14 @@ describe('webhooks list', () => {
     mockTrpc({ 'auth.me': ok(sessionOf(['users.view'])), 'tokens.list': ok({ items: [] }) });
     renderApp('/account/tokens');
     const nav = await screen.findByRole('navigation', { name: en.nav.label });
-    expect(within(nav).queryByRole('link', { name: t.nav })).toBeNull();
+    expect(within(nav).queryByRole('link', { name: en.nav.webhooks })).toBeNull();
   });
 
   it('shows the navigation entry with webhooks.manage', async () => {
     mockTrpc({ 'auth.me': ok(sessionOf(['webhooks.manage'])), 'webhooks.list': ok({ items: [] }) });
     renderApp('/webhooks');
     const nav = await screen.findByRole('navigation', { name: en.nav.label });
-    expect(within(nav).getByRole('link', { name: t.nav }).getAttribute('href')).toBe('/webhooks');
+    expect(within(nav).getByRole('link', { name: en.nav.webhooks }).getAttribute('href')).toBe('/webhooks');
   });
 
   it('explains a refusal instead of the page without webhooks.manage, and asks nothing', async () => {

@@ -14,14 +14,14 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { MoreHorizontal, Pencil, Plus, Trash2, Webhook as WebhookIcon } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
-import { useMessages } from '../../i18n/messages';
+import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { useTRPC } from '../../lib/trpc';
 import { QueryStates } from '../errors/query-states';
 import { useDeleteWebhookDialog } from './use-delete-webhook';
 import { WebhookStatusBadges } from './webhook-status';
 
 function WebhookRow({ item, onDelete }: { item: Webhook; onDelete: (item: Webhook) => void }) {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks;
   const navigate = useNavigate();
   return (
@@ -62,7 +62,7 @@ function WebhookRow({ item, onDelete }: { item: Webhook; onDelete: (item: Webhoo
 
 /** `/webhooks` (webhooks.manage): every endpoint with its state; add, edit, delete. */
 export function WebhooksListPage() {
-  const m = useMessages();
+  const m = useWebhooksMessages();
   const t = m.webhooks;
   const trpc = useTRPC();
   const list = useQuery(trpc.webhooks.list.queryOptions());

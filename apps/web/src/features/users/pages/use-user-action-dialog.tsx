@@ -1,6 +1,6 @@
 import { ConfirmDialog } from '@app/ui';
 import { useState } from 'react';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { useCan } from '../../auth/use-session';
 import { type UserRef, useUserCommands } from './use-user-commands';
 
@@ -11,7 +11,7 @@ export type UserAction = 'activate' | 'deactivate' | 'delete' | 'restore' | 'for
  * on confirm and the dialog closes when it is settled (or the page is left).
  */
 export function useUserActionDialog(user: UserRef) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const can = useCan();
   const commands = useUserCommands(user);
   const [action, setAction] = useState<UserAction | null>(null);

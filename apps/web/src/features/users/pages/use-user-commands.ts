@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC, useTRPCClient } from '../../../lib/trpc';
 import { useCan } from '../../auth/use-session';
@@ -17,7 +17,7 @@ export interface UserRef {
  * every cached users query. Each action has its single-record route.
  */
 export function useUserCommands(user: UserRef) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();

@@ -3,7 +3,7 @@ import { Button, buttonClassName, Card, CardHeader, CardTitle, cn } from '@app/u
 import { ArchiveRestore, Pencil, Power, PowerOff } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { useCan } from '../../auth/use-session';
 import { isOffered, refusalOf } from '../action-state';
 import type { UserAction } from './use-user-action-dialog';
@@ -19,7 +19,7 @@ interface ActionsProps {
  * or not for a record in this state).
  */
 export function UserHeaderActions({ user, ask }: ActionsProps) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const a = m.userActions;
   const { actions } = user;
   if (user.deleted_at) {
@@ -89,7 +89,7 @@ function DangerRow({
  * reason beside it; when the caller may not delete this user at all, there is no button.
  */
 export function UserDangerZone({ user, ask, className }: ActionsProps & { className?: string }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const can = useCan();
   const a = m.userActions;
   const { actions } = user;

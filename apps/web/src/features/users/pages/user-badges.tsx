@@ -1,9 +1,9 @@
 import { Badge } from '@app/ui';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 
 /** Deleted, active or inactive: the text says it, the colour only helps. */
 export function UserStatusBadge({ isActive, deletedAt }: { isActive: boolean; deletedAt: string | null }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   if (deletedAt) {
     return (
       <Badge tone="danger" dot>

@@ -3,7 +3,7 @@ import { describedBy, FieldError } from '@app/ui';
 import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { PermissionMatrix } from '../../../components/permission-matrix';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import type { UserFormValues } from './user-form-values';
 
 export interface UserDirectPermissionsProps<TSubmitted> {
@@ -21,7 +21,7 @@ export interface UserDirectPermissionsProps<TSubmitted> {
  * heading sits above it, not in a column beside it.
  */
 export function UserDirectPermissions<TSubmitted>({ form, options, hint }: UserDirectPermissionsProps<TSubmitted>) {
-  const f = useMessages().userForm;
+  const f = useUserPagesMessages().userForm;
   const rows = options.map((option) => ({ ...PERMISSION_CATALOGUE[option.name], ...option }));
   const helpId = 'user-permissions-help';
   const errorId = 'user-permissions-error';

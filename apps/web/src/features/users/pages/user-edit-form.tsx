@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorCode, apiErrorMessage } from '../../../lib/api-error';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
@@ -31,7 +31,7 @@ export interface UserEditFormProps {
 }
 
 export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -2,7 +2,7 @@ import type { UserEditResult } from '@app/contracts';
 import { Alert, buttonClassName, Card, PageHeader, Skeleton } from '@app/ui';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { useTRPC } from '../../../lib/trpc';
 import { RecordErrorState } from '../../errors/record-error-state';
 import { BackLink } from '../../../components/back-link';
@@ -11,7 +11,7 @@ import { UserEditForm } from './user-edit-form';
 
 /** `/users/:id/edit`: loads the form's data fresh (its version token must be current) and shows the form. */
 export function UserEditPage() {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const trpc = useTRPC();
   const id = useIdParam();
   const edit = useQuery({

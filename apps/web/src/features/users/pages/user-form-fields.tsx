@@ -1,7 +1,7 @@
 import { CheckboxGroup, PasswordField, Skeleton, SwitchField, TextField } from '@app/ui';
 import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { FormSection } from '../../../components/form-frame';
 import type { PermissionOption } from '@app/contracts';
 import { UserDirectPermissions } from './user-direct-permissions';
@@ -32,7 +32,7 @@ export interface UserFormFieldsProps<TSubmitted> {
 
 /** "Your edit: … · Use mine" under a field whose value a reload replaced. */
 function DraftHint({ value, onUse }: { value: ReactNode; onUse: () => void }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   return (
     <p className="-mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-warning/10 px-2.5 py-1.5 text-xs">
       <span className="text-muted-foreground">{m.userForm.yourEdit}</span>
@@ -58,7 +58,7 @@ export function UserFormFields<TSubmitted>({
   draft = {},
   onUseDraft,
 }: UserFormFieldsProps<TSubmitted>) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const f = m.userForm;
   const { errors } = form.formState;
   const roleName = (id: number) => roleOptions?.find((role) => role.id === id)?.name ?? `#${id}`;
@@ -97,8 +97,8 @@ export function UserFormFields<TSubmitted>({
           label={mode === 'create' ? f.password : f.newPassword}
           labelAside={mode === 'edit' ? m.common.optional : undefined}
           autoComplete="new-password"
-          showLabel={m.auth.showPassword}
-          hideLabel={m.auth.hidePassword}
+          showLabel={m.common.showPassword}
+          hideLabel={m.common.hidePassword}
           error={errors.password?.message}
           {...form.register('password')}
         />
@@ -106,8 +106,8 @@ export function UserFormFields<TSubmitted>({
           label={f.passwordConfirmation}
           labelAside={mode === 'edit' ? m.common.optional : undefined}
           autoComplete="new-password"
-          showLabel={m.auth.showPassword}
-          hideLabel={m.auth.hidePassword}
+          showLabel={m.common.showPassword}
+          hideLabel={m.common.hidePassword}
           error={errors.password_confirmation?.message}
           {...form.register('password_confirmation')}
         />

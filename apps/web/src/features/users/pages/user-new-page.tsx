@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
@@ -22,7 +22,7 @@ import { EMPTY_USER_FORM, USER_FORM_FIELDS, type UserFormValues } from './user-f
  * as `GET /users/new` offers them.
  */
 export function UserNewPage() {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -5,13 +5,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useTRPC } from '../../../lib/trpc';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { useCan } from '../../auth/use-session';
 import { PermissionList } from '../../../components/permission-list';
 import { UserStatusBadge } from './user-badges';
 
 function DateTime({ iso }: { iso: string }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   return (
     <time dateTime={iso} title={iso}>
       {m.common.dateTime(iso)}
@@ -20,7 +20,7 @@ function DateTime({ iso }: { iso: string }) {
 }
 
 export function UserDetailsCard({ user, className }: { user: UserItem; className?: string }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const p = m.userPage;
   return (
     <Card aria-labelledby="user-details-title" className={cn('overflow-hidden', className)}>
@@ -57,7 +57,7 @@ export function UserRolesCard({
   roles: ReadonlyArray<{ id: number; name: string }>;
   className?: string;
 }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const can = useCan();
   return (
     <Card aria-labelledby="user-roles-title" className={cn('overflow-hidden', className)}>
@@ -104,7 +104,7 @@ export function UserRolesCard({
 
 /** Each held permission's sources in words, from GET /users/{id}/access (empty until it answers). */
 function useAccessSources(userId: number): ReadonlyMap<string, string> {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const trpc = useTRPC();
   const access = useQuery(trpc.users.access.queryOptions({ id: userId }));
   return useMemo(
@@ -131,7 +131,7 @@ export function UserPermissionsCard({
   names: readonly string[];
   className?: string;
 }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const sources = useAccessSources(userId);
   return (
     <Card aria-labelledby="user-permissions-title" className={cn('overflow-hidden', className)}>

@@ -1,7 +1,7 @@
 import { canSeeTrash, type UserShowItem } from '@app/contracts';
 import { Alert, Avatar, Badge, Card, Skeleton } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useMessages } from '../../../i18n/messages';
+import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { useTRPC } from '../../../lib/trpc';
 import { RecordPage } from '../../errors/record-page';
 import { useCan, useSession } from '../../auth/use-session';
@@ -17,7 +17,7 @@ import { UserDetailsCard, UserPermissionsCard, UserRolesCard } from './user-show
 
 /** `/users/:id`: who the user is, what they may do, and what the viewer may do to them. */
 export function UserShowPage() {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const trpc = useTRPC();
   const can = useCan();
   const id = useIdParam();
@@ -47,7 +47,7 @@ export function UserShowPage() {
 }
 
 function UserProfile({ user }: { user: UserShowItem }) {
-  const m = useMessages();
+  const m = useUserPagesMessages();
   const { session } = useSession();
   const { ask, dialog } = useUserActionDialog(user);
   const isSelf = session?.user.id === user.id;
