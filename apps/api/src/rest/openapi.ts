@@ -1,10 +1,4 @@
-import {
-  acceptsNothing,
-  EMPTY_IS_ABSENT,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
-  IDEMPOTENCY_KEY_PATTERN,
-  ProblemSchema,
-} from '@app/contracts';
+import { EMPTY_IS_ABSENT, ProblemSchema } from '@app/contracts';
 import type { AnyRouter } from '@trpc/server';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/sessions.js';
@@ -14,12 +8,12 @@ import type {
   OpenApiMediaType,
   OpenApiMethod,
   OpenApiOperation,
-  OpenApiParameter,
   OpenApiPathItem,
   OpenApiResponse,
 } from './openapi-types.js';
 import { type RestRoute, restRoutes } from './routes.js';
 import { declareRefusedKeys } from './openapi-body-keys.js';
+import { parametersOf } from './openapi-parameters.js';
 import { portablePatterns } from './openapi-patterns.js';
 import { permissionText, problemCodes, problemResponse } from './openapi-problems.js';
 import {
@@ -47,80 +41,6 @@ Every error is \`application/problem+json\` (RFC 9457), the \`Problem\` schema: 
 const PATH_PARAM = /\{(\w+)\}/g;
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK.', 201: 'Created.', 202: 'Accepted.' };
 const AUTHENTICATED: Array<Record<string, string[]>> = [{ cookieAuth: [] }, { bearerAuth: [] }];
-
-const isNestedObject = (schema: JsonSchema) => hasType(schema, 'object') && schema.properties !== undefined;
-
-/**
- * OpenAPI's `deepObject` is one level deep: a generic client writes `filters[created_between]`
- * as `filters[created_between]=from&filters[created_between]=to`. So an object inside one (a
- * range filter) becomes parameters of its own, named as the bridge reads them:
- * `filters[created_between][from]`, `filters[created_between][to]`.
- */
-function nestedObjectParameters(name: string, schema: JsonSchema, emptyIsAbsent: boolean): OpenApiParameter[] {
-  return Object.entries(propertiesOf(schema))
-    .filter(([, inner]) => isNestedObject(inner))
-    .flatMap(([key, inner]) =>
-      Object.entries(propertiesOf(inner)).map(([bound, boundSchema]) => {
-        const param: OpenApiParameter = { name: `${name}[${key}][${bound}]`, in: 'query', schema: boundSchema };
-        if (typeof inner.description === 'string') param.description = inner.description;
-        if (emptyIsAbsent) param.allowEmptyValue = true;
-        return param;
-      }),
-    );
-}
-
-/** The object's schema without the nested objects `nestedObjectParameters` took out. */
-function withoutNestedObjects(schema: JsonSchema): JsonSchema {
-  const properties = Object.fromEntries(
-    Object.entries(propertiesOf(schema)).filter(([, inner]) => !isNestedObject(inner)),
-  );
-  return { ...schema, properties };
-}
-
-function parametersOf(
-  route: RestRoute,
-  input: JsonSchema | null,
-  pathParams: string[],
-  emptyIsAbsent: boolean,
-): OpenApiParameter[] {
-  const properties = input ? propertiesOf(input) : {};
-  const params: OpenApiParameter[] = pathParams.map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: properties[name] ?? (name === 'id' ? { type: 'integer', minimum: 1 } : { type: 'string' }),
-  }));
-  if (route.rest.upload) {
-    params.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      description:
-        'A key for this upload (IETF Idempotency-Key draft; a bare key or a Structured Field string, compared exactly, per caller). A retry with the same key, file and options answers the first job instead of starting a second; the key with another file or other options is 422 IDEMPOTENCY_KEY_REUSED; while the first request with it is still being read, 409 IDEMPOTENCY_KEY_IN_USE; longer than 255 characters, 400.',
-      schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
-    });
-  }
-  const inQuery = route.rest.method === 'GET' || route.rest.method === 'DELETE' || route.rest.upload;
-  if (!input || !inQuery) return params;
-  const required = requiredOf(input);
-  for (let [name, schema] of Object.entries(properties)) {
-    // A key no value satisfies (roles' `append`, with nothing to append) is no parameter to send.
-    if (pathParams.includes(name) || acceptsNothing(schema)) continue;
-    if (hasType(schema, 'object')) {
-      params.push(...nestedObjectParameters(name, schema, emptyIsAbsent));
-      schema = withoutNestedObjects(schema);
-    }
-    const param: OpenApiParameter = { name, in: 'query', schema };
-    if (required.includes(name)) param.required = true;
-    if (typeof schema.description === 'string') param.description = schema.description;
-    // deepObject: `filters[name]=…`, the notation the bridge parses. Lists repeat their name
-    // (form + explode, OpenAPI's default and every generator's): `with=roles&with=…`.
-    if (hasType(schema, 'object')) Object.assign(param, { style: 'deepObject', explode: true });
-    else if (hasType(schema, 'array')) Object.assign(param, { style: 'form', explode: true });
-    if (emptyIsAbsent) param.allowEmptyValue = true;
-    params.push(param);
-  }
-  return params;
-}
 
 /** A file as the body, in any of its media types, or as the `file` part of a multipart form. */
 function uploadBody(mediaTypes: readonly string[]): OpenApiOperation['requestBody'] {
