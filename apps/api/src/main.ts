@@ -10,6 +10,8 @@ import { startDispatcher } from './webhooks/dispatcher.js';
 import { webhooksSettings } from './webhooks/settings.js';
 import { jobKinds, jobsSettings } from './app/job-kinds.js';
 import { startJobRunner } from './jobs/runner.js';
+import { startMailSender } from './mail/sender.js';
+import { mailSettings } from './mail/settings.js';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
@@ -40,7 +42,15 @@ async function main() {
   }
 
   if (config.NODE_ENV === 'production' && !config.SECRETS_KEY) {
-    logger.warn('SECRETS_KEY is not set: webhook signing secrets are stored unsealed (see docs/webhooks.md)');
+    logger.warn(
+      'SECRETS_KEY is not set: webhook signing secrets, and the links of mail waiting to be sent, are stored unsealed (see docs/webhooks.md)',
+    );
+  }
+  const mail = mailSettings(config);
+  if (!mail.enabled) {
+    logger.info(
+      'mail is off: SMTP_URL is not set, so nothing is mailed; links that would be mailed are answered for an administrator to pass on (see docs/authentication.md)',
+    );
   }
   const lifecycle = createLifecycle();
   // A worker serves no HTTP: it only delivers webhooks, runs jobs and keeps house.
@@ -64,6 +74,11 @@ async function main() {
         log: logger.child({ component: 'jobs' }),
       })
     : null;
+  // Outgoing mail, beside the requests: any number of instances may run a sender.
+  const mailer =
+    mail.enabled && config.MAIL_SENDER
+      ? startMailSender({ db, settings: mail, log: logger.child({ component: 'mail' }) })
+      : null;
   // Expired sessions and rate-limit windows, purged about hourly by every instance.
   const housekeeping = startHousekeeping({
     db,
@@ -101,6 +116,8 @@ async function main() {
       await dispatcher?.stop();
       // A job stops after its current chunk and lets its lease go: another instance resumes it.
       await jobs?.stop();
+      // Messages in flight end within MAIL_TIMEOUT_SECONDS and are recorded; the rest wait in the outbox.
+      await mailer?.stop();
       await housekeeping.stop();
       await db.close();
       logger.info('stopped');

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
+import { registerMailMetrics } from '../mail/mail-metrics.js';
 
 /** What a pool of sequelize-pool reports (the library's getters). */
 interface PoolCounts {
@@ -34,7 +35,8 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 12
 /**
  * The API's Prometheus metrics, one registry per app (tests run several apps in one process):
  * requests and their latency by method, route and status; the database pools; exports in
- * progress; and prom-client's process metrics (memory, CPU, event-loop lag, GC).
+ * progress; mail queued, sent and failed, and the outbox's backlog; and prom-client's process
+ * metrics (memory, CPU, event-loop lag, GC).
  */
 export function createMetrics(db: Database, procedures: ReadonlySet<string>) {
   const registry = new Registry();
@@ -53,6 +55,7 @@ export function createMetrics(db: Database, procedures: ReadonlySet<string>) {
     buckets: BUCKETS,
     registers: [registry],
   });
+  registerMailMetrics(registry, db);
   const exports = new Gauge({
     name: 'exports_in_progress',
     help: 'File downloads (exports) being streamed now.',

@@ -68,6 +68,8 @@ describe('migrations', () => {
         // Background jobs (migration 0012) and their reports.
         'job_items',
         'jobs',
+        // Outgoing mail (migration 0018): the outbox the senders send from.
+        'mail_outbox',
         'permissions',
         'rate_limits',
         // Striped member counts per role (migration 0015), kept by triggers.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { MAIL_RETRY_CAP_MS, mailRetryDelay } from '../../src/mail/mail-store.js';
 import { renderMail } from '../../src/mail/render.js';
 import { mailSettings, publicLink } from '../../src/mail/settings.js';
 
@@ -97,5 +98,15 @@ describe('mail templates', () => {
     expect(() => renderMail('invitation', { ...vars, url: 'javascript:alert(1)' })).toThrow(/http/);
     expect(() => renderMail('invitation', { ...vars, url: '/relative' })).toThrow(/absolute/);
     expect(() => renderMail('invitation', { ...vars, expires_at: 'soon' })).toThrow(/ISO 8601/);
+  });
+});
+
+describe('mail retries', () => {
+  it('wait twice as long after each failed attempt, up to an hour, within ±25 %', () => {
+    const settings = { retryBaseMs: 30_000 };
+    expect([1, 2, 3, 4].map((n) => mailRetryDelay(n, settings, () => 0.5))).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(mailRetryDelay(30, settings, () => 0.5)).toBe(MAIL_RETRY_CAP_MS);
+    expect(mailRetryDelay(1, settings, () => 0)).toBe(22_500);
+    expect(mailRetryDelay(1, settings, () => 0.999_999)).toBeCloseTo(37_500, -1);
   });
 });

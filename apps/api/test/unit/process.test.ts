@@ -78,11 +78,29 @@ describe('the server process (compiled: node dist/main.js)', () => {
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged.some((l) => l.msg === 'database seeded')).toBe(true);
     expect(logged.find((l) => l.msg === 'request completed')).toHaveProperty('reqId');
+    // No SMTP_URL: said once, at start-up.
+    expect(logged.filter((l) => String(l.msg).startsWith('mail is off: SMTP_URL is not set'))).toHaveLength(1);
     expect(proc.output()).not.toContain('first-start-pw');
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toContain('"msg":"stopped"');
     expect(fs.existsSync(path.join(dataDir, 'app.sqlite'))).toBe(true);
+  });
+
+  it('runs a mail sender with SMTP_URL set, and stops it on SIGTERM', async () => {
+    const port = await freePort();
+    const proc = start({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+      MAIL_FROM: 'no-reply@example.com',
+      PUBLIC_URL: 'https://admin.example.com',
+    });
+    await waitFor(() => proc.output().includes('mail sender started'), 20_000);
+    expect(proc.output()).not.toContain('mail is off');
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.output()).toContain('"msg":"mail sender stopped"');
   });
 
   it('runs the compiled CLI against the same database', () => {

@@ -15,6 +15,7 @@ import { imports } from './0014-imports.js';
 import { rolesEditing } from './0015-roles-editing.js';
 import { rolePermissions } from './0016-role-permissions.js';
 import { idempotencyKeys } from './0017-idempotency-keys.js';
+import { mailOutbox } from './0018-mail-outbox.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   rolesEditing,
   rolePermissions,
   idempotencyKeys,
+  mailOutbox,
 ];
