@@ -1,13 +1,21 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { ThemeProvider, useTheme } from './features/theme/theme-provider';
+import { useToasterWanted } from './lib/toast';
 import { type ApiClient, TRPCProvider } from './lib/trpc';
+
+// Loaded with the first toast: until then it would draw nothing (see lib/toast.ts).
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
 function ThemedToaster() {
   const { resolved } = useTheme();
-  return <Toaster theme={resolved} position="bottom-right" richColors closeButton />;
+  if (!useToasterWanted()) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster theme={resolved} position="bottom-right" richColors closeButton />
+    </Suspense>
+  );
 }
 
 export interface AppProvidersProps {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorCode } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';

@@ -4,7 +4,7 @@ import { Alert, Button, buttonClassName, ConfirmDialog } from '@app/ui';
 import { Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useUndoImport } from './use-undo-import';
 

@@ -14,7 +14,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Download, OctagonX } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { apiUrl } from '../../lib/api-url';

@@ -2,7 +2,7 @@ import type { Job } from '@app/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import type { BulkJobs } from '../../lib/resource-list/bulk-actions';
 import { useTRPC, useTRPCClient } from '../../lib/trpc';

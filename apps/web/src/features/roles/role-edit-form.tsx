@@ -3,7 +3,7 @@ import { ConflictBanner, type ConflictState } from '../../components/conflict-ba
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';

@@ -1,7 +1,7 @@
 import { Alert, Card, PageHeader, Skeleton } from '@app/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { BackLink } from '../../components/back-link';
 import { useRolesMessages } from '../../i18n/roles-messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';

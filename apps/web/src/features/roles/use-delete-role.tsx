@@ -2,7 +2,7 @@ import { Alert, ConfirmDialog } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';

@@ -2,7 +2,7 @@ import type { SessionInfo } from '@app/contracts';
 import { Alert, Button, Card, CardDescription, CardHeader, CardTitle, ConfirmDialog, cn } from '@app/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useSessionsMessages } from '../../i18n/sessions-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';

@@ -1,7 +1,7 @@
 import type { ApiToken } from '@app/contracts';
 import { ConfirmDialog } from '@app/ui';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useTokensMessages } from '../../i18n/tokens-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 

@@ -2,7 +2,7 @@ import type { Webhook } from '@app/contracts';
 import { ConfirmDialog } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useWebhooksMessages } from '../../i18n/webhooks-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';

@@ -8,7 +8,7 @@ import {
   DropdownMenuTrigger,
 } from '@app/ui';
 import { Braces, Download, FileSpreadsheet, FileText } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../toast';
 import { exportUrl, startDownload } from './export';
 import type { ListState } from './list-state';
 

@@ -1,7 +1,7 @@
 import { isFinishedJob, type Job } from '@app/contracts';
 import { type QueryFilters, type UseMutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../toast';
 import type { ListStrings } from '../../i18n/list-strings';
 import { useMessages } from '../../i18n/messages';
 import { apiErrorMessage } from '../api-error';

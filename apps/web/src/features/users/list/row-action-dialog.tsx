@@ -1,6 +1,6 @@
 import { ConfirmDialog } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { useMessages } from '../../../i18n/messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC, useTRPCClient } from '../../../lib/trpc';

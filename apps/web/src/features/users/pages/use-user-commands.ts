@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC, useTRPCClient } from '../../../lib/trpc';
