@@ -78,4 +78,3 @@ export const sessionsMessages = {
 
 /** The sessions pages' words (`m.sessions`) with the shell's. */
 export const useSessionsMessages = pageMessages({ sessions: sessionsMessages });
-export type SessionsPageMessages = ReturnType<typeof useSessionsMessages>;

@@ -130,4 +130,3 @@ export const userPagesMessages = {
 
 /** The user pages' words (`m.userPage`, `m.userActions`, `m.userForm`) with the shell's. */
 export const useUserPagesMessages = pageMessages(userPagesMessages);
-export type UserPagesMessages = ReturnType<typeof useUserPagesMessages>;
