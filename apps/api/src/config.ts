@@ -124,6 +124,13 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(15),
+  /** Hours an invitation's link works (SPEC §14). */
+  INVITE_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
   /**
    * Seconds an instance keeps serving after SIGTERM while /api/ready says 503, so a load

@@ -43,6 +43,15 @@ export const ERRORS = {
   NOT_INACTIVE: { status: 422, title: 'Only an inactive user can be deleted. Deactivate it first.' },
   SELF_DELETE: { status: 422, title: 'You cannot delete your own account.' },
   NOT_DELETED: { status: 422, title: 'The user is not deleted.' },
+  NOT_ACTIVE: { status: 422, title: 'The user is not active. Activate the account first.' },
+  ALREADY_SIGNED_IN: {
+    status: 422,
+    title: 'This user has already signed in: they need no invitation. Send a password reset instead.',
+  },
+  INVALID_TOKEN: {
+    status: 422,
+    title: 'This link is not valid: it was used already, has expired or was replaced by a newer one.',
+  },
   ROLE_PROTECTED: {
     status: 422,
     title: 'The administrator role always holds every permission; it cannot be renamed or deleted.',

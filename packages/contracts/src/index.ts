@@ -13,6 +13,7 @@ export * from './jobs/jobs';
 export * from './json-keys';
 export * from './json-schema';
 export * from './lists';
+export * from './invitations';
 export * from './permissions';
 export * from './portable-pattern';
 export * from './query/dates';

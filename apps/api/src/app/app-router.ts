@@ -1,6 +1,7 @@
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { importsRouter } from '../modules/imports/imports.router.js';
+import { invitationsRouter } from '../modules/invitations/invitations.router.js';
 import { jobsRouter } from '../modules/jobs/jobs.router.js';
 import { permissionsRouter } from '../modules/permissions/permissions.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
@@ -38,6 +39,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   jobs: jobsRouter,
   imports: importsRouter,
+  invitations: invitationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

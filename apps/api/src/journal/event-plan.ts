@@ -70,6 +70,8 @@ const SINGLE = {
   'user.delete': 'user.deleted',
   'user.restore': 'user.restored',
   'user.force_delete': 'user.force_deleted',
+  // One row names every user a request or a job's chunk invited: an event each.
+  'user.invite': 'user.invited',
 } as const satisfies Partial<Record<AuditAction, UserEventType>>;
 
 /** Bulk actions: their operation's name in `bulk.completed`, and each user's event (`setActive`: from `changes`). */

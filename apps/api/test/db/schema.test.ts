@@ -78,6 +78,8 @@ describe('migrations', () => {
         'roles',
         'schema_migrations',
         'sessions',
+        // The links mail carries (migration 0019): invitations and password resets, hashed.
+        'user_links',
         'user_permissions',
         'user_roles',
         'user_stats',

@@ -19,7 +19,8 @@ const ERROR_STATUSES = new Set<number>(
     .map((e) => e.status)
     .filter((s) => s < 500),
 );
-const SUCCESS_STATUSES = new Set([200, 201, 204]);
+// 202: a submission (a job, an invitation) accepted for work that goes on after the answer (SPEC §14).
+const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
 
 /** Text no answer may contain. Each is matched case-sensitively, so English prose cannot trip it. */
 const LEAKS: ReadonlyArray<[string, RegExp]> = [

@@ -52,6 +52,8 @@ describe('GET /users/{id}', () => {
         created_at: '2024-01-10T08:00:00.000Z',
         updated_at: expect.any(String),
         deleted_at: null,
+        // Never invited (SPEC §14).
+        invitation: null,
         actions: expect.objectContaining({ update: { allowed: true }, setActive: { allowed: true } }),
         sections: { sessions: true, tokens: true, history: true },
       },

@@ -18,6 +18,10 @@ const EVENTS: Record<DeliveredEventType, { label: string; description: string }>
   'user.deleted': { label: 'User deleted', description: 'A user moved to the trash.' },
   'user.restored': { label: 'User restored', description: 'A user came back from the trash.' },
   'user.force_deleted': { label: 'User deleted permanently', description: 'A user was removed for good.' },
+  'user.invited': {
+    label: 'User invited',
+    description: 'A user was sent an invitation to choose a password and sign in.',
+  },
   'bulk.completed': {
     label: 'Bulk action completed',
     description: 'A summary after a bulk action, besides one event per user it changed.',

@@ -119,3 +119,19 @@ constrainInput(
 
 export const SetActiveInputSchema = z.object({ active: isActive });
 export type SetActiveInput = z.output<typeof SetActiveInputSchema>;
+
+/**
+ * A new password chosen through a mail's link (an invitation, a reset): the token from the link,
+ * and the password twice, under the same policy as the forms'.
+ */
+export const LinkPasswordInputSchema = z
+  .object({
+    token: z
+      .string({ error: 'The link is incomplete: open it again from the mail.' })
+      .min(1, 'The link is incomplete: open it again from the mail.')
+      .max(200, 'This link is not valid.'),
+    password,
+    password_confirmation: confirmation,
+  })
+  .superRefine(confirmationMatches, always);
+export type LinkPasswordInput = z.infer<typeof LinkPasswordInputSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvitationStatusSchema } from '../invitations';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
 import { PermissionSchema } from '../permissions';
@@ -38,6 +39,8 @@ export const UserItemSchema = z.object({
   roles_count: z.number().int().nonnegative().optional(),
   is_admin: z.boolean().optional(),
   permission_names: z.array(z.string()).optional(),
+  /** The latest invitation; null when never invited (SPEC §14). */
+  invitation: InvitationStatusSchema.nullable().optional(),
 });
 export type UserItem = z.infer<typeof UserItemSchema>;
 

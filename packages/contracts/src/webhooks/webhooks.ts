@@ -17,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   'user.deleted',
   'user.restored',
   'user.force_deleted',
+  'user.invited',
   'bulk.completed',
   'role.created',
   'role.updated',

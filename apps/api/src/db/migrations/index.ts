@@ -16,6 +16,7 @@ import { rolesEditing } from './0015-roles-editing.js';
 import { rolePermissions } from './0016-role-permissions.js';
 import { idempotencyKeys } from './0017-idempotency-keys.js';
 import { mailOutbox } from './0018-mail-outbox.js';
+import { userLinks } from './0019-user-links.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   rolePermissions,
   idempotencyKeys,
   mailOutbox,
+  userLinks,
 ];

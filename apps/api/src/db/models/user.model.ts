@@ -20,6 +20,11 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
   declare deleted_at: CreationOptional<Date | null>;
+  /** The latest invitation (migration 0019): when sent, until when it works, when accepted. */
+  declare invitation_sent_at: CreationOptional<Date | null>;
+  declare invitation_expires_at: CreationOptional<Date | null>;
+  declare invitation_accepted_at: CreationOptional<Date | null>;
+  declare last_sign_in_at: CreationOptional<Date | null>;
 }
 
 export function initUser(sequelize: Sequelize, dialect: Dialect) {
@@ -38,6 +43,10 @@ export function initUser(sequelize: Sequelize, dialect: Dialect) {
       created_at: { type: t.date, allowNull: false },
       updated_at: { type: t.date, allowNull: false },
       deleted_at: { type: t.date, allowNull: true },
+      invitation_sent_at: { type: t.date, allowNull: true },
+      invitation_expires_at: { type: t.date, allowNull: true },
+      invitation_accepted_at: { type: t.date, allowNull: true },
+      last_sign_in_at: { type: t.date, allowNull: true },
     },
     {
       sequelize,

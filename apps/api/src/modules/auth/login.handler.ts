@@ -79,21 +79,33 @@ export async function login({ ctx, input }: HandlerCall<LoginInput, Context>): P
 
   await reset(db, bucket);
   if (user && needsRehash(user.password_hash)) await upgradeHash(db, user.id, user.password_hash, input.password);
-  // A fresh session id at every login: a session fixed before login is never promoted.
+  await openSession(ctx, actor.id);
+  return toAuthSession(actor);
+}
+
+/**
+ * Signs `userId` in on this request: a fresh session (a session fixed before is never promoted),
+ * its cookie, the account's last sign-in, and `auth.login` in the trail with the device. Password
+ * sign-in, an accepted invitation and single sign-on all end here.
+ */
+export async function openSession(ctx: Context, userId: number): Promise<void> {
+  const { db, config } = ctx;
+  const userAgent = ctx.userAgent?.slice(0, USER_AGENT_MAX) || null;
   if (ctx.auth?.via === 'session') await deleteSession(db, ctx.auth.sessionId);
   const limits = sessionLimits(config);
-  const { token } = await createSession(db, actor.id, limits, { ip: ctx.ip, userAgent: ctx.userAgent });
+  const { token } = await createSession(db, userId, limits, { ip: ctx.ip, userAgent: ctx.userAgent });
   ctx.cookies.set(SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(limits.absoluteMs / 1000) });
+  const now = new Date();
+  await inWriteTurn(db, () => db.models.User.update({ last_sign_in_at: now }, { where: { id: userId }, silent: true }));
   await recordChange(db, null, {
-    actorId: actor.id,
+    actorId: userId,
     action: 'auth.login',
     targetType: 'user',
-    targetIds: [actor.id],
+    targetIds: [userId],
     // The login history shows from which device and browser, beside the IP.
     context: { user_agent: userAgent },
     ip: ctx.ip,
     requestId: ctx.requestId,
     via: { kind: 'session' },
   });
-  return toAuthSession(actor);
 }

@@ -6,6 +6,7 @@ import type { Context, HandlerCall } from '../../context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
 import { actionsFor } from '../../repositories/users.action-facts.js';
 import { toTarget } from '../../repositories/users.targets.js';
+import { invitationStatus } from '../../domain/users.invite.js';
 
 /** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
 export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {
@@ -33,6 +34,11 @@ export async function showUser({
 }: HandlerCall<IdInput & UserShowQuery, Context & { actor: Actor }>): Promise<UserShowResult> {
   const user = await findUserForView(ctx, input.id, input.withTrashed);
   const item = toUserItem(user);
+  item.invitation = invitationStatus({
+    sent: user.invitation_sent_at,
+    expires: user.invitation_expires_at,
+    accepted: user.invitation_accepted_at,
+  });
   const needRoles = input.with.includes('roles') || input.append.includes('is_admin');
   const roles = needRoles ? await rolesOf(ctx.db, user.id) : [];
   if (input.with.includes('roles')) item.roles = roles;

@@ -1,6 +1,7 @@
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AuthMethod } from '../../auth/actor.js';
+import { voidLinks } from '../../auth/user-links.js';
 import { chunks } from '../../repositories/chunks.js';
 import type { Target } from '../../domain/users.rules.js';
 
@@ -75,8 +76,12 @@ export async function destroyMany(db: Database, tx: Transaction, ids: readonly n
   }
 }
 
-/** Ends every session and token of these users: deactivated or deleted accounts lose access at once. */
+/**
+ * Ends every session and token of these users, and voids the links mailed to them (an invitation,
+ * a reset): deactivated or deleted accounts lose access at once, and cannot get it back by mail.
+ */
 export async function revokeCredentials(db: Database, tx: Transaction, userIds: readonly number[]): Promise<void> {
+  await voidLinks(db, tx, userIds);
   for (const part of chunks(userIds)) {
     await db.sequelize.query('DELETE FROM sessions WHERE user_id IN (:ids)', {
       replacements: { ids: part },
@@ -108,5 +113,7 @@ export async function revokeOtherCredentials(
     where: { user_id: userId, ...(keep?.via === 'token' ? { id: { [Op.ne]: keep.tokenId } } : {}) },
     transaction: tx,
   });
+  // A link mailed before the change (an invitation, a reset) would set the password again.
+  await voidLinks(db, tx, [userId]);
   return { sessionsEnded, tokensRevoked };
 }
