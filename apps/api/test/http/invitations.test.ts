@@ -138,6 +138,34 @@ describe('invitations without mail (no SMTP_URL): the answer carries the link', 
     await refused(fayLink);
   });
 
+  it('lists users by their invitation state: filters[invitation]=pending, accepted, expired', async () => {
+    const post = (id: number) => request(t.app, { cookie: admin }).post(`/api/users/${id}/invite`);
+    const pending = await given(t.db).user({ name: 'Filter Pending' });
+    const accepted = await given(t.db).user({ name: 'Filter Accepted' });
+    const expired = await given(t.db).user({ name: 'Filter Expired' });
+    await given(t.db).user({ name: 'Filter Never' });
+    await post(pending.id);
+    await request(t.app).post('/api/auth/invitations/accept', accept(tokenOf((await post(accepted.id)).json().url)));
+    await post(expired.id);
+    await t.db.sequelize.query("UPDATE users SET invitation_expires_at = '2020-01-01 00:00:00' WHERE id = :id", {
+      replacements: { id: expired.id },
+    });
+    const names = async (query: string) =>
+      (await request(t.app, { cookie: admin }).get(`/api/users?q=Filter&perPage=100&${query}`))
+        .json()
+        .rows.map((r: { name: string }) => r.name)
+        .sort();
+    expect(await names('filters[invitation]=pending')).toEqual(['Filter Pending']);
+    expect(await names('filters[invitation]=accepted')).toEqual(['Filter Accepted']);
+    expect(await names('filters[invitation]=expired')).toEqual(['Filter Expired']);
+    expect(await names('filters[invitation][]=pending&filters[invitation][]=expired')).toEqual([
+      'Filter Expired',
+      'Filter Pending',
+    ]);
+    const wrong = await request(t.app, { cookie: admin }).get('/api/users?filters[invitation]=sent');
+    expect(wrong.statusCode).toBe(422);
+  });
+
   it('invites only live, active, never-signed-in users under the caller ceiling, with users.update', async () => {
     const post = (cookie: string, id: number) => request(t.app, { cookie }).post(`/api/users/${id}/invite`);
     const inactive = await given(t.db).user({ active: false });

@@ -89,7 +89,7 @@ describe('users list query: filters', () => {
   it('refuses filters given as a plain string, saying how to give them', () => {
     expect(refuseUrl('filters=active').errors).toEqual({
       filters: [
-        'Filters must be given by name, e.g. filters[name]=value. Allowed filters: name, email, role_id, is_active, created_between, trashed.',
+        'Filters must be given by name, e.g. filters[name]=value. Allowed filters: name, email, role_id, is_active, created_between, trashed, invitation.',
       ],
     });
   });
@@ -97,7 +97,7 @@ describe('users list query: filters', () => {
   it('refuses an unknown filter at its name, listing the allowed ones', () => {
     expect(refuseUrl('filters[password]=x').errors).toEqual({
       'filters.password': [
-        'Unknown filter "password". Allowed filters: name, email, role_id, is_active, created_between, trashed.',
+        'Unknown filter "password". Allowed filters: name, email, role_id, is_active, created_between, trashed, invitation.',
       ],
     });
   });

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { INVITATION_STATES } from '../invitations';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { defineShowQuery, type ShowQueryOf } from '../query/define-show-query';
 import { integer, numeric } from '../query/fields';
@@ -17,6 +18,11 @@ export const usersListQuery = defineListQuery({
     is_active: tristate(),
     created_between: dateRange(),
     trashed: trashed(),
+    // The latest invitation's state (SPEC §14): `filters[invitation]=pending`.
+    invitation: oneOrMany(
+      z.enum(INVITATION_STATES, { error: `An invitation state is one of: ${INVITATION_STATES.join(', ')}.` }),
+      { max: INVITATION_STATES.length },
+    ),
   },
   sorts: ['id', 'name', 'email', 'is_active', 'created_at'],
   defaultOrder: ['id', 'desc'],

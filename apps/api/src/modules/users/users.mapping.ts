@@ -1,5 +1,5 @@
 import type { UsersFilterName, UsersSort } from '@app/contracts';
-import { literal } from 'sequelize';
+import { literal, Op, type WhereOptions } from 'sequelize';
 import { byKind, type ResourceMapping, softDeleteView, toDate } from '../../query/list-query-engine.js';
 
 /** How the users list query of the contracts maps onto the `users` table. */
@@ -13,6 +13,19 @@ export const usersMapping: ResourceMapping<UsersSort, UsersFilterName> = {
     is_active: byKind('is_active'),
     created_between: byKind('created_at', toDate),
     trashed: softDeleteView,
+    // The latest invitation's state, as the user page reads it (domain/users.invite.ts): one
+    // range of users_deleted_invitation for pending and expired.
+    invitation: (value) => {
+      if (value.kind !== 'in') return null;
+      const now = new Date();
+      const open = { invitation_accepted_at: null };
+      const states: Record<string, WhereOptions> = {
+        pending: { ...open, invitation_expires_at: { [Op.gt]: now } },
+        expired: { ...open, invitation_expires_at: { [Op.lte]: now } },
+        accepted: { invitation_accepted_at: { [Op.ne]: null } },
+      };
+      return { [Op.or]: value.values.map((state) => states[String(state)] ?? { id: null }) };
+    },
     // Users having any of the roles: EXISTS on user_roles(role_id, user_id) stops at the first match.
     role_id: (value) => {
       if (value.kind !== 'in') return null;
