@@ -98,6 +98,7 @@ export const imports: Migration = {
     await qi.dropTable('import_rows');
     await qi.dropTable('import_uploads');
     await qi.removeIndex('users', 'users_external_id');
-    await qi.removeColumn('users', 'external_id');
+    // In place: Sequelize's removeColumn rebuilds a SQLite table, and dropping `users` cascades.
+    await qi.sequelize.query('ALTER TABLE users DROP COLUMN external_id');
   },
 };

@@ -69,10 +69,12 @@ export const userLinks: Migration = {
     );
   },
   async down({ qi }) {
-    await qi.removeIndex('users', 'users_deleted_invitation');
-    for (const column of ['invitation_sent_at', 'invitation_expires_at', 'invitation_accepted_at', 'last_sign_in_at']) {
-      await qi.removeColumn('users', column);
-    }
     await qi.dropTable('user_links');
+    await qi.removeIndex('users', 'users_deleted_invitation');
+    // DROP COLUMN in place, on both engines: Sequelize's removeColumn rebuilds a SQLite table
+    // (copy, drop, rename), and dropping `users` would cascade to every membership and session.
+    for (const column of ['invitation_sent_at', 'invitation_expires_at', 'invitation_accepted_at', 'last_sign_in_at']) {
+      await qi.sequelize.query(`ALTER TABLE users DROP COLUMN ${column}`);
+    }
   },
 };
