@@ -94,6 +94,13 @@ const failedTests = (json, suite) =>
       (t) => `${suite}: ${where} > ${t.fullName}\n      ${(t.failureMessages?.[0] ?? '').split('\n')[0]}`,
     );
   });
+/** Each file's wall time, so the log says where a slow suite spends it (the 30-minute budget). */
+const slowest = [];
+const slowFiles = (json, suite) =>
+  (json.testResults ?? []).map((file) => ({
+    where: `${suite}: ${path.relative(root, file.name ?? '')}`,
+    seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
+  }));
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
 
 for (const check of checks) {
@@ -178,6 +185,7 @@ for (const suite of suites) {
     failed = (json.numFailedTests ?? 0) + brokenFiles.length;
     skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
     failures.push(...failedTests(json, suite.name));
+    slowest.push(...slowFiles(json, suite.name));
   }
   // A runner that died (config error, missing database with CI=true) is a failure even with no report.
   const crashed = res.status !== 0 && failed === 0;
@@ -208,6 +216,10 @@ const total = results.reduce(
     skipped: 0,
   },
 );
+console.log('\nSlowest files');
+for (const f of slowest.sort((a, b) => b.seconds - a.seconds).slice(0, 25)) {
+  console.log(`  ${duration(f.seconds).padStart(10)}  ${f.where}`);
+}
 if (failures.length) {
   console.log('\nFailed tests');
   for (const f of failures) console.log(`  ${f}`);
