@@ -11,6 +11,12 @@ export const SESSION_COOKIE = 'sid';
 /** last_seen_at is written at most this often: a busy admin doesn't cost a write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/**
+ * How a sign-in met a second factor, kept on its session: a TOTP code, a recovery code, or the
+ * identity provider of a single sign-on saying it asked for one (`amr`).
+ */
+export type SecondFactor = 'totp' | 'recovery' | 'provider';
+
 export interface SessionLimits {
   idleMs: number;
   absoluteMs: number;
@@ -28,6 +34,7 @@ export async function createSession(
   limits: SessionLimits,
   client: { ip: string | null; userAgent: string | null },
   now = new Date(),
+  secondFactor: SecondFactor | null = null,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecret();
   const expiresAt = new Date(now.getTime() + limits.absoluteMs);
@@ -40,6 +47,7 @@ export async function createSession(
       created_at: now,
       last_seen_at: now,
       expires_at: expiresAt,
+      second_factor: secondFactor,
     }),
   );
   return { token, expiresAt };
@@ -61,12 +69,13 @@ export async function resolveSession(
   id: string,
   limits: SessionLimits,
   now = new Date(),
-): Promise<{ sessionId: string; userId: number } | null> {
+): Promise<{ sessionId: string; userId: number; secondFactor: SecondFactor | null } | null> {
   const [session] = await db.sequelize.query<{
     user_id: number | string;
     last_seen_at: Date | string;
     expires_at: Date | string;
-  }>('SELECT user_id, last_seen_at, expires_at FROM sessions WHERE id = :id', {
+    second_factor: SecondFactor | null;
+  }>('SELECT user_id, last_seen_at, expires_at, second_factor FROM sessions WHERE id = :id', {
     replacements: { id },
     type: QueryTypes.SELECT,
   });
@@ -79,7 +88,7 @@ export async function resolveSession(
   if (idleFor >= TOUCH_INTERVAL_MS) {
     await inWriteTurn(db, () => db.models.Session.update({ last_seen_at: now }, { where: { id } }));
   }
-  return { sessionId: id, userId: Number(session.user_id) };
+  return { sessionId: id, userId: Number(session.user_id), secondFactor: session.second_factor };
 }
 
 export async function deleteSession(db: Database, sessionId: string): Promise<void> {

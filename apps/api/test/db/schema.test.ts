@@ -78,6 +78,9 @@ describe('migrations', () => {
         'roles',
         'schema_migrations',
         'sessions',
+        // Two-factor sign-in (migration 0020): recovery codes (hashed), sign-ins awaiting their code.
+        'two_factor_challenges',
+        'two_factor_recovery_codes',
         // The links mail carries (migration 0019): invitations and password resets, hashed.
         'user_links',
         'user_permissions',

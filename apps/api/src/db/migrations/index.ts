@@ -17,6 +17,8 @@ import { rolePermissions } from './0016-role-permissions.js';
 import { idempotencyKeys } from './0017-idempotency-keys.js';
 import { mailOutbox } from './0018-mail-outbox.js';
 import { userLinks } from './0019-user-links.js';
+import { twoFactor } from './0020-two-factor.js';
+import { authProviders } from './0021-auth-providers.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -40,4 +42,6 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotencyKeys,
   mailOutbox,
   userLinks,
+  twoFactor,
+  authProviders,
 ];

@@ -16,6 +16,8 @@ class Role extends Model<InferAttributes<Role>, InferCreationAttributes<Role>> {
   declare guard_name: CreationOptional<string>;
   /** Optimistic-lock counter behind the role form's opaque `version` (migration 0015). */
   declare lock_version: CreationOptional<number>;
+  /** Members must have a second factor to use a session (migration 0020). */
+  declare require_two_factor: CreationOptional<boolean>;
   declare created_at: CreationOptional<Date>;
   declare updated_at: CreationOptional<Date>;
 }
@@ -60,6 +62,7 @@ export function initRoles(sequelize: Sequelize, dialect: Dialect) {
       ...named,
       description: { type: DataTypes.STRING(500), allowNull: true },
       lock_version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      require_two_factor: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     },
     { sequelize, modelName: 'Role', tableName: 'roles', ...stamps },
   );

@@ -18,6 +18,8 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
   declare created_at: Date;
   declare last_seen_at: Date;
   declare expires_at: Date;
+  /** How the sign-in met a second factor (migration 0020); null when it did not. */
+  declare second_factor: CreationOptional<string | null>;
 }
 
 /** A personal API token for external callers; only its SHA-256 is stored. */
@@ -51,6 +53,7 @@ export function initSessions(sequelize: Sequelize, dialect: Dialect) {
       created_at: { type: t.date, allowNull: false },
       last_seen_at: { type: t.date, allowNull: false },
       expires_at: { type: t.date, allowNull: false },
+      second_factor: { type: DataTypes.STRING(16), allowNull: true },
     },
     { sequelize, modelName: 'Session', tableName: 'sessions', timestamps: false },
   );

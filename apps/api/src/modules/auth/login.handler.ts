@@ -4,7 +4,13 @@ import { loadActor } from '../../auth/actor.js';
 import { auditedLoginEmail, findLoginAccount, loginAttemptsBucket } from '../../auth/login-identity.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { clientBucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
-import { createSession, deleteSession, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
+import {
+  createSession,
+  deleteSession,
+  type SecondFactor,
+  SESSION_COOKIE,
+  sessionLimits,
+} from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
 import type { Context, HandlerCall } from '../../context.js';
 import type { Database } from '../../db/database.js';
@@ -86,14 +92,21 @@ export async function login({ ctx, input }: HandlerCall<LoginInput, Context>): P
 /**
  * Signs `userId` in on this request: a fresh session (a session fixed before is never promoted),
  * its cookie, the account's last sign-in, and `auth.login` in the trail with the device. Password
- * sign-in, an accepted invitation and single sign-on all end here.
+ * sign-in, an accepted invitation and single sign-on all end here. `secondFactor` says how the
+ * sign-in met a second factor (kept on the session: a role requiring one is satisfied by it).
  */
-export async function openSession(ctx: Context, userId: number): Promise<void> {
+export async function openSession(
+  ctx: Context,
+  userId: number,
+  options: { secondFactor?: SecondFactor } = {},
+): Promise<void> {
+  const secondFactor = options.secondFactor ?? null;
   const { db, config } = ctx;
   const userAgent = ctx.userAgent?.slice(0, USER_AGENT_MAX) || null;
   if (ctx.auth?.via === 'session') await deleteSession(db, ctx.auth.sessionId);
   const limits = sessionLimits(config);
-  const { token } = await createSession(db, userId, limits, { ip: ctx.ip, userAgent: ctx.userAgent });
+  const client = { ip: ctx.ip, userAgent: ctx.userAgent };
+  const { token } = await createSession(db, userId, limits, client, new Date(), secondFactor);
   ctx.cookies.set(SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(limits.absoluteMs / 1000) });
   const now = new Date();
   await inWriteTurn(db, () => db.models.User.update({ last_sign_in_at: now }, { where: { id: userId }, silent: true }));
@@ -103,7 +116,7 @@ export async function openSession(ctx: Context, userId: number): Promise<void> {
     targetType: 'user',
     targetIds: [userId],
     // The login history shows from which device and browser, beside the IP.
-    context: { user_agent: userAgent },
+    context: { user_agent: userAgent, ...(secondFactor ? { second_factor: secondFactor } : {}) },
     ip: ctx.ip,
     requestId: ctx.requestId,
     via: { kind: 'session' },
