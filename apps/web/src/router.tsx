@@ -9,6 +9,7 @@ import { RouteErrorPage } from './features/errors/route-error-page';
 import { UsersListPage } from './features/users/list/users-list-page';
 import { AppLayout } from './layout/app-layout';
 import { RouteLoading } from './features/auth/full-page-loading';
+import { FORGOT_PASSWORD_PATH, INVITE_PATH, RESET_PASSWORD_PATH } from './lib/link-paths';
 
 /**
  * A page loaded on first visit, so the users list (where most sessions start) does not carry
@@ -29,6 +30,16 @@ function lazyPage(load: () => Promise<ComponentType>, permission?: Permission): 
   };
 }
 
+/** Pages that stand alone as `/login` does: no session asked, no layout. */
+function publicLinkRoutes(pages: [path: string, load: () => Promise<ComponentType>][]): RouteObject[] {
+  return pages.map(([path, load]) => ({
+    path,
+    lazy: lazyPage(load),
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <RouteLoading />,
+  }));
+}
+
 /**
  * `/login` stands alone; everything else needs a session (`RequireAuth`) and sits in the layout.
  * A page that needs a permission says so with `RequirePermission`, which explains a refusal
@@ -41,6 +52,12 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     hydrateFallbackElement: <RouteLoading />,
   },
+  // Reached without a session, from the sign-in page and from mails' links.
+  ...publicLinkRoutes([
+    [FORGOT_PASSWORD_PATH, () => import('./features/links/forgot-password-page').then((m) => m.ForgotPasswordPage)],
+    [INVITE_PATH, () => import('./features/links/link-password-page').then((m) => m.InvitePage)],
+    [RESET_PASSWORD_PATH, () => import('./features/links/link-password-page').then((m) => m.ResetPasswordPage)],
+  ]),
   {
     path: '/',
     element: (
@@ -60,6 +77,10 @@ export const routes: RouteObject[] = [
       {
         path: 'account/sessions',
         lazy: lazyPage(() => import('./features/sessions/my-sessions-page').then((m) => m.MySessionsPage)),
+      },
+      {
+        path: 'account/two-factor',
+        lazy: lazyPage(() => import('./features/account/two-factor-page').then((m) => m.TwoFactorPage)),
       },
       { path: 'status', lazy: lazyPage(() => import('./features/system/home-page').then((m) => m.HomePage)) },
       {

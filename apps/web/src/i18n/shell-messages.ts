@@ -60,6 +60,7 @@ export const shellMessages = {
     signOut: 'Sign out',
     tokens: 'API tokens',
     sessions: 'Sessions',
+    twoFactor: 'Two-factor',
     /** The account pages' own navigation (access, tokens, sessions). */
     accountNav: 'Your account',
   },

@@ -1,6 +1,7 @@
 import type { AppRouter } from '@app/api/router';
 import { isTRPCClientError, type TRPCClientError } from '@trpc/client';
 import type { Messages } from '../i18n/messages';
+import { RestError } from './rest';
 
 export type ApiError = TRPCClientError<AppRouter>;
 export type ApiErrorCode = NonNullable<ApiError['data']>['code'];
@@ -11,6 +12,8 @@ export function isApiError(error: unknown): error is ApiError {
 
 /** The contract error code when the server answered with one; undefined for transport failures. */
 export function apiErrorCode(error: unknown): ApiErrorCode | undefined {
+  // A REST door answers the same contract codes as the tRPC one.
+  if (error instanceof RestError) return error.code as ApiErrorCode | undefined;
   return isApiError(error) ? error.data?.code : undefined;
 }
 
@@ -21,11 +24,13 @@ export function apiErrorCode(error: unknown): ApiErrorCode | undefined {
  */
 export function apiErrorMessage(error: unknown, m: Messages): string {
   if (isApiError(error)) return error.data?.code ? error.message : m.errors.network;
+  if (error instanceof RestError) return error.code ? error.message : m.errors.network;
   return m.errors.unexpected;
 }
 
 /** Transient failures are worth another try; a 4xx answer will not change by asking again. */
 export function isTransientError(error: unknown): boolean {
+  if (error instanceof RestError) return error.status === 0 || error.status >= 500;
   if (!isApiError(error)) return false;
   const status = error.data?.httpStatus;
   return status === undefined || status >= 500;

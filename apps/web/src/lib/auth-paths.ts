@@ -2,6 +2,8 @@ import type { CapabilityMap } from '@app/contracts';
 
 export const LOGIN_PATH = '/login';
 export const ACCOUNT_PATH = '/account';
+/** Where a person whose role requires a second factor, and who has none, is held. */
+export const TWO_FACTOR_PATH = '/account/two-factor';
 
 /** Where a signed-in user starts: the users list when they may see it, else what they may do. */
 export function homePathFor(can: CapabilityMap): string {

@@ -1,5 +1,6 @@
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { isApiError } from './api-error';
+import { RestError } from './rest';
 
 /**
  * Puts the server's field errors (`error.data.errors`: `email`, `roles_ids`, `roles_ids.1`, …) on
@@ -12,7 +13,7 @@ export function applyServerFieldErrors<T extends FieldValues>(
   fields: ReadonlyArray<FieldPath<T>>,
   setError: UseFormSetError<T>,
 ): { applied: boolean; unplaced: string[] } {
-  const errors = isApiError(error) ? error.data?.errors : undefined;
+  const errors = isApiError(error) ? error.data?.errors : error instanceof RestError ? error.errors : undefined;
   if (!errors) return { applied: false, unplaced: [] };
   const byField = new Map<FieldPath<T>, string[]>();
   const unplaced: string[] = [];

@@ -1,18 +1,19 @@
 import { cn } from '@app/ui';
 import { NavLink } from 'react-router';
 import { useMessages } from '../../i18n/messages';
-import { ACCOUNT_PATH } from '../../lib/auth-paths';
+import { ACCOUNT_PATH, TWO_FACTOR_PATH } from '../../lib/auth-paths';
 
 export const ACCOUNT_TOKENS_PATH = `${ACCOUNT_PATH}/tokens`;
 export const ACCOUNT_SESSIONS_PATH = `${ACCOUNT_PATH}/sessions`;
 
-/** The signed-in user's own pages, as tabs: what the account may do, its API tokens, its sessions. */
+/** The signed-in user's own pages, as tabs: what the account may do, its API tokens, its sessions, its second factor. */
 export function AccountNav({ className }: { className?: string }) {
   const m = useMessages();
   const items = [
     { to: ACCOUNT_PATH, label: m.userMenu.access },
     { to: ACCOUNT_TOKENS_PATH, label: m.userMenu.tokens },
     { to: ACCOUNT_SESSIONS_PATH, label: m.userMenu.sessions },
+    { to: TWO_FACTOR_PATH, label: m.userMenu.twoFactor },
   ];
   return (
     <nav

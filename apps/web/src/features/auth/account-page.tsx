@@ -14,11 +14,13 @@ import { KeyRound, LogOut, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useAuthMessages } from '../../i18n/auth-messages';
 import { PermissionList } from '../../components/permission-list';
+import { AccountPasswordForm } from '../account/account-password-form';
+import { AccountProfileForm } from '../account/account-profile-form';
 import { AccountNav } from './account-nav';
 import { useSession } from './use-session';
 import { useSignOut } from './use-sign-out';
 
-/** `/account`: who is signed in and, in plain words, what the account may do here. */
+/** `/account`: who is signed in, their name and password, and in plain words what the account may do here. */
 export function AccountPage() {
   const m = useAuthMessages();
   const { session } = useSession();
@@ -56,6 +58,8 @@ export function AccountPage() {
             <p className="truncate text-sm text-muted-foreground">{session.user.email}</p>
           </div>
         </Card>
+        <AccountProfileForm name={session.user.name} />
+        <AccountPasswordForm />
         <Card aria-labelledby="account-permissions-title" className="overflow-hidden">
           <CardHeader className="pb-4">
             <div>

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { apiErrorCode } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 
-const RECHECK_ON = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
+const RECHECK_ON = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'TWO_FACTOR_ENROLMENT_REQUIRED']);
 
 const sameKey = (a: QueryKey | undefined, b: QueryKey) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -11,7 +11,9 @@ const sameKey = (a: QueryKey | undefined, b: QueryKey) => JSON.stringify(a) === 
  * Any 401 from any query or mutation means the session is gone (expired, revoked, the account
  * deactivated): re-check `auth.me`, whose 401 then signs the user out and `RequireAuth` sends
  * them to the login page with the way back. A 403 means the capabilities changed under the
- * page: re-checking refreshes `can`, so controls that would now fail disappear. `auth.me`
+ * page: re-checking refreshes `can`, so controls that would now fail disappear; a 403
+ * TWO_FACTOR_ENROLMENT_REQUIRED (a role now requires a second factor) refreshes `two_factor`, and
+ * `RequireAuth` takes the person to enrolment. `auth.me`
  * itself and `auth.login` (whose 401 means wrong credentials) are left alone.
  */
 export function useSessionExpiry(): void {

@@ -1,0 +1,51 @@
+import type { AuthSession } from '@app/contracts';
+import { rest } from '../../lib/rest';
+
+/** `auth.me`'s `two_factor` (SPEC §14): whether the person has a second factor, and must. */
+export interface TwoFactorState {
+  enrolled: boolean;
+  required: boolean;
+}
+
+/** The session's second-factor state; a session answered without it has none and needs none. */
+export function twoFactorOf(session: AuthSession | undefined): TwoFactorState {
+  const state = (session as (AuthSession & { two_factor?: TwoFactorState }) | undefined)?.two_factor;
+  return { enrolled: state?.enrolled ?? false, required: state?.required ?? false };
+}
+
+/** Signed in, but held at enrolment until a second factor is set up. */
+export function heldAtEnrolment(session: AuthSession | undefined): boolean {
+  const state = twoFactorOf(session);
+  return state.required && !state.enrolled;
+}
+
+export interface Enrolment {
+  secret: string;
+  otpauth_url: string;
+}
+
+export interface PasswordChange {
+  current_password: string;
+  password: string;
+  password_confirmation: string;
+}
+
+/** The self-service routes (any signed-in person, no permission): SPEC §14 "Self-service", "Two-factor". */
+export const accountApi = {
+  rename: (name: string) => rest<unknown>('PUT', '/account', { name }),
+  changePassword: (change: PasswordChange) => rest<unknown>('PUT', '/account/password', change),
+  startEnrolment: () => rest<Enrolment>('POST', '/account/two-factor'),
+  confirmEnrolment: (code: string) =>
+    rest<{ recovery_codes: string[] }>('POST', '/account/two-factor/confirm', { code }),
+  disable: (code: string) => rest<unknown>('DELETE', '/account/two-factor', { code }),
+};
+
+/** The sign-in's second step: a code from the app or one recovery code → the session, as login answers. */
+export function answerTwoFactor(answer: { code: string } | { recovery_code: string }) {
+  return rest<AuthSession>('POST', '/auth/two-factor', answer);
+}
+
+/** `{two_factor_required: true}`: the password was right, a code is asked for next. */
+export function asksForCode(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && 'two_factor_required' in answer;
+}
