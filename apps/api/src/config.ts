@@ -131,6 +131,25 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(72),
+  /** Minutes a password-reset link works (SPEC §14). */
+  RESET_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60)
+    .default(60),
+  /**
+   * "Forgot password" requests per window, per canonical e-mail (whether an account has it or not)
+   * and per client network; beyond them 429. The window is at most a day, as rate rows are kept.
+   */
+  RESET_MAX_REQUESTS_PER_EMAIL: z.coerce.number().int().min(1).max(1000).default(5),
+  RESET_MAX_REQUESTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  RESET_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(60),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(ROOT_DIR, 'apps/web/dist')),
   /**
    * Seconds an instance keeps serving after SIGTERM while /api/ready says 503, so a load
@@ -178,6 +197,8 @@ const EnvSchema = z.object({
   MAIL_FROM: envOptional(mailFrom),
   /** Where links in mail point (needed with SMTP_URL): the address people open the product at. */
   PUBLIC_URL: envOptional(publicUrl),
+  /** Admits http:// single sign-on issuers on loopback and private addresses (a provider the tests run); never in production. */
+  SSO_ALLOW_INSECURE_ISSUER: envBoolean(false),
   /** Runs this instance's mail sender (any number of instances may run one). */
   MAIL_SENDER: envBoolean(true),
   /** Attempts per message before it is marked failed. */

@@ -21,6 +21,7 @@ import { fastifyTrustProxy } from './trust-proxy.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/metrics-route.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
+import { resetRequestsSettled } from './modules/password-reset/forgot.request.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -63,6 +64,9 @@ export async function buildApp({
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // "Forgot password" answers before its work is done (its timing must not tell whether an account
+  // exists): closing lets the work answered so far finish before the database goes.
+  app.addHook('onClose', async () => resetRequestsSettled());
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -1,6 +1,8 @@
+export * from './account';
 export * from './audit/audit';
 export * from './audit/audit-via';
 export * from './auth';
+export * from './auth-providers';
 export * from './columns';
 export * from './common';
 export * from './email';
@@ -14,6 +16,7 @@ export * from './json-keys';
 export * from './json-schema';
 export * from './lists';
 export * from './invitations';
+export * from './password-reset';
 export * from './permissions';
 export * from './portable-pattern';
 export * from './query/dates';

@@ -1,8 +1,10 @@
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
+import { authProvidersRouter } from '../modules/auth-providers/auth-providers.router.js';
 import { importsRouter } from '../modules/imports/imports.router.js';
 import { invitationsRouter } from '../modules/invitations/invitations.router.js';
 import { jobsRouter } from '../modules/jobs/jobs.router.js';
+import { passwordResetRouter } from '../modules/password-reset/password-reset.router.js';
 import { permissionsRouter } from '../modules/permissions/permissions.router.js';
 import { rolesRouter } from '../modules/roles/roles.router.js';
 import { sessionsRouter } from '../modules/sessions/sessions.router.js';
@@ -40,6 +42,8 @@ export const appRouter = router({
   jobs: jobsRouter,
   imports: importsRouter,
   invitations: invitationsRouter,
+  passwordReset: passwordResetRouter,
+  authProviders: authProvidersRouter,
 });
 
 export type AppRouter = typeof appRouter;

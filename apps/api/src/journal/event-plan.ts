@@ -72,6 +72,8 @@ const SINGLE = {
   'user.force_delete': 'user.force_deleted',
   // One row names every user a request or a job's chunk invited: an event each.
   'user.invite': 'user.invited',
+  // A password set through a reset link: receivers may want to know the account's credentials changed.
+  'auth.passwordReset': 'user.password_reset',
 } as const satisfies Partial<Record<AuditAction, UserEventType>>;
 
 /** Bulk actions: their operation's name in `bulk.completed`, and each user's event (`setActive`: from `changes`). */

@@ -22,6 +22,10 @@ const EVENTS: Record<DeliveredEventType, { label: string; description: string }>
     label: 'User invited',
     description: 'A user was sent an invitation to choose a password and sign in.',
   },
+  'user.password_reset': {
+    label: 'Password reset',
+    description: 'A user chose a new password through a reset link; their sessions and API tokens ended.',
+  },
   'bulk.completed': {
     label: 'Bulk action completed',
     description: 'A summary after a bulk action, besides one event per user it changed.',

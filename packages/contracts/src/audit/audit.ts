@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'user.restore',
   'user.force_delete',
   'user.invite',
+  'user.sendPasswordReset',
   'users.bulk.setActive',
   'users.bulk.delete',
   'users.bulk.restore',
@@ -31,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'auth.loginFailed',
   'auth.logout',
   'auth.invitationAccept',
+  'auth.passwordResetRequest',
+  'auth.passwordReset',
   'role.create',
   'role.update',
   'role.delete',
@@ -50,6 +53,16 @@ export const AUDIT_ACTIONS = [
   'job.submit',
   'job.finish',
   'job.cancel',
+  'authProvider.create',
+  'authProvider.update',
+  'authProvider.delete',
+  'auth.ssoLogin',
+  'auth.ssoFailed',
+  'account.update',
+  'account.passwordChange',
+  'account.twoFactorEnable',
+  'account.twoFactorDisable',
+  'user.twoFactorReset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

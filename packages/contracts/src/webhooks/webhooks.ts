@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS = [
   'user.restored',
   'user.force_deleted',
   'user.invited',
+  'user.password_reset',
   'bulk.completed',
   'role.created',
   'role.updated',
