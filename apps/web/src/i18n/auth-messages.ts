@@ -13,6 +13,7 @@ export const authMessages = {
     failedTitle: 'Couldn’t sign you in',
     footnote: 'Sign-ins are rate-limited and recorded in the audit log.',
     signedInTitle: 'Signed in',
+    forgotPassword: 'Forgot your password?',
   },
   account: {
     title: 'Your access',

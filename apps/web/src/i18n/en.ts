@@ -1,5 +1,6 @@
 import { auditMessages } from './audit-messages';
 import { authMessages } from './auth-messages';
+import { linksMessages } from './links-messages';
 import { roleMessages, rolesMessages } from './roles-messages';
 import { sessionsMessages } from './sessions-messages';
 import { shellMessages } from './shell-messages';
@@ -17,6 +18,7 @@ import { webhooksMessages } from './webhooks-messages';
 export const en = {
   ...shellMessages,
   ...authMessages,
+  ...linksMessages,
   ...userPagesMessages,
   ...statusMessages,
   roles: rolesMessages,

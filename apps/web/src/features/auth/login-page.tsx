@@ -3,6 +3,8 @@ import { Navigate, useSearchParams } from 'react-router';
 import { useAuthMessages } from '../../i18n/auth-messages';
 import { ThemeSwitch } from '../theme/theme-switch';
 import { homePathFor, safeNextPath } from '../../lib/auth-paths';
+import { TextLink } from '../../components/text-link';
+import { FORGOT_PASSWORD_PATH } from '../../lib/link-paths';
 import { LoginForm } from './login-form';
 import { useSession } from './use-session';
 
@@ -37,6 +39,9 @@ export function LoginPage() {
         <div className="rounded-xl border border-border bg-surface p-6 shadow-sm sm:p-7">
           <LoginForm next={next} />
         </div>
+        <p className="mt-4 text-center text-sm">
+          <TextLink to={FORGOT_PASSWORD_PATH}>{m.auth.forgotPassword}</TextLink>
+        </p>
         <p className="mt-6 text-center text-xs text-muted-foreground">{m.auth.footnote}</p>
       </main>
     </div>
