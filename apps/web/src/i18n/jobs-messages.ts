@@ -22,6 +22,7 @@ const OPERATIONS = {
   forceDelete: 'Permanently delete users',
   addRole: (role: string | null) => (role ? `Give users the role ${role}` : 'Give users a role'),
   removeRole: (role: string | null) => (role ? `Take the role ${role} from users` : 'Take a role from users'),
+  invite: 'Invite users',
   other: 'Background job',
 };
 
@@ -38,6 +39,8 @@ const SKIP_CODES: Record<string, string> = {
   INTERNAL: 'Failed unexpectedly',
   ROLE_ALREADY_HELD: 'Already hold the role',
   ROLE_NOT_HELD: 'Do not hold the role',
+  NOT_ACTIVE: 'Not active (activate first)',
+  ALREADY_SIGNED_IN: 'Have signed in before (send a password reset instead)',
 };
 
 const users = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;

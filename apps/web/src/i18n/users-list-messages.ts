@@ -45,6 +45,9 @@ export const usersListMessages = {
     trashWithout: 'Hide deleted users',
     trashWith: 'Include deleted users',
     trashOnly: 'Only deleted users',
+    invitation: 'Invitation',
+    invitationHint: 'Users whose latest invitation is in any of the chosen states.',
+    invitationStates: { pending: 'Pending', accepted: 'Accepted', expired: 'Expired' },
     chip: {
       ...kit.filters.chip,
       name: 'Name',
@@ -55,6 +58,7 @@ export const usersListMessages = {
       trash: 'Deleted users',
       trashWith: 'Included',
       trashOnly: 'Only',
+      invitation: 'Invitation',
     },
     createdRange: (from: string | undefined, to: string | undefined) =>
       from && to ? `${from} – ${to}` : from ? `from ${from}` : `until ${to ?? ''}`,
@@ -97,12 +101,14 @@ export const usersListMessages = {
     forceDelete: 'Delete permanently',
     addRole: 'Add role…',
     removeRole: 'Remove role…',
+    invite: 'Invite',
     title: {
       activate: (count: number) => `Activate ${usersCount(count)}?`,
       deactivate: (count: number) => `Deactivate ${usersCount(count)}?`,
       delete: (count: number) => `Delete ${usersCount(count)}?`,
       restore: (count: number) => `Restore ${usersCount(count)}?`,
       forceDelete: (count: number) => `Permanently delete ${usersCount(count)}?`,
+      invite: (count: number) => `Invite ${usersCount(count)}?`,
     },
     description: {
       activate: 'Activated users can sign in again.',
@@ -110,6 +116,8 @@ export const usersListMessages = {
       delete: 'Deleted users move to the trash and can be restored from there.',
       restore: 'Restored users return to the list with the status they had.',
       forceDelete: 'The users are removed for good. This cannot be undone.',
+      invite:
+        'Each user gets an e-mail with a single-use link to choose a password; a newer invitation replaces an earlier one. Users who have signed in before are left as they are.',
     },
     affected: {
       activate: (count: number) => `${formatCount(count)} will be activated`,
@@ -117,6 +125,7 @@ export const usersListMessages = {
       delete: (count: number) => `${formatCount(count)} will be deleted`,
       restore: (count: number) => `${formatCount(count)} will be restored`,
       forceDelete: (count: number) => `${formatCount(count)} will be permanently deleted`,
+      invite: (count: number) => `${formatCount(count)} will be invited`,
     },
     confirm: {
       activate: (count: number) => `Activate ${usersCount(count)}`,
@@ -124,6 +133,7 @@ export const usersListMessages = {
       delete: (count: number) => `Delete ${usersCount(count)}`,
       restore: (count: number) => `Restore ${usersCount(count)}`,
       forceDelete: (count: number) => `Delete ${usersCount(count)} permanently`,
+      invite: (count: number) => `Invite ${usersCount(count)}`,
     },
     done: {
       activate: (count: number) => `${usersCount(count)} activated`,
@@ -131,6 +141,7 @@ export const usersListMessages = {
       delete: (count: number) => `${usersCount(count)} moved to the trash`,
       restore: (count: number) => `${usersCount(count)} restored`,
       forceDelete: (count: number) => `${usersCount(count)} permanently deleted`,
+      invite: (count: number) => `${usersCount(count)} invited`,
     },
     /** Giving or taking one role: the role is chosen first, then the check and confirmation as above. */
     role: {

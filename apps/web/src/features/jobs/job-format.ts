@@ -25,6 +25,7 @@ export function operationLabel(
     case 'delete':
     case 'restore':
     case 'forceDelete':
+    case 'invite':
       return t[job.operation];
     case 'addRole':
     case 'removeRole':

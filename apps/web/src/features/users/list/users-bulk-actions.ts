@@ -1,5 +1,5 @@
 import { BULK_PERMISSIONS, type UserListRow, type UsersListResult } from '@app/contracts';
-import { ShieldMinus, ShieldPlus } from 'lucide-react';
+import { MailPlus, ShieldMinus, ShieldPlus } from 'lucide-react';
 import { lazy } from 'react';
 import type { Messages } from '../../../i18n/messages';
 import type { BulkAction, BulkCommand, BulkDeclaration } from '../../../lib/resource-list/bulk-actions';
@@ -27,7 +27,7 @@ export function usersBulkActions(
   m: Messages,
 ): BulkDeclaration<UsersBulkOperation, UserListRow, UsersListState, UsersListResult> {
   const t = m.usersList.bulk;
-  const change = (action: UserAction, operation: UsersBulkOperation, fits: Action['fits']): Action => {
+  const change = (action: UserAction | 'invite', operation: UsersBulkOperation, fits: Action['fits']): Action => {
     const command: BulkCommand<UsersBulkOperation> = {
       operation,
       text: {
@@ -42,8 +42,8 @@ export function usersBulkActions(
     return {
       key: action,
       label: t[action],
-      icon: ACTION_ICONS[action],
-      destructive: DESTRUCTIVE_ACTIONS.has(action),
+      icon: action === 'invite' ? MailPlus : ACTION_ICONS[action],
+      destructive: action !== 'invite' && DESTRUCTIVE_ACTIONS.has(action),
       permission: BULK_PERMISSIONS[operation.operation],
       fits,
       command,
@@ -56,6 +56,8 @@ export function usersBulkActions(
       change('delete', { operation: 'delete' }, showsLive),
       change('restore', { operation: 'restore' }, showsTrash),
       change('forceDelete', { operation: 'forceDelete' }, showsTrash),
+      // An invitation is for live accounts; who cannot take one (signed in before, inactive) is skipped.
+      change('invite', { operation: 'invite' }, showsLive),
       {
         key: 'addRole',
         label: t.addRole,

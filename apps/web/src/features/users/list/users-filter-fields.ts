@@ -1,3 +1,4 @@
+import { INVITATION_STATES } from '@app/contracts';
 import type { FilterField } from '../../../lib/resource-list/filter-fields';
 import type { Messages } from '../../../i18n/messages';
 
@@ -24,6 +25,15 @@ function usersFilterFields(
         { value: 'active', label: t.statusActive },
         { value: 'inactive', label: t.statusInactive },
       ],
+    },
+    {
+      kind: 'multi',
+      key: 'invitation',
+      label: t.invitation,
+      chipLabel: t.chip.invitation,
+      description: t.invitationHint,
+      options: INVITATION_STATES.map((state) => ({ value: state, label: t.invitationStates[state] })),
+      unknownValue: String,
     },
     {
       kind: 'multi',
@@ -62,7 +72,7 @@ function usersFilterFields(
 }
 
 /** The chips' order: as the list has always shown them (roles before status). */
-const CHIP_ORDER = ['name', 'email', 'role_id', 'is_active', 'created_between', 'trashed'];
+const CHIP_ORDER = ['name', 'email', 'role_id', 'is_active', 'invitation', 'created_between', 'trashed'];
 
 const inChipOrder = (fields: readonly FilterField[]): FilterField[] =>
   [...fields].sort((a, b) => CHIP_ORDER.indexOf(a.key) - CHIP_ORDER.indexOf(b.key));
