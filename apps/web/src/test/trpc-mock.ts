@@ -80,6 +80,8 @@ export function mockTrpc(table: Record<string, TrpcResolver | TrpcReply>) {
   };
 
   server.use(
+    // The sign-in page asks which single sign-on providers to offer (a REST route): none by default.
+    http.get('*/api/auth/providers/public', () => HttpResponse.json([])),
     http.get('*/api/trpc/:paths', async ({ request, params }) => {
       const raw = new URL(request.url).searchParams.get('input');
       return respond(String(params.paths).split(','), raw ? JSON.parse(raw) : {});
@@ -110,5 +112,6 @@ export function sessionOf(
   return {
     user: { id: 1, name: 'Ada Admin', email: 'admin@example.com', ...user },
     can: capabilities(granted),
+    two_factor: { enrolled: false, required: false },
   };
 }

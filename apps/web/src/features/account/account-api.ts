@@ -46,6 +46,6 @@ export function answerTwoFactor(answer: { code: string } | { recovery_code: stri
 }
 
 /** `{two_factor_required: true}`: the password was right, a code is asked for next. */
-export function asksForCode(answer: unknown): boolean {
-  return typeof answer === 'object' && answer !== null && 'two_factor_required' in answer;
+export function asksForCode(answer: object): answer is { two_factor_required: true } {
+  return 'two_factor_required' in answer && answer.two_factor_required === true;
 }

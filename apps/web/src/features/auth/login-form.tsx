@@ -1,20 +1,25 @@
 import { type LoginInput, LoginInputSchema } from '@app/contracts';
 import { Alert, Button, PasswordField, TextField } from '@app/ui';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { useAuthMessages } from '../../i18n/auth-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
-import { homePathFor } from '../../lib/auth-paths';
+import { asksForCode } from '../account/account-api';
+import { TwoFactorStep } from './two-factor-step';
+import { useSignedIn } from './use-signed-in';
 
-/** E-mail and password → `auth.login`; on success the session is primed and the user sent on. */
+/**
+ * E-mail and password → `auth.login`; on success the session is primed and the user sent on.
+ * An account with a second factor is asked for its code next (`TwoFactorStep`).
+ */
 export function LoginForm({ next }: { next: string | null }) {
   const m = useAuthMessages();
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn(next);
+  const [codeStep, setCodeStep] = useState(false);
   const form = useForm<LoginInput>({
     resolver: zodResolver(LoginInputSchema),
     defaultValues: { email: '', password: '' },
@@ -23,11 +28,9 @@ export function LoginForm({ next }: { next: string | null }) {
 
   const login = useMutation(
     trpc.auth.login.mutationOptions({
-      onSuccess: (session) => {
-        // Answers cached for an earlier session (another account on this browser) must not show.
-        queryClient.removeQueries();
-        queryClient.setQueryData(trpc.auth.me.queryKey(), session);
-        void navigate(next ?? homePathFor(session.can), { replace: true });
+      onSuccess: (answer) => {
+        if (asksForCode(answer)) setCodeStep(true);
+        else signedIn(answer);
       },
       onError: (error) => {
         if (apiErrorCode(error) === 'UNAUTHENTICATED') {
@@ -39,6 +42,13 @@ export function LoginForm({ next }: { next: string | null }) {
   );
 
   const submit = form.handleSubmit((values) => login.mutate(values));
+  const startOver = () => {
+    setCodeStep(false);
+    login.reset();
+    form.resetField('password');
+  };
+
+  if (codeStep) return <TwoFactorStep next={next} onStartOver={startOver} />;
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-5">

@@ -6,6 +6,7 @@ import { homePathFor, safeNextPath } from '../../lib/auth-paths';
 import { TextLink } from '../../components/text-link';
 import { FORGOT_PASSWORD_PATH } from '../../lib/link-paths';
 import { LoginForm } from './login-form';
+import { SsoButtons, SsoError } from './sso-buttons';
 import { useSession } from './use-session';
 
 /** `/login`: outside the layout, a centred card; an already signed-in visitor goes straight on. */
@@ -37,7 +38,9 @@ export function LoginPage() {
           <p className="mt-1.5 text-sm text-muted-foreground">{m.auth.subtitle}</p>
         </div>
         <div className="rounded-xl border border-border bg-surface p-6 shadow-sm sm:p-7">
+          <SsoError />
           <LoginForm next={next} />
+          <SsoButtons />
         </div>
         <p className="mt-4 text-center text-sm">
           <TextLink to={FORGOT_PASSWORD_PATH}>{m.auth.forgotPassword}</TextLink>
