@@ -1,6 +1,7 @@
 import { auditMessages } from './audit-messages';
 import { authMessages } from './auth-messages';
 import { linksMessages } from './links-messages';
+import { userAccessMessages } from './user-access-messages';
 import { roleMessages, rolesMessages } from './roles-messages';
 import { sessionsMessages } from './sessions-messages';
 import { shellMessages } from './shell-messages';
@@ -19,6 +20,7 @@ export const en = {
   ...shellMessages,
   ...authMessages,
   ...linksMessages,
+  ...userAccessMessages,
   ...userPagesMessages,
   ...statusMessages,
   roles: rolesMessages,

@@ -11,6 +11,7 @@ import { UserSessionsSection } from '../../sessions/user-sessions-section';
 import { UserTokensSection } from '../../tokens/user-tokens-section';
 import { useIdParam } from '../../../lib/use-id-param';
 import { useUserActionDialog } from './use-user-action-dialog';
+import { UserAccessCard } from './user-access-card';
 import { UserDangerZone, UserHeaderActions } from './user-actions';
 import { UserStatusBadge } from './user-badges';
 import { UserDetailsCard, UserPermissionsCard, UserRolesCard } from './user-show-cards';
@@ -92,6 +93,7 @@ function UserProfile({ user }: { user: UserShowItem }) {
         <UserDetailsCard user={user} className="lg:col-span-2" />
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard userId={user.id} names={user.permission_names ?? []} className="lg:col-span-2" />
+        <UserAccessCard user={user} className="lg:col-span-2" />
         {/* Which sections appear is the server's answer (`sections`), as the actions are. */}
         {user.sections.history ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
         {user.sections.sessions ? (
