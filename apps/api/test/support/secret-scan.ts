@@ -37,6 +37,12 @@ export const SECRET_REVEALING_PROCEDURES: readonly SecretReveal[] = [
     secret: 'webhook',
     why: "an endpoint's new signing secret, shown once",
   },
+  {
+    procedure: 'passwordReset.send',
+    field: 'url',
+    secret: 'link',
+    why: 'a reset link sent by an administrator while mail is off, for them to pass on',
+  },
 ];
 
 /** A REST route as the capture names it (`POST /api/users/:id/tokens`), its procedure and success status. */

@@ -31,7 +31,7 @@ export const TEST_PASSWORDS: readonly string[] = [
   'wrong-Secret-0000',
 ];
 
-export type SecretKind = 'password' | 'hash' | 'token' | 'session' | 'webhook';
+export type SecretKind = 'password' | 'hash' | 'token' | 'session' | 'webhook' | 'link';
 
 export interface SecretHit {
   kind: SecretKind;
@@ -56,6 +56,12 @@ const TOKEN = new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`, 'g');
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 const WEBHOOK_SECRET = new RegExp(`${WEBHOOK_SECRET_PREFIX}[A-Za-z0-9+/]{24,}={0,2}`, 'g');
 
+/**
+ * A password-reset link with its token (`…/reset-password/` and 32 random bytes in base64url): a
+ * mail carries it, and an administrator's answer when mail is off; nothing else ever shows it.
+ */
+const RESET_LINK = /\/reset-password\/[A-Za-z0-9_-]{43}/g;
+
 /** The length of a session id or of a token's random part: 32 random bytes in base64url. */
 export const SECRET_LENGTH = 43;
 const RUN = new RegExp(`[A-Za-z0-9_-]{${SECRET_LENGTH},}`, 'g');
@@ -68,8 +74,8 @@ export interface KnownSecrets {
 
 /**
  * The secrets in `text`: a known password verbatim, a known session id or token body
- * anywhere (even without its prefix), anything of the form of a password hash, an API token or
- * a webhook signing secret. Every secret here is plain ASCII, which JSON never escapes (but a
+ * anywhere (even without its prefix), anything of the form of a password hash, an API token,
+ * a webhook signing secret or a password-reset link. Every secret here is plain ASCII, which JSON never escapes (but a
  * `/`, which it may write as `\/`: JSON.stringify does not), so JSON is read as is.
  */
 export function findSecrets(text: string, known: KnownSecrets): SecretHit[] {
@@ -77,6 +83,7 @@ export function findSecrets(text: string, known: KnownSecrets): SecretHit[] {
   for (const m of text.matchAll(HASH)) hits.push({ kind: 'hash', index: m.index, secret: m[0] });
   for (const m of text.matchAll(TOKEN)) hits.push({ kind: 'token', index: m.index, secret: m[0] });
   for (const m of text.matchAll(WEBHOOK_SECRET)) hits.push({ kind: 'webhook', index: m.index, secret: m[0] });
+  for (const m of text.matchAll(RESET_LINK)) hits.push({ kind: 'link', index: m.index, secret: m[0] });
   for (const secret of known.passwords) {
     for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
       hits.push({ kind: 'password', index: i, secret });

@@ -57,6 +57,33 @@ describe('finding secrets in text', () => {
     expect(findSecrets(`{"x":"${token}"}`, withToken)).toHaveLength(1);
   });
 
+  it('finds a password-reset link by its form, and nothing in a path that is not one', () => {
+    const link = `https://admin.example.com/reset-password/${newSecret()}`;
+    expect(findSecrets(`{"url":"${link}"}`, known).map((h) => h.kind)).toEqual(['link']);
+    expect(findSecrets('/reset-password/short and /invite-password/x', known)).toEqual([]);
+  });
+
+  it('lets a reset link through only in the url of the administrator route that answers it', async () => {
+    const url = `https://admin.example.com/reset-password/${newSecret()}`;
+    const post = { f: 'a.test.ts', m: 'POST', r: '/api/users/:id/password-reset', u: '/api/users/1/password-reset' };
+    const where = plant({
+      'responses-1.jsonl': [
+        { ...post, s: 202, b: JSON.stringify({ reset: { user_id: 1 }, url }) },
+        { ...post, s: 202, b: JSON.stringify({ reset: { user_id: 1, note: url } }) },
+        { f: 'a.test.ts', m: 'POST', r: '/api/auth/password/forgot', u: '/api/auth/password/forgot', s: 202, b: url },
+      ],
+    });
+    const routes = [
+      { route: 'POST /api/users/:id/password-reset', procedure: 'passwordReset.send', status: 202 },
+      { route: 'POST /api/auth/password/forgot', procedure: 'passwordReset.forgot', status: 202 },
+    ];
+    const report = await scanCaptures(where, { reveals: SECRET_REVEALING_PROCEDURES, routes });
+    expect(report.findings.map((f) => `${f.secret} · ${f.source}`)).toEqual([
+      'link · a.test.ts: POST /api/users/1/password-reset → 202',
+      'link · a.test.ts: POST /api/auth/password/forgot → 202',
+    ]);
+  });
+
   it('masks the secret in a one-line excerpt of at most 60 characters', () => {
     const text = `${'x'.repeat(100)}\n${PASSWORD}\n${'y'.repeat(100)}`;
     const [hit] = findSecrets(text, known);
