@@ -25,26 +25,45 @@ export async function issueLink(
   link: { userId: number; purpose: LinkPurpose; ttlMs: number; createdBy: number | null },
   now = new Date(),
 ): Promise<IssuedLink> {
-  await voidLinks(db, tx, [link.userId], [link.purpose], now);
-  const token = newSecret();
-  const expiresAt = new Date(now.getTime() + link.ttlMs);
-  await db.sequelize.query(
-    `INSERT INTO user_links (user_id, purpose, token_hash, created_by, created_at, expires_at)
-     VALUES (:userId, :purpose, :hash, :createdBy, :now, :expiresAt)`,
-    {
-      replacements: {
-        userId: link.userId,
-        purpose: link.purpose,
-        hash: hashSecret(token),
-        createdBy: link.createdBy,
-        now: sqlDate(db, now),
-        expiresAt: sqlDate(db, expiresAt),
+  const [issued] = await issueLinks(db, tx, { ...link, userIds: [link.userId] }, now);
+  if (!issued) throw new Error('a link was asked for and not issued');
+  return issued;
+}
+
+/** Rows per INSERT: a bulk invitation's chunk in a few statements, under every engine's limits. */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * A new link for each of `userIds` (in that order), voiding their earlier open links of the same
+ * purpose: one UPDATE and a multi-row INSERT per few hundred users, so a bulk invitation's chunk
+ * costs a handful of statements rather than two per user.
+ */
+export async function issueLinks(
+  db: Database,
+  tx: Transaction,
+  links: { userIds: readonly number[]; purpose: LinkPurpose; ttlMs: number; createdBy: number | null },
+  now = new Date(),
+): Promise<(IssuedLink & { userId: number })[]> {
+  const { userIds, purpose, createdBy } = links;
+  if (userIds.length === 0) return [];
+  await voidLinks(db, tx, userIds, [purpose], now);
+  const expiresAt = new Date(now.getTime() + links.ttlMs);
+  const at = sqlDate(db, now);
+  const until = sqlDate(db, expiresAt);
+  const issued = userIds.map((userId) => ({ userId, token: newSecret(), expiresAt }));
+  for (let i = 0; i < issued.length; i += ROWS_PER_INSERT) {
+    const part = issued.slice(i, i + ROWS_PER_INSERT);
+    await db.sequelize.query(
+      `INSERT INTO user_links (user_id, purpose, token_hash, created_by, created_at, expires_at)
+       VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+      {
+        replacements: part.flatMap((l) => [l.userId, purpose, hashSecret(l.token), createdBy, at, until]),
+        type: QueryTypes.INSERT,
+        transaction: tx,
       },
-      type: QueryTypes.INSERT,
-      transaction: tx,
-    },
-  );
-  return { token, expiresAt };
+    );
+  }
+  return issued;
 }
 
 /** The link a token names, if it is of `purpose` and still works; locked until the transaction ends. */

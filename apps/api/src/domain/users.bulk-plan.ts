@@ -76,6 +76,8 @@ function toChange(spec: BulkSpec, user: Target, adminRoleId: number | null): Cha
     // As the edit form judges a role change: the ceiling, and the last-administrator rule when the
     // admin role is taken away.
     case 'addRole':
+    // Invitations are planned by planInvites (users.invite.ts); judged as an edit, should one come here.
+    case 'invite':
       return { kind: 'update', target: user };
     case 'removeRole':
       return spec.role?.id === adminRoleId

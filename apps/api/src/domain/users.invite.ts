@@ -1,4 +1,4 @@
-import type { InvitationState, InvitationStatus } from '@app/contracts';
+import type { BulkReport, InvitationState, InvitationStatus } from '@app/contracts';
 import type { Actor } from '../auth/actor.js';
 import { outranked, type Target } from './users.rules.js';
 import { trashRefusal } from './users.trash.js';
@@ -40,4 +40,29 @@ export function invitationStatus(
   const expires = new Date(user.expires);
   const state: InvitationState = user.accepted ? 'accepted' : expires > now ? 'pending' : 'expired';
   return { state, sent_at: new Date(user.sent).toISOString(), expires_at: expires.toISOString() };
+}
+
+/** A user as a bulk invitation judges it: the rules' facts, and whether it ever signed in. */
+export type InviteCandidate = Target & { signedIn: boolean };
+
+/**
+ * A batch of a bulk invitation as a plan: each id meets `inviteRefusal` (the single route's
+ * rule); a missing user is skipped as the other bulk operations skip one. Nothing read or written.
+ */
+export function planInvites(
+  actor: Actor,
+  ids: readonly number[],
+  users: ReadonlyMap<number, InviteCandidate>,
+): { invited: number[]; skipped: BulkReport['skipped'] } {
+  const invited: number[] = [];
+  const skipped: BulkReport['skipped'] = [];
+  for (const id of ids) {
+    const user = users.get(id);
+    const refusal = user
+      ? inviteRefusal(actor, user)
+      : { code: 'NOT_FOUND' as const, message: `There is no user with id ${id}.` };
+    if (refusal) skipped.push({ id, ...refusal });
+    else invited.push(id);
+  }
+  return { invited, skipped };
 }

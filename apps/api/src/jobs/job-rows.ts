@@ -54,6 +54,8 @@ export interface BulkJobParams {
   /** The list query's filters and search, as validated at submission. */
   query: { q: string | null; filters: Record<string, unknown> };
   except: number[];
+  /** invite: whether its links were to go by mail (SMTP_URL set at submission). */
+  mailed?: boolean;
   /** The highest user id when the job was submitted: users created later are never swept in. */
   idBound: number;
   /** The scopes of the token it came through (null: all of its owner's, or not a token). */
@@ -149,5 +151,9 @@ export function toJob(row: JobRow): Job {
     via,
     import: row.kind === 'import' ? importOf(params, state) : null,
     undo: undoOf(row, params, state),
+    invitations:
+      row.operation === 'invite' && row.kind === 'bulk'
+        ? { mailed: params.mailed === true, sent: params.mailed === true ? Number(row.changed) : 0 }
+        : null,
   };
 }

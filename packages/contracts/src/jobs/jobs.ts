@@ -67,6 +67,12 @@ export const JobSchema = z.object({
       by: IdSchema.nullable(),
     })
     .nullable(),
+  /**
+   * An invite: whether its links go by mail, and how many invitations it sent (or, in a dry run,
+   * would). Without mail (no SMTP_URL) no link is kept anywhere: each user's page sends it again
+   * once mail is set up. Null for other operations.
+   */
+  invitations: z.object({ mailed: z.boolean(), sent: z.number().int().nonnegative() }).nullable().optional(),
 });
 export type Job = z.infer<typeof JobSchema>;
 
@@ -168,6 +174,8 @@ export const JOB_CODE_SENTENCES: Readonly<Record<JobReportCode, string>> = {
   FORBIDDEN: 'The job’s submitter lacks a permission this change needs.',
   ROLE_ALREADY_HELD: 'The user already holds the role.',
   ROLE_NOT_HELD: 'The user does not hold the role.',
+  NOT_ACTIVE: 'The user is not active: activate the account before inviting them.',
+  ALREADY_SIGNED_IN: 'The user has already signed in: send a password reset instead.',
   EMAIL_TAKEN: 'The e-mail address already has an account.',
   DUPLICATE_IN_FILE: 'An earlier line of the file has the same e-mail address.',
   USER_DELETED: 'The account is deleted, and the import was not asked to restore it.',

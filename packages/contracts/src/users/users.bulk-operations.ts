@@ -3,7 +3,15 @@ import type { Permission } from '../permissions';
 // The bulk operations and the permission each needs, without the request's schemas: the users
 // list offers its actions by them on every page load, and must not load the bulk contract with it.
 
-export const BULK_OPERATIONS = ['delete', 'restore', 'forceDelete', 'setActive', 'addRole', 'removeRole'] as const;
+export const BULK_OPERATIONS = [
+  'delete',
+  'restore',
+  'forceDelete',
+  'setActive',
+  'addRole',
+  'removeRole',
+  'invite',
+] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];
 
 /** The operations that give or take one role (`role_id`). */
@@ -21,4 +29,6 @@ export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
   // As on the edit form, where roles are changed (and under its rules).
   addRole: 'users.update',
   removeRole: 'users.update',
+  // As POST /users/{id}/invite: an invitation sets the password, as the edit form can.
+  invite: 'users.update',
 };

@@ -68,7 +68,7 @@ describe('bulk input', () => {
 
   it('refuses an unknown operation, listing the allowed ones', () => {
     expect(refuse(BulkInputSchema, { operation: 'archive', ids: [1] }).errors).toEqual({
-      operation: ['Operation must be one of: delete, restore, forceDelete, setActive, addRole, removeRole.'],
+      operation: ['Operation must be one of: delete, restore, forceDelete, setActive, addRole, removeRole, invite.'],
     });
   });
 
@@ -80,6 +80,7 @@ describe('bulk input', () => {
       setActive: 'users.setActive',
       addRole: 'users.update',
       removeRole: 'users.update',
+      invite: 'users.update',
     });
   });
 

@@ -30,6 +30,9 @@ export const BULK_SKIP_CODES = [
   'NOT_DELETED',
   'FORBIDDEN',
   ...BULK_ROLE_SKIP_CODES,
+  // Invite: an account that cannot accept an invitation (domain/users.invite.ts).
+  'NOT_ACTIVE',
+  'ALREADY_SIGNED_IN',
 ] as const satisfies readonly (ErrorCode | (typeof BULK_ROLE_SKIP_CODES)[number])[];
 export type BulkSkipCode = (typeof BULK_SKIP_CODES)[number];
 
@@ -96,5 +99,10 @@ export const BulkReportSchema = z.object({
   requested: z.number().int().nonnegative(),
   affected: z.array(IdSchema),
   skipped: z.array(z.object({ id: z.number().int(), code: z.enum(BULK_SKIP_CODES), message: z.string() })),
+  /**
+   * invite: whether the links went by mail, and how many (in a dry run, would). Without mail no
+   * link is answered or kept: each user's page sends it again once SMTP_URL is set.
+   */
+  invitations: z.object({ mailed: z.boolean(), sent: z.number().int().nonnegative() }).optional(),
 });
 export type BulkReport = z.infer<typeof BulkReportSchema>;

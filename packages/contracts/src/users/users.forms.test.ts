@@ -78,6 +78,19 @@ describe('user create input', () => {
     });
   });
 
+  it('takes invite: true in place of a password, and refuses both or neither at password', () => {
+    const { password: _p, password_confirmation: _c, ...bare } = valid;
+    expect(accept(UserCreateInputSchema, { ...bare, invite: true })).toMatchObject({ invite: true });
+    expect(accept(UserCreateInputSchema, { ...bare, invite: true }).password).toBeUndefined();
+    expect(refuse(UserCreateInputSchema, { ...valid, invite: true }).errors).toEqual({
+      password: ['Leave the password empty when inviting: the person chooses it through the link.'],
+    });
+    expect(refuse(UserCreateInputSchema, bare).errors).toEqual({ password: ['Enter a password.'] });
+    expect(refuse(UserCreateInputSchema, { ...bare, invite: false }).errors).toEqual({
+      password: ['Enter a password.'],
+    });
+  });
+
   it('refuses a confirmation that differs, at password_confirmation', () => {
     expect(refuse(UserCreateInputSchema, { ...valid, password_confirmation: 'something else' }).errors).toEqual({
       password_confirmation: ['The password confirmation does not match the password.'],

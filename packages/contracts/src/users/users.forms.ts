@@ -79,19 +79,46 @@ function confirmationMatches(value: PasswordPair, ctx: z.core.$RefinementCtx<Pas
 // Run the confirmation check even when another field failed, so a form shows every error at once.
 const always = { when: (payload: { value: unknown }) => isPlainObject(payload.value) };
 
+const INVITE_WITH_PASSWORD = 'Leave the password empty when inviting: the person chooses it through the link.';
+
+/**
+ * A new account has a password, or (`invite: true`) none yet: the invitation's link lets the
+ * person choose it. Never both, never neither.
+ */
+function passwordOrInvite(
+  value: { password?: unknown; invite?: unknown },
+  ctx: z.core.$RefinementCtx<{ password?: unknown; invite?: unknown }>,
+) {
+  if (value.invite === true && value.password !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['password'], message: INVITE_WITH_PASSWORD, input: value.password });
+  }
+  if (value.invite !== true && value.password === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['password'], message: 'Enter a password.', input: undefined });
+  }
+}
+
 export const UserCreateInputSchema = z
   .object({
     name,
     email,
-    password,
+    password: password.optional(),
     password_confirmation: confirmation.optional(),
     roles_ids: rolesIds.optional(),
     permissions: directPermissions.optional(),
     is_active: isActive.optional(),
+    invite: z.boolean({ error: 'Invite must be true or false.' }).optional(),
   })
-  .superRefine(confirmationMatches, always);
+  .superRefine(confirmationMatches, always)
+  .superRefine(passwordOrInvite, always);
 export type UserCreateInput = z.output<typeof UserCreateInputSchema>;
-constrainInput(UserCreateInputSchema, { dependentRequired: { password: ['password_confirmation'] } });
+constrainInput(UserCreateInputSchema, {
+  dependentRequired: { password: ['password_confirmation'] },
+  // A password, or an invitation instead of one (the refinement above).
+  oneOf: [
+    { required: ['password'], not: { properties: { invite: { const: true } }, required: ['invite'] } },
+    { properties: { invite: { const: true } }, required: ['invite'], not: { required: ['password'] } },
+  ],
+});
 
 export const UserUpdateInputSchema = z
   .object({
@@ -135,3 +162,20 @@ export const LinkPasswordInputSchema = z
   })
   .superRefine(confirmationMatches, always);
 export type LinkPasswordInput = z.infer<typeof LinkPasswordInputSchema>;
+
+/** PUT /account: one's own name (the e-mail is the administrators' to change). */
+export const AccountUpdateInputSchema = z.object({ name });
+export type AccountUpdateInput = z.output<typeof AccountUpdateInputSchema>;
+
+/** PUT /account/password: the current password proves it is the owner; the new one under the forms' policy. */
+export const AccountPasswordInputSchema = z
+  .object({
+    current_password: z
+      .string({ error: 'Enter your current password.' })
+      .min(1, 'Enter your current password.')
+      .max(128, 'The password is incorrect.'),
+    password,
+    password_confirmation: confirmation,
+  })
+  .superRefine(confirmationMatches, always);
+export type AccountPasswordInput = z.output<typeof AccountPasswordInputSchema>;

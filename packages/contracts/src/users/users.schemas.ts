@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvitationStatusSchema } from '../invitations';
+import { InvitationStatusSchema, InviteAnswerSchema } from '../invitations';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
 import { PermissionSchema } from '../permissions';
@@ -43,6 +43,13 @@ export const UserItemSchema = z.object({
   invitation: InvitationStatusSchema.nullable().optional(),
 });
 export type UserItem = z.infer<typeof UserItemSchema>;
+
+/**
+ * POST /users (201): the new user; created with `invite: true`, also what POST /users/{id}/invite
+ * answers — the invitation, and without mail the link to pass on (`url`).
+ */
+export const UserCreateAnswerSchema = z.object({ item: UserItemSchema }).extend(InviteAnswerSchema.partial().shape);
+export type UserCreateAnswer = z.infer<typeof UserCreateAnswerSchema>;
 
 /** A list row as the table gets it: the row plus what the caller may do to it. */
 export const UserListRowSchema = UserRowSchema.extend({ actions: UserActionsSchema });

@@ -34,6 +34,7 @@ function stateAfter(input: BulkSpec, user: Target): CountedState {
       return null;
     case 'addRole':
     case 'removeRole':
+    case 'invite':
       return { is_active, deleted };
   }
 }
@@ -77,6 +78,8 @@ async function apply(ctx: HandlerContext, input: BulkSpec, users: Map<number, Ta
       case 'addRole':
       case 'removeRole':
         throw new Error('role changes are applied by applyRoleChange');
+      case 'invite':
+        throw new Error('invitations are issued by runInviteBatch');
     }
   });
   return changes;
@@ -113,6 +116,7 @@ export async function runBatch(
         read?: Map<number, Target> | undefined;
       },
 ): Promise<BatchOutcome> {
+  if (spec.operation === 'invite') throw new Error('invitations are issued by runInviteBatch (bulk.invite.ts)');
   const { db, config } = ctx;
   const adminRoleName = config.users.activation.adminRoleName;
   const roleOperation = isBulkRoleOperation(spec.operation);

@@ -1,8 +1,10 @@
-import type { UserCreateInput, UserItem } from '@app/contracts';
-import { UniqueConstraintError } from 'sequelize';
+import type { UserCreateAnswer, UserCreateInput } from '@app/contracts';
+import { type Transaction, UniqueConstraintError } from 'sequelize';
+import type { User } from '../../db/models/index.js';
 import { diff, recordChange } from '../../journal/journal.js';
-import { hashPassword } from '../../auth/password.js';
+import { hashPassword, UNUSABLE_PASSWORD } from '../../auth/password.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { inviteRefusal } from '../../domain/users.invite.js';
 import { usersPolicy } from '../../domain/users.policy.js';
 import { AppError, forbidden, refusalError } from '../../errors.js';
 import { EMAIL_TAKEN, planCreate } from '../../domain/users.edit-plan.js';
@@ -11,7 +13,8 @@ import { emailTaken, insertUser } from './users.write-repository.js';
 import { replaceGrants } from './users.permissions-change.js';
 import { roleFactsOf } from './users.roles-change.js';
 import { auditOriginOf } from '../../journal/journal.js';
-import type { HandlerCall } from '../../context.js';
+import type { HandlerCall, HandlerContext } from '../../context.js';
+import { inviteUsers } from '../invitations/invitations.issue.js';
 
 export const emailTakenError = () =>
   new AppError('VALIDATION_FAILED', EMAIL_TAKEN, { errors: { email: [EMAIL_TAKEN] } });
@@ -19,14 +22,15 @@ export const emailTakenError = () =>
 /**
  * POST /users: 201 with the new user. Creating an inactive account needs users.setActive too; the
  * roles and the direct grants (`permissions`) are judged by the edit's own rules (the caller gives
- * only what it holds), so every door — REST, tRPC, the CLI — creates under them.
+ * only what it holds), so every door — REST, tRPC, the CLI — creates under them. With `invite:
+ * true` (and no password) the account is created without a usable password and invited in the
+ * same transaction, answered as POST /users/{id}/invite answers beside the item.
  */
-export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): Promise<{
-  item: UserItem;
-}> {
+export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): Promise<UserCreateAnswer> {
   if (input.is_active === false && !usersPolicy.createInactive(ctx.actor)) throw forbidden('users.setActive');
-  // Hash before the transaction: ~60 ms of CPU must not hold the write lock.
-  const passwordHash = await hashPassword(input.password);
+  // Hash before the transaction: ~60 ms of CPU must not hold the write lock. An invited account
+  // has no password until its link sets one (the contract refuses neither and both).
+  const passwordHash = input.password === undefined ? UNUSABLE_PASSWORD : await hashPassword(input.password);
   const isActive = input.is_active ?? true;
   try {
     return await writeTransaction(ctx.db, async (tx) => {
@@ -59,12 +63,40 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
           ...(grants.added.length ? { permissions: grants.added } : {}),
         }),
       });
+      const invitation = input.invite ? await inviteCreated(ctx, tx, user) : {};
       await user.reload({ transaction: tx });
-      return { item: { ...toUserItem(user), roles } };
+      return { item: { ...toUserItem(user), roles }, ...invitation };
     });
   } catch (err) {
     // Two creations racing for one e-mail: the unique index decides, the loser gets the same 422.
     if (err instanceof UniqueConstraintError) throw emailTakenError();
     throw err;
   }
+}
+
+/**
+ * The invitation of an account just created, judged by the single invite route's rule (an
+ * inactive account cannot accept one: 422 NOT_ACTIVE, nothing created).
+ */
+async function inviteCreated(
+  ctx: HandlerContext,
+  tx: Transaction,
+  user: User,
+): Promise<Omit<UserCreateAnswer, 'item'>> {
+  // New: never signed in, live, and holding only what its creator may give (planCreate).
+  const target = {
+    id: user.id,
+    name: user.name,
+    is_active: user.is_active,
+    deleted: false,
+    permissions: new Set<string>(),
+  };
+  const refusal = inviteRefusal(ctx.actor, { ...target, signedIn: false });
+  if (refusal) throw refusalError(refusal);
+  const [invited] = await inviteUsers(ctx, tx, [user], { created: true });
+  if (!invited) throw new Error('an invitation was judged and not issued');
+  return {
+    invitation: { user_id: user.id, expires_at: invited.expiresAt.toISOString(), sent: invited.sent },
+    ...(invited.url ? { url: invited.url } : {}),
+  };
 }

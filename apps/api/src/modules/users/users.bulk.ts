@@ -14,20 +14,25 @@ import type { RoleGrant } from '../../domain/escalation.js';
 import { jobPermissions } from '../../domain/jobs.rules.js';
 import { AppError } from '../../errors.js';
 import { runBatch } from './bulk.chunk.js';
+import { runInviteBatch } from './bulk.invite.js';
+import { mailSettings } from '../../mail/settings.js';
+import type { HandlerContext } from '../../context.js';
 import { assertBulkRole, bulkRole } from './bulk.roles.js';
 import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
 import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
 
 /**
- * The users list's bulk actions (POST /users/bulk, SPEC §7): delete, restore, purge,
- * (de)activate, give or take a role, over ids or every user a list query matches. Each user
+ * The users list's bulk actions (POST /users/bulk, SPEC §7, §14): delete, restore, purge,
+ * (de)activate, give or take a role, invite, over ids or every user a list query matches. Each user
  * meets the rules of its single-record route (bulk.chunk.ts); the kit (bulk/) does the rest.
  */
 
-/** The request-wide arguments: the status to set, the role to give or take. */
+/** The request-wide arguments: the status to set, the role to give or take, whether invitations go by mail. */
 interface UsersBulkArgs {
   active: boolean | null;
   role: RoleGrant | undefined;
+  /** invite: whether SMTP_URL is set (null for the other operations). */
+  mailed: boolean | null;
 }
 
 /** A selection's query as a job stores it: its filters and search, as validated at submission. */
@@ -44,10 +49,22 @@ interface DryRunState {
   adminsGone: number;
 }
 
-const argsOf = (operation: BulkOperation, active: boolean | undefined, role: RoleGrant | undefined): UsersBulkArgs => ({
+const argsOf = (
+  ctx: HandlerContext,
+  operation: BulkOperation,
+  active: boolean | undefined,
+  role: RoleGrant | undefined,
+): UsersBulkArgs => ({
   active: operation === 'setActive' ? (active ?? null) : null,
   role,
+  mailed: operation === 'invite' ? mailSettings(ctx.config).enabled : null,
 });
+
+/** What an invite's report says of its links: mailed (so many), or not mailed at all. */
+function invitationsSent(ctx: HandlerContext, invited: number) {
+  const mailed = mailSettings(ctx.config).enabled;
+  return { mailed, sent: mailed ? invited : 0 };
+}
 
 export const usersBulk: BulkDeclaration<
   BulkOperation,
@@ -87,22 +104,35 @@ export const usersBulk: BulkDeclaration<
       isBulkRoleOperation(input.operation) && input.role_id !== undefined
         ? await assertBulkRole(ctx, tx, input.role_id)
         : undefined;
-    return argsOf(input.operation, input.active, role);
+    return argsOf(ctx, input.operation, input.active, role);
   },
 
   // The job's page reads `active`, `roleId` and `roleName` (jobs/job-rows.ts).
-  store: (args) => ({ active: args.active, roleId: args.role?.id ?? null, roleName: args.role?.name ?? null }),
+  store: (args) => ({
+    active: args.active,
+    roleId: args.role?.id ?? null,
+    roleName: args.role?.name ?? null,
+    ...(args.mailed === null ? {} : { mailed: args.mailed }),
+  }),
 
   async recheck(ctx, tx, stored) {
     const roleId = typeof stored.roleId === 'number' ? stored.roleId : null;
     const role = roleId === null ? undefined : await bulkRole(ctx, tx, roleId);
     if (role instanceof AppError) return { fail: role.message };
-    return { args: { active: typeof stored.active === 'boolean' ? stored.active : null, role } };
+    const mailed = typeof stored.mailed === 'boolean' ? stored.mailed : null;
+    // The job's report says whether its invitations went by mail: one answer for all its chunks.
+    if (mailed !== null && mailed !== mailSettings(ctx.config).enabled) {
+      return { fail: 'Mail was turned on or off while the invitations were being sent: submit the job again.' };
+    }
+    return { args: { active: typeof stored.active === 'boolean' ? stored.active : null, role, mailed } };
   },
 
   permissions: (operation) => jobPermissions({ kind: 'bulk', operation }),
 
   async batch(ctx, tx, { operation, args, ids }, options) {
+    if (operation === 'invite') {
+      return { outcome: await runInviteBatch(ctx, tx, ids, { dryRun: options.dryRun, context: options.context }) };
+    }
     const spec = { operation, active: args.active ?? undefined, role: args.role };
     const context = options.context;
     if (!options.dryRun) {
@@ -129,6 +159,7 @@ export const usersBulk: BulkDeclaration<
     skipped: (mayNamePeople(ctx.actor)
       ? skipped
       : skipped.map((s) => ({ ...s, message: codeSentence(s.code) }))) as BulkReport['skipped'],
+    ...(input.operation === 'invite' ? { invitations: invitationsSent(ctx, affected.length) } : {}),
   }),
 
   /** Report lines for a chunk's skipped users, with the e-mail each had when it was judged. */

@@ -5,6 +5,7 @@ import {
   IdInputSchema,
   JobAnswerSchema,
   SetActiveInputSchema,
+  UserCreateAnswerSchema,
   UserCreateInputSchema,
   UserItemSchema,
   UserUpdateInputSchema,
@@ -25,9 +26,16 @@ const ItemResultSchema = z.object({ item: UserItemSchema });
 /** The users write routes; merged into the users router beside the read routes. */
 export const usersWriteProcedures = {
   create: can('users.create')
-    .meta(rest('POST', '/users', { status: 201, summary: 'Create a user' }))
+    .meta(
+      rest('POST', '/users', {
+        status: 201,
+        summary:
+          'Create a user; with invite: true (and no password) invite them too, answered as the invite route answers (without mail: url).',
+        problems: ['NOT_ACTIVE'],
+      }),
+    )
     .input(UserCreateInputSchema)
-    .output(ItemResultSchema)
+    .output(UserCreateAnswerSchema)
     .mutation(createUser),
   update: can('users.update')
     .meta(
@@ -79,7 +87,7 @@ export const usersWriteProcedures = {
     .meta({
       ...rest('POST', '/users/bulk', {
         summary:
-          'Delete, restore, purge or (de)activate many users; dryRun previews. A selection (every user a list query matches) runs as a job: 202.',
+          'Delete, restore, purge, (de)activate, give or take a role or invite many users; dryRun previews. A selection (every user a list query matches) runs as a job: 202.',
         accepted: { key: 'job', schema: JobAnswerSchema, otherwise: BulkReportSchema },
       }),
       permissionOf: { field: 'operation', permissions: BULK_PERMISSIONS },
