@@ -24,6 +24,10 @@ export const userAccessMessages = {
       `We will e-mail ${email} a single-use link to choose a new password. Their current password keeps working until they use it.`,
     invited: (name: string) => `Invitation sent to ${name}`,
     resetSent: (name: string) => `Password reset link sent to ${name}`,
+    inviteInstead: 'Send an invitation instead of setting a password',
+    inviteInsteadDescription:
+      'The person gets an e-mail with a single-use link to choose their own password. Nobody else ever knows it.',
+    createdInvited: (name: string) => `${name} was created and invited`,
     link: {
       inviteTitle: (name: string) => `Invitation link for ${name}`,
       resetTitle: (name: string) => `Password reset link for ${name}`,

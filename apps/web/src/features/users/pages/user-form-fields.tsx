@@ -4,6 +4,7 @@ import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { FormSection } from '../../../components/form-frame';
 import type { PermissionOption } from '@app/contracts';
+import { InviteInsteadSwitch } from './invite-instead-switch';
 import { UserDirectPermissions } from './user-direct-permissions';
 import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
 
@@ -61,6 +62,7 @@ export function UserFormFields<TSubmitted>({
   const m = useUserPagesMessages();
   const f = m.userForm;
   const { errors } = form.formState;
+  const inviting = mode === 'create' && form.watch('invite') === true;
   const roleName = (id: number) => roleOptions?.find((role) => role.id === id)?.name ?? `#${id}`;
   const hint = (field: ConflictField, text: string) =>
     field in draft && onUseDraft ? <DraftHint value={text || f.emptyValue} onUse={() => onUseDraft(field)} /> : null;
@@ -93,24 +95,29 @@ export function UserFormFields<TSubmitted>({
         title={f.passwordTitle}
         description={mode === 'create' ? f.passwordDescriptionNew : f.passwordDescriptionEdit}
       >
-        <PasswordField
-          label={mode === 'create' ? f.password : f.newPassword}
-          labelAside={mode === 'edit' ? m.common.optional : undefined}
-          autoComplete="new-password"
-          showLabel={m.common.showPassword}
-          hideLabel={m.common.hidePassword}
-          error={errors.password?.message}
-          {...form.register('password')}
-        />
-        <PasswordField
-          label={f.passwordConfirmation}
-          labelAside={mode === 'edit' ? m.common.optional : undefined}
-          autoComplete="new-password"
-          showLabel={m.common.showPassword}
-          hideLabel={m.common.hidePassword}
-          error={errors.password_confirmation?.message}
-          {...form.register('password_confirmation')}
-        />
+        {mode === 'create' ? <InviteInsteadSwitch form={form} /> : null}
+        {inviting ? null : (
+          <>
+            <PasswordField
+              label={mode === 'create' ? f.password : f.newPassword}
+              labelAside={mode === 'edit' ? m.common.optional : undefined}
+              autoComplete="new-password"
+              showLabel={m.common.showPassword}
+              hideLabel={m.common.hidePassword}
+              error={errors.password?.message}
+              {...form.register('password')}
+            />
+            <PasswordField
+              label={f.passwordConfirmation}
+              labelAside={mode === 'edit' ? m.common.optional : undefined}
+              autoComplete="new-password"
+              showLabel={m.common.showPassword}
+              hideLabel={m.common.hidePassword}
+              error={errors.password_confirmation?.message}
+              {...form.register('password_confirmation')}
+            />
+          </>
+        )}
       </FormSection>
 
       {showActive || roleOptions !== null ? (

@@ -10,6 +10,8 @@ export interface UserFormValues {
   /** Permissions granted to the user directly, by name, beside their roles'. */
   permissions: string[];
   is_active: boolean;
+  /** Create only: no password now, an invitation's link lets the person choose it. */
+  invite?: boolean;
   /** The optimistic-lock token of the record being edited (edit only). */
   version?: string;
 }
@@ -38,6 +40,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   roles_ids: [],
   permissions: [],
   is_active: true,
+  invite: false,
 };
 
 export function toFormValues(item: UserEditItem): UserFormValues {

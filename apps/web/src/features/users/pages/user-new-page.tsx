@@ -11,6 +11,8 @@ import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { BackLink } from '../../../components/back-link';
 import { useLeaveBack } from '../../../lib/use-leave-back';
+import { useUserAccessMessages } from '../../../i18n/user-access-messages';
+import { AccessLinkDialog } from './access-link-dialog';
 import { useNewUserFormData } from './use-role-options';
 import { UserFormFields } from './user-form-fields';
 import { FormFrame } from '../../../components/form-frame';
@@ -37,6 +39,10 @@ export function UserNewPage() {
   const { isDirty } = form.formState;
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutation(trpc.users.create.mutationOptions());
+  const access = useUserAccessMessages();
+  const [link, setLink] = useState<{ user: { id: number; name: string }; url: string; expiresAt: string } | null>(null);
+  // Replace: Back from the new user's page returns to where the form was opened from.
+  const openUser = (id: number) => void navigate(`/users/${id}`, { replace: true });
 
   const submit = form.handleSubmit(({ is_active, roles_ids, permissions, ...rest }) => {
     setFormError(null);
@@ -48,13 +54,14 @@ export function UserNewPage() {
         ...(showActive ? { is_active } : {}),
       },
       {
-        onSuccess: ({ item }) => {
+        onSuccess: ({ item, invitation, url }) => {
           created.current = true;
-          toast.success(m.userForm.created(item.name));
-          // Replace: Back from the new user's page returns to where the form was opened from.
-          void navigate(`/users/${item.id}`, { replace: true });
+          toast.success(invitation ? access.userAccess.createdInvited(item.name) : m.userForm.created(item.name));
           // Stale, not refetched now: the page being left would only redraw under the navigation.
           void queryClient.invalidateQueries({ ...trpc.users.pathFilter(), refetchType: 'none' });
+          // Without mail the invitation's link is answered: shown here once, then on to the user.
+          if (url && invitation) setLink({ user: item, url, expiresAt: invitation.expires_at });
+          else openUser(item.id);
         },
         onError: (error) => {
           const { applied, unplaced } = applyServerFieldErrors(error, USER_FORM_FIELDS, form.setError);
@@ -87,6 +94,11 @@ export function UserNewPage() {
           />
         </FormFrame>
       </div>
+      <AccessLinkDialog
+        userName={link?.user.name ?? ''}
+        link={link ? { action: 'invite', url: link.url, expiresAt: link.expiresAt } : null}
+        onClose={() => (link ? openUser(link.user.id) : undefined)}
+      />
     </>
   );
 }
