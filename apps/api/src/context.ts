@@ -6,6 +6,8 @@ import type { Database } from './db/database.js';
 import type { Lifecycle } from './lifecycle.js';
 
 export interface CookieJar {
+  /** A cookie the request carried (single sign-on reads its own handle). */
+  get(name: string): string | undefined;
   set(name: string, value: string, opts: { maxAgeSeconds: number }): void;
   clear(name: string): void;
 }

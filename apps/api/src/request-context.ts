@@ -7,9 +7,10 @@ import type { Database } from './db/database.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Context, CookieJar } from './context.js';
 
-function cookieJar(reply: FastifyReply, config: AppConfig): CookieJar {
+function cookieJar(req: FastifyRequest, reply: FastifyReply, config: AppConfig): CookieJar {
   const base = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.COOKIE_SECURE };
   return {
+    get: (name) => req.cookies[name],
     set: (name, value, { maxAgeSeconds }) => void reply.setCookie(name, value, { ...base, maxAge: maxAgeSeconds }),
     clear: (name) => void reply.clearCookie(name, base),
   };
@@ -34,7 +35,7 @@ export function contextFactory(db: Database, config: AppConfig, lifecycle: Lifec
       userAgent: typeof userAgent === 'string' ? userAgent : null,
       actor,
       auth,
-      cookies: cookieJar(reply, config),
+      cookies: cookieJar(req, reply, config),
       // The REST bridge says 'rest'; any other caller is treated as tRPC, which cannot carry a file.
       transport: 'trpc',
       sameOrigin: isSameOriginFetch(req),

@@ -19,6 +19,7 @@ export const PERMISSIONS = [
   'tokens.manage',
   'webhooks.manage',
   'jobs.view',
+  'auth.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

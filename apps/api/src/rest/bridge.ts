@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { AppError } from '../errors.js';
 import { FileDownload } from '../export/file-download.js';
 import type { Context, UploadBody } from '../context.js';
-import { createCallerFactory, type RestMeta } from '../trpc/init.js';
+import { createCallerFactory, inputInQuery, type RestMeta } from '../trpc/init.js';
 import { preflight } from '../trpc/preflight.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
@@ -36,7 +36,7 @@ function rawQuery(req: FastifyRequest): string {
 function readInput(req: FastifyRequest, rest: RestMeta): Record<string, unknown> {
   let source: Record<string, unknown>;
   // A file upload's body is the file: its options come in the query string.
-  if (rest.method === 'GET' || rest.method === 'DELETE' || rest.upload) {
+  if (inputInQuery(rest)) {
     try {
       source = parseQueryString(rawQuery(req));
     } catch (err) {
@@ -122,6 +122,8 @@ export function registerRestBridge(
           return sendFile(reply, status, result);
         }
         if (status === 204) return reply.code(204).send();
+        // A browser navigation (single sign-on): the answer is where to go next, not a body.
+        if (status === 302) return reply.code(302).header('location', (result as { location: string }).location).send();
         return reply.code(status).send(result);
       },
     };

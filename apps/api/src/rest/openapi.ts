@@ -12,6 +12,7 @@ import type {
   OpenApiResponse,
 } from './openapi-types.js';
 import { type RestRoute, restRoutes } from './routes.js';
+import { inputInQuery } from '../trpc/init.js';
 import { declareRefusedKeys } from './openapi-body-keys.js';
 import { parametersOf } from './openapi-parameters.js';
 import { portablePatterns } from './openapi-patterns.js';
@@ -66,7 +67,7 @@ function requestBodyOf(
   pathParams: string[],
 ): OpenApiOperation['requestBody'] {
   if (route.rest.upload) return uploadBody(route.rest.upload.mediaTypes);
-  if (!input || route.rest.method === 'GET' || route.rest.method === 'DELETE') return undefined;
+  if (!input || inputInQuery(route.rest)) return undefined;
   let schema = input;
   if (hasType(input, 'object') && input.properties) {
     const properties = Object.fromEntries(
@@ -84,6 +85,12 @@ function requestBodyOf(
 function successResponse(route: RestRoute, output: JsonSchema | null): OpenApiResponse {
   const status = route.rest.status ?? 200;
   if (status === 204) return { description: 'Done; no content.' };
+  if (status === 302) {
+    return {
+      description: 'Sends the browser on: see Location.',
+      headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } },
+    };
+  }
   const produces = route.rest.produces ?? [];
   if (produces.length === 0) {
     return {

@@ -3,7 +3,7 @@ import { IdSchema, NamedRefSchema } from '../common';
 import { type Permission, PermissionSchema } from '../permissions';
 
 /** What a permission acts on: the first half of its name. */
-export const PERMISSION_RESOURCES = ['users', 'roles', 'audit', 'tokens', 'webhooks', 'jobs'] as const;
+export const PERMISSION_RESOURCES = ['users', 'roles', 'audit', 'tokens', 'webhooks', 'jobs', 'auth'] as const;
 export type PermissionResource = (typeof PERMISSION_RESOURCES)[number];
 
 /** What it allows on that resource: the second half of its name. */
@@ -88,6 +88,11 @@ export const PERMISSION_CATALOGUE: { readonly [P in Permission]: PermissionEntry
     resource: 'jobs',
     action: 'view',
     description: 'See everyone’s background jobs (bulk changes and imports), not only your own.',
+  },
+  'auth.manage': {
+    resource: 'auth',
+    action: 'manage',
+    description: 'Set up single sign-on: the identity providers people sign in with, and the accounts they may create.',
   },
 };
 

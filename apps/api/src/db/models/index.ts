@@ -1,12 +1,14 @@
 import type { Sequelize } from 'sequelize';
 import type { Dialect } from '../dialect.js';
 import { initAudit } from './audit.model.js';
+import { initAuthProviders } from './auth-provider.model.js';
 import { initJobs } from './job.model.js';
 import { initRoles } from './role.model.js';
 import { initSessions } from './session.model.js';
 import { initUser } from './user.model.js';
 import { initWebhooks } from './webhook.model.js';
 
+export { AuthProviderRow } from './auth-provider.model.js';
 export { ApiToken, Session } from './session.model.js';
 export { User } from './user.model.js';
 export { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.model.js';
@@ -22,6 +24,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
   const AuditLog = initAudit(sequelize, dialect);
   const { Webhook, WebhookEvent, WebhookDelivery, WebhookAttempt } = initWebhooks(sequelize, dialect);
   const Job = initJobs(sequelize, dialect);
+  const AuthProvider = initAuthProviders(sequelize, dialect);
 
   // Associations are declared once; counts use subselects in the query engine, not these.
   User.belongsToMany(Role, { through: UserRole, foreignKey: 'user_id', otherKey: 'role_id', as: 'roles' });
@@ -62,6 +65,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
     WebhookDelivery,
     WebhookAttempt,
     Job,
+    AuthProvider,
   };
 }
 

@@ -1,0 +1,33 @@
+import type { SsoError } from '@app/contracts';
+import type { Configuration } from 'openid-client';
+import { providerClient, providerSettings } from '../../auth/oidc.js';
+import type { Context } from '../../context.js';
+import type { AuthProviderRow } from '../../db/models/index.js';
+import { secretKeysOf } from '../../webhooks/settings.js';
+import { openSecret } from '../../webhooks/secret-box.js';
+
+/** Where a refused single sign-on sends the browser: the sign-in page, with a code it words. */
+export const toLogin = (code: SsoError) => ({ location: `/login?error=${code}` });
+
+/**
+ * A saved provider and its client, or null when it is gone or its secret does not open (sealed
+ * with a key this instance was not given): the sign-in ends with `sso_provider`.
+ */
+export async function providerOf(
+  ctx: Context,
+  id: number,
+): Promise<{ row: AuthProviderRow; client: Configuration } | null> {
+  const row = await ctx.db.models.AuthProvider.findByPk(id);
+  if (!row) return null;
+  try {
+    const clientSecret = openSecret(row.client_secret, secretKeysOf(ctx.config));
+    const client = providerClient(
+      { issuer: row.issuer, metadata: row.metadata, clientId: row.client_id, clientSecret },
+      providerSettings(ctx.config),
+    );
+    return { row, client };
+  } catch (err) {
+    ctx.log.warn({ err, providerId: id }, 'single sign-on provider unusable');
+    return null;
+  }
+}
