@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Sections of the report that their own runs write (`--soak`, `--webhooks`, `--jobs`, `--imports`, `--roles`), each between an
+ * Sections of the report that their own runs write (`--soak`, `--webhooks`, `--jobs`, `--imports`, `--roles`,
+ * `--password-reset`), each between an
  * HTML comment pair. A full run rewrites the rest of the file and keeps them.
  */
-export const SECTIONS = ['soak', 'webhooks', 'jobs', 'imports', 'roles'] as const;
+export const SECTIONS = ['soak', 'webhooks', 'jobs', 'imports', 'roles', 'password-reset', 'invitations'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const marker = (name: SectionName, edge: 'start' | 'end') => `<!-- ${name}:${edge} -->`;

@@ -114,6 +114,14 @@ async function main(): Promise<number> {
     const { runWebhooksBench } = await import('./webhooks-run.js');
     return runWebhooksBench(process.argv.slice(2));
   }
+  if (process.argv.includes('--password-reset')) {
+    const { runPasswordResetBench } = await import('./password-reset-run.js');
+    return runPasswordResetBench(process.argv.slice(2));
+  }
+  if (process.argv.includes('--invitations')) {
+    const { runInvitationsBench } = await import('./invitations-run.js');
+    return runInvitationsBench(process.argv.slice(2));
+  }
   const opts = parseBenchOptions(process.argv.slice(2));
   if (!opts) return 0;
   const settings = connectionSettings(opts.databaseUrl);
