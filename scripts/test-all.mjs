@@ -70,6 +70,21 @@ if (mysqlUrl) {
       name: 'bench-roles-smoke',
       cmd: ['npm', 'run', 'bench', '--', '--roles', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
     },
+    // "Forgot password" for an existing, an unknown, an inactive and a deleted account: all answer 202.
+    {
+      name: 'bench-password-reset-smoke',
+      cmd: [
+        'npm',
+        'run',
+        'bench',
+        '--',
+        '--password-reset',
+        '--smoke',
+        '--reuse',
+        '--database-url',
+        smokeDb.toString(),
+      ],
+    },
     // Each import scenario at 10 000 lines: dry run, create, upsert again, XLSX against CSV.
     {
       name: 'bench-imports-smoke',
