@@ -171,6 +171,21 @@ export const routes: RouteObject[] = [
         path: 'roles/:id/edit',
         lazy: lazyPage(() => import('./features/roles/role-edit-page').then((m) => m.RoleEditPage), 'roles.update'),
       },
+      {
+        path: 'settings/sign-in',
+        lazy: lazyPage(() => import('./features/providers/providers-page').then((m) => m.ProvidersPage), 'auth.manage'),
+      },
+      {
+        path: 'settings/sign-in/new',
+        lazy: lazyPage(
+          () => import('./features/providers/provider-page').then((m) => m.NewProviderPage),
+          'auth.manage',
+        ),
+      },
+      {
+        path: 'settings/sign-in/:id',
+        lazy: lazyPage(() => import('./features/providers/provider-page').then((m) => m.ProviderPage), 'auth.manage'),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

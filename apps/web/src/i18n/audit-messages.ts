@@ -55,6 +55,16 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'job.submit': 'Started a background job',
   'job.finish': 'A background job ended',
   'job.cancel': 'Cancelled a background job',
+  'authProvider.create': 'Added a single sign-on provider',
+  'authProvider.update': 'Edited a single sign-on provider',
+  'authProvider.delete': 'Deleted a single sign-on provider',
+  'auth.ssoLogin': 'Signed in with single sign-on',
+  'auth.ssoFailed': 'Failed single sign-on',
+  'account.update': 'Changed their name',
+  'account.passwordChange': 'Changed their password',
+  'account.twoFactorEnable': 'Turned on two-factor authentication',
+  'account.twoFactorDisable': 'Turned off two-factor authentication',
+  'user.twoFactorReset': 'Reset a user’s two-factor authentication',
 };
 
 /** The audit log's strings: its list, its event page and a user's History. */

@@ -18,6 +18,7 @@ const LABELS: Record<Permission, string> = {
   'tokens.manage': 'Manage other users’ API tokens',
   'webhooks.manage': 'Manage webhooks',
   'jobs.view': 'View everyone’s jobs',
+  'auth.manage': 'Manage single sign-on providers',
 };
 
 const GROUPS: Record<PermissionResource | 'other', string> = {
@@ -27,6 +28,7 @@ const GROUPS: Record<PermissionResource | 'other', string> = {
   tokens: 'API tokens',
   webhooks: 'Webhooks',
   jobs: 'Background jobs',
+  auth: 'Sign-in',
   other: 'Other',
 };
 

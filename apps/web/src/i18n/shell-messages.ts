@@ -26,6 +26,7 @@ export const shellMessages = {
     audit: 'Audit log',
     roles: 'Roles',
     webhooks: 'Webhooks',
+    signIn: 'Sign-in',
     status: 'Status',
     openMenu: 'Open navigation',
   },
