@@ -79,7 +79,9 @@ export async function discover(issuer: string, clientId: string, settings: Provi
     }
     return JSON.stringify(metadata);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    // The library's own message for a failed request is generic; the cause says what failed.
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    const reason = cause instanceof Error ? cause.message : String(cause);
     throw new DiscoveryFailed(`The issuer's discovery document could not be read: ${reason}.`);
   }
 }

@@ -20,7 +20,8 @@ const ERROR_STATUSES = new Set<number>(
     .filter((s) => s < 500),
 );
 // 202: a submission (a job, an invitation) accepted for work that goes on after the answer (SPEC §14).
-const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
+// 302: a browser navigation sent on (single sign-on's start and callback), with no body.
+const SUCCESS_STATUSES = new Set([200, 201, 202, 204, 302]);
 
 /** Text no answer may contain. Each is matched case-sensitively, so English prose cannot trip it. */
 const LEAKS: ReadonlyArray<[string, RegExp]> = [

@@ -29,6 +29,8 @@ export const TEST_PASSWORDS: readonly string[] = [
   'wrong-one-2',
   'wrong-password',
   'wrong-Secret-0000',
+  // The single sign-on client secret (oidc-provider.ts): written, never answered, logged or audited.
+  'a-client-secret-the-tests-use-41',
 ];
 
 export type SecretKind = 'password' | 'hash' | 'token' | 'session' | 'webhook' | 'link';
