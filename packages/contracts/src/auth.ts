@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TwoFactorChallengeSchema, TwoFactorStateSchema } from './account';
 import { canonicalEmailField } from './email';
 import { type CapabilityMap, PERMISSIONS, type Permission } from './permissions';
 
@@ -22,6 +23,21 @@ export const CapabilityMapSchema: z.ZodType<CapabilityMap> = z.object(
 
 export const SessionUserSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
 
-/** What login and `GET /auth/me` answer: who is signed in and what they may do. */
-export const AuthSessionSchema = z.object({ user: SessionUserSchema, can: CapabilityMapSchema });
+/**
+ * What a sign-in and `GET /auth/me` answer: who is signed in, what they may do, and where their
+ * second factor stands (`required` and not `enrolled`: the session is held at enrolment).
+ */
+export const AuthSessionSchema = z.object({
+  user: SessionUserSchema,
+  can: CapabilityMapSchema,
+  two_factor: TwoFactorStateSchema,
+});
 export type AuthSession = z.infer<typeof AuthSessionSchema>;
+
+/**
+ * `POST /auth/login`: signed in (the session), or — for an account with a second factor — the
+ * password was right and `POST /auth/two-factor` comes next. The two are told apart by
+ * `two_factor_required`, which only the second has.
+ */
+export const LoginAnswerSchema = z.union([AuthSessionSchema, TwoFactorChallengeSchema]);
+export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;

@@ -56,6 +56,23 @@ export const ERRORS = {
     status: 422,
     title: 'The administrator role always holds every permission; it cannot be renamed or deleted.',
   },
+  TWO_FACTOR_ENROLMENT_REQUIRED: {
+    status: 403,
+    title: 'One of your roles requires two-factor sign-in. Set up an authenticator app to continue.',
+  },
+  TWO_FACTOR_ENROLLED: {
+    status: 409,
+    title: 'Two-factor sign-in is already on. Turn it off first to set up another app.',
+  },
+  TWO_FACTOR_NOT_ENROLLED: { status: 409, title: 'Two-factor sign-in is not on for this account.' },
+  TWO_FACTOR_NOT_PENDING: {
+    status: 409,
+    title: 'There is no two-factor set-up waiting for a code. Start the set-up again.',
+  },
+  TWO_FACTOR_CHALLENGE_EXPIRED: {
+    status: 401,
+    title: 'This sign-in has expired. Enter your e-mail and password again.',
+  },
   RATE_LIMITED: { status: 429, title: 'Too many requests. Wait a moment and try again.' },
   INTERNAL: { status: 500, title: 'Something went wrong on our side. Try again later.' },
   UNAVAILABLE: {

@@ -1,3 +1,4 @@
+import { accountRouter } from '../modules/account/account.router.js';
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { authProvidersRouter } from '../modules/auth-providers/auth-providers.router.js';
@@ -10,6 +11,7 @@ import { rolesRouter } from '../modules/roles/roles.router.js';
 import { sessionsRouter } from '../modules/sessions/sessions.router.js';
 import { createSystemRouter } from '../modules/system/system.router.js';
 import { tokensRouter } from '../modules/tokens/tokens.router.js';
+import { twoFactorRouter } from '../modules/two-factor/two-factor.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
 import { webhooksRouter } from '../modules/webhooks/webhooks.router.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../rest/openapi.js';
@@ -44,6 +46,8 @@ export const appRouter = router({
   invitations: invitationsRouter,
   passwordReset: passwordResetRouter,
   authProviders: authProvidersRouter,
+  account: accountRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

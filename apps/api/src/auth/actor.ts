@@ -1,12 +1,25 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 
+/** Where a user's second factor stands: confirmed, and asked for by one of their roles. */
+export interface TwoFactorFacts {
+  enrolled: boolean;
+  required: boolean;
+}
+
 /** The authenticated caller, resolved fresh from the database on every request. */
 export interface Actor {
   id: number;
   name: string;
   email: string;
   permissions: ReadonlySet<string>;
+  /** Read with the account on every request (absent for the command line and unit tests' actors). */
+  twoFactor?: TwoFactorFacts;
+  /**
+   * A session of a member whose role requires a second factor they have not set up, and whose
+   * sign-in did not meet one otherwise: only enrolment is open to it (trpc/preflight.ts).
+   */
+  heldAtEnrolment?: boolean;
 }
 
 /**
@@ -43,14 +56,25 @@ export async function loadActor(db: Database, key: ActorKey): Promise<Actor | nu
   // Every request pays these two reads: plain statements, side by side (the permissions of a
   // user who is not there are read for nothing, and no request waits for the other read).
   const [[user], permissions] = await Promise.all([
-    db.sequelize.query<{ id: number | string; name: string; email: string }>(
-      `SELECT id, name, email FROM users WHERE id = ${userId.sql} AND is_active = 1 AND deleted_at IS NULL LIMIT 1`,
+    db.sequelize.query<{
+      id: number | string;
+      name: string;
+      email: string;
+      enrolled: number | string;
+      required: number | string;
+    }>(
+      `SELECT id, name, email,
+              CASE WHEN two_factor_enrolled_at IS NULL THEN 0 ELSE 1 END AS enrolled,
+              CASE WHEN EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+                                 WHERE ur.user_id = users.id AND r.require_two_factor = 1) THEN 1 ELSE 0 END AS required
+         FROM users WHERE id = ${userId.sql} AND is_active = 1 AND deleted_at IS NULL LIMIT 1`,
       { replacements: { key: userId.value }, type: QueryTypes.SELECT },
     ),
     readPermissionNames(db, userId.sql, userId.value, null),
   ]);
   if (!user) return null;
-  return { id: Number(user.id), name: user.name, email: user.email, permissions };
+  const twoFactor = { enrolled: Number(user.enrolled) === 1, required: Number(user.required) === 1 };
+  return { id: Number(user.id), name: user.name, email: user.email, permissions, twoFactor };
 }
 
 export function permissionNames(

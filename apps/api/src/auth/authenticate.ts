@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
+import { heldAtEnrolment } from '../domain/two-factor.js';
 import type { Actor, AuthMethod } from './actor.js';
 import { loadActor } from './actor.js';
 import { apiTokenHash, resolveApiToken, tokenPermissions } from './api-tokens.js';
@@ -60,5 +61,9 @@ export async function authenticate(db: Database, config: AppConfig, creds: Crede
     await deleteSession(db, session.sessionId);
     return ANONYMOUS;
   }
-  return { actor, auth: { via: 'session', sessionId: session.sessionId } };
+  const held = heldAtEnrolment(actor.twoFactor, session.secondFactor);
+  return {
+    actor: held ? { ...actor, heldAtEnrolment: true } : actor,
+    auth: { via: 'session', sessionId: session.sessionId },
+  };
 }

@@ -1,3 +1,4 @@
+import { AppError } from '../errors.js';
 import ipaddr from 'ipaddr.js';
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database.js';
@@ -108,4 +109,14 @@ export async function purgeStaleRateLimits(db: Database, now = Date.now(), batch
     purged += rows.length;
     if (rows.length < batch) return purged;
   }
+}
+
+/** The 429 of too many sign-in attempts (passwords or codes), with when to try again. */
+export function tooManyAttempts(window: RateWindow): AppError {
+  const minutes = Math.ceil(window.retryAfterSeconds / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { headers: { 'retry-after': String(window.retryAfterSeconds) } },
+  );
 }

@@ -123,7 +123,11 @@ export function registerRestBridge(
         }
         if (status === 204) return reply.code(204).send();
         // A browser navigation (single sign-on): the answer is where to go next, not a body.
-        if (status === 302) return reply.code(302).header('location', (result as { location: string }).location).send();
+        if (status === 302)
+          return reply
+            .code(302)
+            .header('location', (result as { location: string }).location)
+            .send();
         return reply.code(status).send(result);
       },
     };

@@ -2,6 +2,7 @@ import { acceptsNothing, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } f
 import type { JsonSchema, OpenApiParameter } from './openapi-types.js';
 import { hasType, propertiesOf, requiredOf } from './openapi-schemas.js';
 import type { RestRoute } from './routes.js';
+import { inputInQuery } from '../trpc/init.js';
 
 /**
  * The parameters of a REST operation in the OpenAPI document: its path's, its query string's
@@ -59,7 +60,7 @@ export function parametersOf(
       schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
     });
   }
-  const inQuery = route.rest.method === 'GET' || route.rest.method === 'DELETE' || route.rest.upload;
+  const inQuery = inputInQuery(route.rest);
   if (!input || !inQuery) return params;
   const required = requiredOf(input);
   for (let [name, schema] of Object.entries(properties)) {

@@ -26,7 +26,16 @@ export interface RestMeta {
    * `ctx.upload`, unread; the input is the query string.
    */
   upload?: { mediaTypes: string[] };
+  /**
+   * A DELETE that takes a JSON body (disabling one's second factor proves it with a code): its
+   * input is the body, as for POST, instead of the query string.
+   */
+  body?: boolean;
 }
+
+/** Whether a route's input comes from the query string (GET, DELETE without a body, an upload's options). */
+export const inputInQuery = (rest: RestMeta): boolean =>
+  rest.method === 'GET' || (rest.method === 'DELETE' && !rest.body) || rest.upload !== undefined;
 
 export interface ProcedureMeta {
   rest?: RestMeta;
@@ -36,6 +45,11 @@ export interface ProcedureMeta {
   authenticated?: boolean;
   /** Set by `can(permission)`: the permission the caller must hold. */
   permission?: Permission;
+  /**
+   * Open to a session held at enrolment (a role requires a second factor the member has not set
+   * up): who am I, sign out, and setting up the second factor.
+   */
+  duringEnrolment?: boolean;
   /** When the permission depends on the input (bulk): which field picks it, and the permission per value. */
   permissionOf?: { field: string; permissions: Readonly<Record<string, Permission>> };
 }

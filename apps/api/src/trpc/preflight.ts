@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor.js';
-import { forbidden, forbiddenAnyOf, unauthenticated } from '../errors.js';
+import { AppError, forbidden, forbiddenAnyOf, unauthenticated } from '../errors.js';
 import type { ProcedureMeta } from './init.js';
 
 type PermissionOf = NonNullable<ProcedureMeta['permissionOf']>;
@@ -13,7 +13,8 @@ function pickedPermission(by: PermissionOf, rawInput: unknown): string | null {
 
 /**
  * Who may call a procedure, decided from its meta alone, in this order: 401 without a signed-in
- * caller; 403 naming the permission the route needs; for a route whose permission the input
+ * caller; 403 TWO_FACTOR_ENROLMENT_REQUIRED for a session held at enrolment, on every route but
+ * those open `duringEnrolment` (so the hold covers both doors and every route added later); 403 naming the permission the route needs; for a route whose permission the input
  * picks (bulk), 403 when the caller holds none of those it could pick (no input could change
  * that), then — once the raw input is at hand — 403 naming the one it picked. The input is
  * never validated here; an input naming nothing known is left to validation (422).
@@ -25,6 +26,7 @@ function pickedPermission(by: PermissionOf, rawInput: unknown): string | null {
 export function preflight(meta: ProcedureMeta | undefined, actor: Actor | null, rawInput?: unknown): void {
   if (!meta?.authenticated && !meta?.permission && !meta?.permissionOf) return;
   if (!actor) throw unauthenticated();
+  if (actor.heldAtEnrolment && !meta.duringEnrolment) throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED');
   if (meta.permission && !actor.permissions.has(meta.permission)) throw forbidden(meta.permission);
   const by = meta.permissionOf;
   if (!by) return;

@@ -1,5 +1,6 @@
 import {
   AuthSessionSchema,
+  LoginAnswerSchema,
   LoginInputSchema,
   SessionIdInputSchema,
   SessionListSchema,
@@ -18,19 +19,23 @@ export const authRouter = router({
   login: publicProcedure
     .meta({
       ...rest('POST', '/auth/login', {
-        summary: 'Sign in; sets the session cookie',
+        summary:
+          'Sign in; sets the session cookie. For an account with a second factor: {two_factor_required: true}, no session, and POST /auth/two-factor comes next',
         problems: ['UNAUTHENTICATED', 'RATE_LIMITED'],
       }),
       public: true,
     })
     .input(LoginInputSchema)
-    .output(AuthSessionSchema)
+    .output(LoginAnswerSchema)
     .mutation(login),
   logout: protectedProcedure
-    .meta(rest('POST', '/auth/logout', { status: 204, summary: 'End the current session' }))
+    .meta({ ...rest('POST', '/auth/logout', { status: 204, summary: 'End the current session' }), duringEnrolment: true })
     .mutation(logout),
   me: protectedProcedure
-    .meta(rest('GET', '/auth/me', { summary: 'Who is signed in, and what they may do' }))
+    .meta({
+      ...rest('GET', '/auth/me', { summary: 'Who is signed in, what they may do, and where their second factor stands' }),
+      duringEnrolment: true,
+    })
     .output(AuthSessionSchema)
     .query(({ ctx }) => toAuthSession(ctx.actor)),
   sessions: protectedProcedure

@@ -1,9 +1,9 @@
-import type { AuthSession, LoginInput } from '@app/contracts';
+import type { LoginAnswer, LoginInput } from '@app/contracts';
 import { recordChange } from '../../journal/journal.js';
 import { loadActor } from '../../auth/actor.js';
 import { auditedLoginEmail, findLoginAccount, loginAttemptsBucket } from '../../auth/login-identity.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
-import { clientBucketKey, hit, type RateWindow, reset } from '../../auth/rate-limit.js';
+import { clientBucketKey, hit, reset, tooManyAttempts } from '../../auth/rate-limit.js';
 import {
   createSession,
   deleteSession,
@@ -16,6 +16,7 @@ import type { Context, HandlerCall } from '../../context.js';
 import type { Database } from '../../db/database.js';
 import { inWriteTurn } from '../../db/transaction.js';
 import { toAuthSession } from './auth.session.js';
+import { openChallenge } from '../../auth/two-factor-challenges.js';
 
 /** A user agent is kept to this length, as the session keeps it. */
 const USER_AGENT_MAX = 255;
@@ -37,23 +38,16 @@ async function upgradeHash(db: Database, userId: number, verified: string, passw
   );
 }
 
-function tooManyAttempts(window: RateWindow): AppError {
-  const minutes = Math.ceil(window.retryAfterSeconds / 60);
-  return new AppError(
-    'RATE_LIMITED',
-    `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    { headers: { 'retry-after': String(window.retryAfterSeconds) } },
-  );
-}
-
 /**
  * Signs in with e-mail and password. Every attempt counts against the client's network (IPv6 by
  * /64) and against the canonical e-mail (`login-identity.ts`), both before the password is
  * checked and each in one atomic statement, so parallel guesses each take a slot of the limit;
  * success clears the e-mail's count. Unknown e-mail, wrong password, inactive and deleted
- * accounts all cost one full password hash and get the same 401.
+ * accounts all cost one full password hash and get the same 401. For an account with a second
+ * factor, the right password opens no session: it answers `{two_factor_required: true}` and a
+ * challenge bound to this client (`POST /auth/two-factor` finishes it, without hashing again).
  */
-export async function login({ ctx, input }: HandlerCall<LoginInput, Context>): Promise<AuthSession> {
+export async function login({ ctx, input }: HandlerCall<LoginInput, Context>): Promise<LoginAnswer> {
   const { db, config } = ctx;
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
   const ipWindow = await hit(db, clientBucketKey('login-ip', ctx.ip), windowMs);
@@ -85,6 +79,10 @@ export async function login({ ctx, input }: HandlerCall<LoginInput, Context>): P
 
   await reset(db, bucket);
   if (user && needsRehash(user.password_hash)) await upgradeHash(db, user.id, user.password_hash, input.password);
+  if (actor.twoFactor?.enrolled) {
+    await openChallenge(ctx, actor.id);
+    return { two_factor_required: true };
+  }
   await openSession(ctx, actor.id);
   return toAuthSession(actor);
 }
