@@ -61,6 +61,18 @@ export const accountMessages = {
     disable: 'Turn off',
     disabled: 'Two-factor authentication is off.',
   },
+  /** A user's page, for an administrator: the user's second factor and its reset. */
+  userTwoFactor: {
+    title: 'Two-factor authentication',
+    on: 'On: signing in asks for a code from an authenticator app.',
+    off: 'Off: signing in takes the password only.',
+    unknown: 'Resetting removes the user’s authenticator app and recovery codes, if they have any.',
+    reset: 'Reset two-factor',
+    confirmTitle: (name: string) => `Reset ${name}’s two-factor authentication?`,
+    confirmDescription:
+      'Their authenticator app and recovery codes stop working. If one of their roles requires a second factor, they set up a new one at their next sign-in.',
+    done: (name: string) => `${name}’s two-factor authentication was reset.`,
+  },
 };
 
 /** The account pages' words (`m.profile`, `m.password`, `m.twoFactor`) with the shell's. */

@@ -14,6 +14,7 @@ import { useUserActionDialog } from './use-user-action-dialog';
 import { UserAccessCard } from './user-access-card';
 import { UserDangerZone, UserHeaderActions } from './user-actions';
 import { UserStatusBadge } from './user-badges';
+import { UserTwoFactorCard } from './user-two-factor-card';
 import { UserDetailsCard, UserPermissionsCard, UserRolesCard } from './user-show-cards';
 
 /** `/users/:id`: who the user is, what they may do, and what the viewer may do to them. */
@@ -94,6 +95,7 @@ function UserProfile({ user }: { user: UserShowItem }) {
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard userId={user.id} names={user.permission_names ?? []} className="lg:col-span-2" />
         <UserAccessCard user={user} className="lg:col-span-2" />
+        <UserTwoFactorCard user={user} className="lg:col-span-2" />
         {/* Which sections appear is the server's answer (`sections`), as the actions are. */}
         {user.sections.history ? <UserHistory userId={user.id} className="lg:col-span-2" /> : null}
         {user.sections.sessions ? (
