@@ -40,6 +40,7 @@ const LEAKS: ReadonlyArray<[string, RegExp]> = [
   ['API token', new RegExp(`${TOKEN_PREFIX}[A-Za-z0-9_-]{20,}`)],
   ['webhook secret', new RegExp(`${WEBHOOK_SECRET_PREFIX}[A-Za-z0-9+/]{24,}`)],
   ['password-reset link', /\/reset-password\/[A-Za-z0-9_-]{43}/],
+  ['invitation link', /\/invite\/[A-Za-z0-9_-]{43}/],
 ];
 
 export interface SentRequest {

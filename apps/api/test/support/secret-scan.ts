@@ -43,6 +43,18 @@ export const SECRET_REVEALING_PROCEDURES: readonly SecretReveal[] = [
     secret: 'link',
     why: 'a reset link sent by an administrator while mail is off, for them to pass on',
   },
+  {
+    procedure: 'invitations.send',
+    field: 'url',
+    secret: 'link',
+    why: 'an invitation link sent by an administrator while mail is off, for them to pass on',
+  },
+  {
+    procedure: 'users.create',
+    field: 'url',
+    secret: 'link',
+    why: 'the invitation link of an account created with invite: true while mail is off',
+  },
 ];
 
 /** A REST route as the capture names it (`POST /api/users/:id/tokens`), its procedure and success status. */

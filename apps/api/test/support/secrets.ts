@@ -64,6 +64,9 @@ const WEBHOOK_SECRET = new RegExp(`${WEBHOOK_SECRET_PREFIX}[A-Za-z0-9+/]{24,}={0
  */
 const RESET_LINK = /\/reset-password\/[A-Za-z0-9_-]{43}/g;
 
+/** An invitation link with its token (`…/invite/` and 32 random bytes in base64url): the same. */
+const INVITE_LINK = /\/invite\/[A-Za-z0-9_-]{43}/g;
+
 /** The length of a session id or of a token's random part: 32 random bytes in base64url. */
 export const SECRET_LENGTH = 43;
 const RUN = new RegExp(`[A-Za-z0-9_-]{${SECRET_LENGTH},}`, 'g');
@@ -86,6 +89,7 @@ export function findSecrets(text: string, known: KnownSecrets): SecretHit[] {
   for (const m of text.matchAll(TOKEN)) hits.push({ kind: 'token', index: m.index, secret: m[0] });
   for (const m of text.matchAll(WEBHOOK_SECRET)) hits.push({ kind: 'webhook', index: m.index, secret: m[0] });
   for (const m of text.matchAll(RESET_LINK)) hits.push({ kind: 'link', index: m.index, secret: m[0] });
+  for (const m of text.matchAll(INVITE_LINK)) hits.push({ kind: 'link', index: m.index, secret: m[0] });
   for (const secret of known.passwords) {
     for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
       hits.push({ kind: 'password', index: i, secret });

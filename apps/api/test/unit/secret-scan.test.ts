@@ -84,6 +84,30 @@ describe('finding secrets in text', () => {
     ]);
   });
 
+  it('lets an invitation link through only in the url of the invite route and of a create with invite', async () => {
+    const url = `https://admin.example.com/invite/${newSecret()}`;
+    const invite = { f: 'a.test.ts', m: 'POST', r: '/api/users/:id/invite', u: '/api/users/1/invite' };
+    const create = { f: 'a.test.ts', m: 'POST', r: '/api/users', u: '/api/users' };
+    const where = plant({
+      'responses-1.jsonl': [
+        { ...invite, s: 202, b: JSON.stringify({ invitation: { user_id: 1 }, url }) },
+        { ...create, s: 201, b: JSON.stringify({ item: { id: 2 }, invitation: { user_id: 2 }, url }) },
+        { ...create, s: 201, b: JSON.stringify({ item: { id: 3, name: url } }) },
+        { f: 'a.test.ts', m: 'POST', r: '/api/users/bulk', u: '/api/users/bulk', s: 200, b: url },
+      ],
+    });
+    const routes = [
+      { route: 'POST /api/users/:id/invite', procedure: 'invitations.send', status: 202 },
+      { route: 'POST /api/users', procedure: 'users.create', status: 201 },
+      { route: 'POST /api/users/bulk', procedure: 'users.bulk', status: 200 },
+    ];
+    const report = await scanCaptures(where, { reveals: SECRET_REVEALING_PROCEDURES, routes });
+    expect(report.findings.map((f) => `${f.secret} · ${f.source}`)).toEqual([
+      'link · a.test.ts: POST /api/users → 201',
+      'link · a.test.ts: POST /api/users/bulk → 200',
+    ]);
+  });
+
   it('masks the secret in a one-line excerpt of at most 60 characters', () => {
     const text = `${'x'.repeat(100)}\n${PASSWORD}\n${'y'.repeat(100)}`;
     const [hit] = findSecrets(text, known);
