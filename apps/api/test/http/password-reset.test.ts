@@ -6,6 +6,7 @@ import { resetRequestsSettled } from '../../src/modules/password-reset/forgot.re
 import { given } from '../support/given.js';
 import { loginCookie, request } from '../support/http.js';
 import { type SmtpReceiver, smtpReceiver } from '../support/smtp-receiver.js';
+import { outboxEvents, subscribe } from '../support/webhooks.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const NEW_PASSWORD = 'fresh-pass-42';
@@ -274,6 +275,19 @@ describe('password reset without mail (no SMTP_URL)', () => {
     expect(links).toBe(1);
     const done = await request(t.app).post('/api/auth/password/reset', reset(tokenOf(res.json().url)));
     expect(done.statusCode).toBe(200);
+  });
+
+  it('tells webhooks that a password was reset (user.password_reset), without the link', async () => {
+    await subscribe(t.db, ['user.password_reset']);
+    const ike = await given(t.db).user({ name: 'Ike Reset' });
+    const { url } = (await request(t.app, { cookie: admin }).post(`/api/users/${ike.id}/password-reset`)).json();
+    expect(await outboxEvents(t.db)).toEqual([]);
+    expect((await request(t.app).post('/api/auth/password/reset', reset(tokenOf(url)))).statusCode).toBe(200);
+    const events = await outboxEvents(t.db);
+    expect(events.map((e) => [e.type, (e.payload.data as { user: { id: number } }).user.id])).toEqual([
+      ['user.password_reset', ike.id],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(tokenOf(url));
   });
 });
 
