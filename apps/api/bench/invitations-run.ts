@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT_DIR } from '../src/config.js';
@@ -33,6 +34,8 @@ interface Figures {
   users: number;
   chunk: number;
   machine: string;
+  /** The machine's 1-minute load average when the run began: a busy machine's figures are not its own. */
+  load: number;
   aloneP50: number;
   duringP50: number;
   duringP99: number;
@@ -117,6 +120,7 @@ export async function runInvitationsBench(argv: string[]): Promise<number> {
     log,
   });
   const machine = await machineInfo(settings);
+  const load = os.loadavg()[0] ?? 0;
   const conn = await connect(settings);
   await conn.query('DELETE FROM rate_limits');
   await conn.query('DELETE FROM mail_outbox');
@@ -166,6 +170,7 @@ export async function runInvitationsBench(argv: string[]): Promise<number> {
       users,
       chunk,
       machine: `${machine.cpu}, ${machine.cores} cores, ${machine.mariadb}`,
+      load,
       aloneP50: alone.p50,
       duringP50: (during as Awaited<ReturnType<typeof browse>> | null)?.p50 ?? Number.NaN,
       duringP99: (during as Awaited<ReturnType<typeof browse>> | null)?.p99 ?? Number.NaN,
@@ -176,6 +181,7 @@ export async function runInvitationsBench(argv: string[]): Promise<number> {
       duplicates,
       peakRssMb,
     };
+    log(`load average at the start: ${load.toFixed(2)}`);
     for (const line of table(figures)) log(line);
     failed = job.status !== 'succeeded' || received.size !== expected || duplicates > 0 || expected === 0;
     if (report && !failed) {
@@ -214,7 +220,7 @@ function section(f: Figures): string {
     start,
     '## Bulk invitations',
     '',
-    `Written by \`npm run bench -- --invitations\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${f.users.toLocaleString('en')} users, chunks of ${f.chunk.toLocaleString('en')}, one API process (its own job runner and mail sender, MAIL_CONCURRENCY as configured), a real SMTP server process on loopback; ${f.machine}.`,
+    `Written by \`npm run bench -- --invitations\` on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: ${f.users.toLocaleString('en')} users, chunks of ${f.chunk.toLocaleString('en')}, one API process (its own job runner and mail sender, MAIL_CONCURRENCY as configured), a real SMTP server process on loopback; ${f.machine}; load average ${f.load.toFixed(2)} at the start.`,
     '',
     ...table(f),
     '',
