@@ -39,7 +39,9 @@ describe('login', () => {
         'tokens.manage': false,
         'webhooks.manage': false,
         'jobs.view': false,
+        'auth.manage': false,
       },
+      two_factor: { enrolled: false, required: false },
     });
     const cookie = String(res.headers['set-cookie']);
     expect(cookie).toMatch(/^sid=[\w-]{43};/);

@@ -26,6 +26,8 @@ export const RoleCreateInputSchema = z.object({
   name: RoleNameSchema,
   description: RoleDescriptionSchema.default(null),
   permissions: z.array(PermissionSchema).transform(dedupe).default([]),
+  /** Members must have a second factor (SPEC §14). */
+  require_two_factor: z.boolean({ error: 'Say true or false.' }).default(false),
 });
 export type RoleCreateInput = z.output<typeof RoleCreateInputSchema>;
 

@@ -21,6 +21,8 @@ export const RoleItemSchema = z.object({
   guard_name: z.string(),
   /** The optimistic-lock token a change (PUT /roles/{id}) sends back, as a user's `version`. */
   version: z.string(),
+  /** Members must have a second factor: without one, their sessions are held at enrolment (SPEC §14). */
+  require_two_factor: z.boolean(),
   created_at: IsoDateTimeSchema,
   updated_at: IsoDateTimeSchema,
   permissions: z.array(NamedRefSchema).optional(),

@@ -15,6 +15,8 @@ const MISSING_VERSION = 'The version is missing. Reload the role and try again.'
 export const RoleUpdateInputSchema = z.object({
   name: RoleNameSchema,
   description: RoleDescriptionSchema.optional(),
+  /** Left out: stays as it is. */
+  require_two_factor: z.boolean({ error: 'Say true or false.' }).optional(),
   permissions: z
     .array(PermissionSchema, { error: 'List the permissions the role grants (an empty list for none).' })
     .transform(dedupe),

@@ -22,7 +22,11 @@ export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): 
     return await writeTransaction(db, async (tx) => {
       const same = await roleNamed(db, tx, input.name);
       if (same) throw nameTaken(same.name);
-      const id = await insertRole(db, tx, { name: input.name, description: input.description });
+      const id = await insertRole(db, tx, {
+        name: input.name,
+        description: input.description,
+        requireTwoFactor: input.require_two_factor,
+      });
       const permissions = await setRolePermissions(db, tx, id, input.permissions);
       const role = await lockRole(db, tx, id);
       if (!role) throw new Error(`the role ${id} vanished in its own transaction`);
@@ -34,6 +38,7 @@ export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): 
         changes: diff(null, {
           name: role.name,
           description: role.description,
+          require_two_factor: Boolean(Number(role.require_two_factor)),
           permissions: permissions.map((p) => p.name),
         }),
       });

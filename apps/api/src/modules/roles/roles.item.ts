@@ -8,6 +8,7 @@ export interface RoleRecord {
   description: string | null;
   guard_name: string;
   lock_version: number | string;
+  require_two_factor: number | string | boolean;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -24,6 +25,7 @@ export function roleItemOf(row: RoleRecord): RoleItem {
     description: row.description ?? null,
     guard_name: row.guard_name,
     version: roleVersionOf(row),
+    require_two_factor: Boolean(Number(row.require_two_factor)),
     created_at: toIso(row.created_at) as string,
     updated_at: toIso(row.updated_at) as string,
   };
@@ -31,4 +33,4 @@ export function roleItemOf(row: RoleRecord): RoleItem {
 
 /** The columns a {@link RoleRecord} is read from, for a role aliased `r`. */
 export const ROLE_RECORD_COLUMNS =
-  'r.id, r.name, r.description, r.guard_name, r.lock_version, r.created_at, r.updated_at';
+  'r.id, r.name, r.description, r.guard_name, r.lock_version, r.require_two_factor, r.created_at, r.updated_at';

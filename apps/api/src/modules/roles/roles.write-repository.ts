@@ -12,6 +12,7 @@ export interface RoleRow {
   description: string | null;
   guard_name: string;
   lock_version: number;
+  require_two_factor: number | string | boolean;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -21,7 +22,7 @@ interface RawRoleRow extends Omit<RoleRow, 'id' | 'lock_version'> {
   lock_version: number | string;
 }
 
-const ROLE_COLUMNS = 'id, name, description, guard_name, lock_version, created_at, updated_at';
+const ROLE_COLUMNS = 'id, name, description, guard_name, lock_version, require_two_factor, created_at, updated_at';
 
 const toRow = (raw: RawRoleRow): RoleRow => ({ ...raw, id: Number(raw.id), lock_version: Number(raw.lock_version) });
 
@@ -69,14 +70,14 @@ export async function roleNamed(
 export async function insertRole(
   db: Database,
   tx: Transaction,
-  role: { name: string; description: string | null },
+  role: { name: string; description: string | null; requireTwoFactor?: boolean },
 ): Promise<number> {
   const now = sqlDate(db, new Date());
   const [id] = await insertWithIds(
     db,
     tx,
-    'INSERT INTO roles (name, description, guard_name, lock_version, created_at, updated_at) VALUES :rows',
-    [[role.name, role.description, 'web', 0, now, now]],
+    'INSERT INTO roles (name, description, guard_name, lock_version, require_two_factor, created_at, updated_at) VALUES :rows',
+    [[role.name, role.description, 'web', 0, role.requireTwoFactor ? 1 : 0, now, now]],
     1,
   );
   if (id === undefined) throw new Error(`the role ${role.name} was inserted without an id`);
@@ -88,12 +89,16 @@ export async function updateRoleRow(
   db: Database,
   tx: Transaction,
   id: number,
-  role: { name: string; description: string | null },
+  role: { name: string; description: string | null; requireTwoFactor: boolean },
 ): Promise<void> {
   await db.sequelize.query(
-    `UPDATE roles SET name = :name, description = :description, lock_version = lock_version + 1, updated_at = :now
+    `UPDATE roles SET name = :name, description = :description, require_two_factor = :requireTwoFactor,
+            lock_version = lock_version + 1, updated_at = :now
       WHERE id = :id`,
-    { replacements: { ...role, id, now: sqlDate(db, new Date()) }, transaction: tx },
+    {
+      replacements: { ...role, requireTwoFactor: role.requireTwoFactor ? 1 : 0, id, now: sqlDate(db, new Date()) },
+      transaction: tx,
+    },
   );
 }
 

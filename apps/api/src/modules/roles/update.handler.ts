@@ -35,7 +35,12 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
       const role = await lockRole(db, tx, input.id);
       if (!role) throw notFound('The role');
       const granted = await grantedPermissions(db, tx, role.id);
-      const before = { name: role.name, description: role.description, permissions: granted.map((p) => p.name) };
+      const before = {
+        name: role.name,
+        description: role.description,
+        require_two_factor: Boolean(Number(role.require_two_factor)),
+        permissions: granted.map((p) => p.name),
+      };
       const subject = { id: role.id, name: role.name, permissions: before.permissions };
       const change = { kind: 'update', role: subject, name: input.name, permissions: input.permissions } as const;
       const violation = judgeRoleChange(ctx.actor, change, config.users.activation.adminRoleName);
@@ -48,7 +53,8 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
       const losing = before.permissions.some((p) => !next.has(p));
       const guard = losing ? await lastHolderGuard(db, tx) : null;
       const description = input.description === undefined ? role.description : input.description;
-      await updateRoleRow(db, tx, role.id, { name: input.name, description });
+      const requireTwoFactor = input.require_two_factor ?? before.require_two_factor;
+      await updateRoleRow(db, tx, role.id, { name: input.name, description, requireTwoFactor });
       const permissions = await setRolePermissions(db, tx, role.id, input.permissions);
       await guard?.check();
 
@@ -57,6 +63,7 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
       const after = {
         name: updated.name,
         description: updated.description,
+        require_two_factor: Boolean(Number(updated.require_two_factor)),
         permissions: permissions.map((p) => p.name),
       };
       await recordChange(db, tx, {
