@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { registerMailMetrics } from '../mail/mail-metrics.js';
+import { registerPasswordResetMetrics } from '../auth/password-reset-metrics.js';
 
 /** What a pool of sequelize-pool reports (the library's getters). */
 interface PoolCounts {
@@ -56,6 +57,7 @@ export function createMetrics(db: Database, procedures: ReadonlySet<string>) {
     registers: [registry],
   });
   registerMailMetrics(registry, db);
+  registerPasswordResetMetrics(registry);
   const exports = new Gauge({
     name: 'exports_in_progress',
     help: 'File downloads (exports) being streamed now.',

@@ -294,7 +294,11 @@ describe('password reset without mail (no SMTP_URL)', () => {
 describe('"forgot password" rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ RESET_MAX_REQUESTS_PER_EMAIL: '2', RESET_MAX_REQUESTS_PER_IP: '5' });
+    t = await startTestApp({
+      RESET_MAX_REQUESTS_PER_EMAIL: '2',
+      RESET_MAX_REQUESTS_PER_IP: '5',
+      METRICS_TOKEN: 'a-metrics-token-of-enough-length',
+    });
   });
   afterAll(async () => {
     await resetRequestsSettled();
@@ -317,5 +321,23 @@ describe('"forgot password" rate limits', () => {
     expect((await ask('other-more@example.com', '10.0.0.9')).statusCode).toBe(429);
     // Another client is not held up by that one.
     expect((await ask('other-more@example.com', '10.0.0.10')).statusCode).toBe(202);
+  });
+
+  it('counts requests by outcome for the operator (GET /metrics), never per address', async () => {
+    const scrape = async () => {
+      await resetRequestsSettled();
+      const text = (await request(t.app, { token: 'a-metrics-token-of-enough-length' }).get('/api/metrics')).body;
+      const value = (outcome: string) =>
+        Number(new RegExp(`^password_reset_requests_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+      return { notMailed: value('not_mailed'), limited: value('rate_limited'), text };
+    };
+    const before = await scrape();
+    await ask('metrics-a@example.com', '10.0.1.1');
+    await ask('metrics-a@example.com', '10.0.1.2');
+    await ask('metrics-a@example.com', '10.0.1.3');
+    const after = await scrape();
+    expect(after.notMailed - before.notMailed).toBe(2);
+    expect(after.limited - before.limited).toBe(1);
+    expect(after.text).not.toContain('metrics-a@example.com');
   });
 });

@@ -1,10 +1,12 @@
 import type { EmptyAnswer, ForgotPasswordInput } from '@app/contracts';
+import { passwordResetCounters } from '../../auth/password-reset-metrics.js';
 import { bucketKey, clientBucketKey, hit, type RateWindow } from '../../auth/rate-limit.js';
 import type { Context, HandlerCall } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { startResetRequest } from './forgot.request.js';
 
 function tooManyRequests(window: RateWindow): AppError {
+  passwordResetCounters.requests.inc({ outcome: 'rate_limited' });
   const minutes = Math.ceil(window.retryAfterSeconds / 60);
   return new AppError(
     'RATE_LIMITED',

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { passwordResetCounters } from '../../auth/password-reset-metrics.js';
 import { auditedLoginEmail, findLoginAccount } from '../../auth/login-identity.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { canResetPassword } from '../../domain/users.password-reset.js';
@@ -41,7 +42,10 @@ async function requestReset(ctx: RequestContext, email: string): Promise<void> {
       });
       return true;
     });
-    if (mailed) return;
+    if (mailed) {
+      passwordResetCounters.requests.inc({ outcome: 'mailed' });
+      return;
+    }
   }
   await recordChange(db, null, {
     ...origin,
@@ -50,6 +54,7 @@ async function requestReset(ctx: RequestContext, email: string): Promise<void> {
     targetIds: found ? [found.id] : [],
     context: { ...context, mailed: false },
   });
+  passwordResetCounters.requests.inc({ outcome: 'not_mailed' });
 }
 
 /**

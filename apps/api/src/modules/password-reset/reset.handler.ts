@@ -1,5 +1,6 @@
 import type { EmptyAnswer, LinkPasswordInput } from '@app/contracts';
 import { hashPassword } from '../../auth/password.js';
+import { passwordResetCounters } from '../../auth/password-reset-metrics.js';
 import { usableLink, useLink } from '../../auth/user-links.js';
 import type { Context, HandlerCall } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
@@ -43,5 +44,6 @@ export async function resetPassword({ ctx, input }: HandlerCall<LinkPasswordInpu
       via: { kind: 'session' },
     });
   });
+  passwordResetCounters.completed.inc();
   return {};
 }
