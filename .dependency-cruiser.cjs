@@ -135,6 +135,7 @@ const API_LAYERS = [
       'bulk',
       'imports',
       'repositories',
+      'sso',
     ),
     mayNotImport: [[LOWER_LAYERS, 'modules+']],
   },

@@ -9,12 +9,15 @@ import { plainText } from './text';
 export const AUTH_PROVIDERS_MAX = 20;
 
 /** An e-mail domain as people write it after the @ (`example.com`), kept in lower case. */
-const DomainSchema = plainText('domain')
-  .toLowerCase()
-  .regex(
-    /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
-    'Give a domain such as example.com (the part of an e-mail address after the @).',
-  );
+const DomainSchema = constrainInput(
+  plainText('domain')
+    .regex(
+      /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/,
+      'Give a domain such as example.com (the part of an e-mail address after the @).',
+    )
+    .toLowerCase(),
+  { examples: ['example.com'] },
+);
 
 /**
  * POST /auth/providers and PUT /auth/providers/{id} (SPEC §14): an OpenID Connect provider. The
@@ -25,9 +28,16 @@ export const AuthProviderInputSchema = z.object({
   name: plainText('name', { error: 'Give the name the sign-in button shows.' })
     .min(1, 'Give the name the sign-in button shows.')
     .max(100, 'The name can be at most 100 characters long.'),
-  issuer: plainText('issuer', { error: 'Give the issuer URL.' })
-    .min(1, 'Give the issuer URL.')
-    .max(500, 'The issuer URL can be at most 500 characters long.'),
+  // Whether http is admitted, and which hosts, is the server's call (SSO_ALLOW_INSECURE_ISSUER).
+  issuer: constrainInput(
+    plainText('issuer', { error: 'Give the issuer URL.' })
+      .max(500, 'The issuer URL can be at most 500 characters long.')
+      .regex(
+        /^https?:\/\/[^\s/?#]+[^\s?#]*$/,
+        'Give the issuer as a URL, such as https://login.example.com/realms/staff.',
+      ),
+    { examples: ['https://login.example.com/realms/staff'] },
+  ),
   client_id: plainText('client id', { error: 'Give the client id.' })
     .min(1, 'Give the client id.')
     .max(255, 'The client id can be at most 255 characters long.'),

@@ -44,6 +44,12 @@ const STATEFUL_REFUSALS: RegExp[] = [
   /is inactive: a token would not work/,
   /The expiry must be in the future/, // expires_at in the past: JSON Schema has no "now"
   /A token can live at most five years/,
+  // Single sign-on: the issuer is fetched when saved (here it is unreachable), and whether it may
+  // be http or an internal address is the server's configuration; default roles name real roles.
+  /The issuer's discovery document could not be read/,
+  /The issuer must use https/,
+  /The issuer points at/,
+  /There is no role named/,
 ];
 
 /**

@@ -12,14 +12,11 @@ import { publicProcedure, rest, router } from '../../trpc/init.js';
 import { can } from '../../trpc/procedures.js';
 import { ssoCallback } from '../sso/callback.handler.js';
 import { startSso } from '../sso/start.handler.js';
-import {
-  createProvider,
-  deleteProvider,
-  listProviders,
-  listPublicProviders,
-  showProvider,
-  updateProvider,
-} from './providers.handlers.js';
+import { createProvider } from './create.handler.js';
+import { deleteProvider } from './delete.handler.js';
+import { listProviders, listPublicProviders } from './list.handler.js';
+import { showProvider } from './show.handler.js';
+import { updateProvider } from './update.handler.js';
 
 const manage = can('auth.manage');
 

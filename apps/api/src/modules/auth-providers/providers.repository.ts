@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { AuthProviderRow } from '../../db/models/index.js';
 import { notFound } from '../../errors.js';
-import { mailSettings, publicLink } from '../../mail/settings.js';
+import { redirectUriOf } from '../sso/sso.provider.js';
 
 /** The provider with this id, or 404. */
 export async function findProvider(db: Database, id: number, tx?: Transaction): Promise<AuthProviderRow> {
@@ -12,10 +12,6 @@ export async function findProvider(db: Database, id: number, tx?: Transaction): 
   if (!row) throw notFound('The identity provider');
   return row;
 }
-
-/** Where the provider sends the browser back, under the origin people open the product at. */
-export const redirectUriOf = (config: AppConfig, id: number) =>
-  publicLink(mailSettings(config), `/api/auth/sso/${id}/callback`);
 
 /** A provider as answered: its secret never, only that one is stored. */
 export function toProviderItem(row: AuthProviderRow, config: AppConfig): AuthProvider {

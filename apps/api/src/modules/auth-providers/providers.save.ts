@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { secretKeysOf } from '../../webhooks/settings.js';
 import { sealSecret } from '../../webhooks/secret-box.js';
-import { DiscoveryFailed, discover, issuerProblem, providerSettings } from '../../auth/oidc.js';
+import { DiscoveryFailed, discover, issuerProblem, providerSettings } from '../../sso/oidc.js';
 
 const fieldError = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', message, { errors: { [field]: [message] } });

@@ -1,14 +1,13 @@
 import type { SsoCallbackInput, SsoError, SsoRedirect } from '@app/contracts';
 import * as oidc from 'openid-client';
-import { SSO_COOKIE, takeAttempt } from '../../auth/sso-attempts.js';
+import { SSO_COOKIE, takeAttempt } from '../../sso/attempts.js';
 import type { Context, HandlerCall } from '../../context.js';
 import type { AuthProviderRow } from '../../db/models/index.js';
 import { judgeSso } from '../../domain/sso.rules.js';
 import { recordChange } from '../../journal/journal.js';
 import { openSession } from '../auth/login.handler.js';
-import { redirectUriOf } from '../auth-providers/providers.repository.js';
 import { accountByEmail, createSsoAccount } from './sso.account.js';
-import { providerOf, toLogin } from './sso.provider.js';
+import { providerOf, redirectUriOf, toLogin } from './sso.provider.js';
 
 /** The query parameters a provider's redirect carries, as the client library reads them back. */
 const CALLBACK_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', 'session_state'] as const;

@@ -1,10 +1,16 @@
 import type { SsoError } from '@app/contracts';
 import type { Configuration } from 'openid-client';
-import { providerClient, providerSettings } from '../../auth/oidc.js';
+import { providerClient, providerSettings } from '../../sso/oidc.js';
+import type { AppConfig } from '../../config.js';
 import type { Context } from '../../context.js';
 import type { AuthProviderRow } from '../../db/models/index.js';
+import { mailSettings, publicLink } from '../../mail/settings.js';
 import { secretKeysOf } from '../../webhooks/settings.js';
 import { openSecret } from '../../webhooks/secret-box.js';
+
+/** Where the provider sends the browser back, under the origin people open the product at. */
+export const redirectUriOf = (config: AppConfig, id: number) =>
+  publicLink(mailSettings(config), `/api/auth/sso/${id}/callback`);
 
 /** Where a refused single sign-on sends the browser: the sign-in page, with a code it words. */
 export const toLogin = (code: SsoError) => ({ location: `/login?error=${code}` });

@@ -1,9 +1,8 @@
 import type { SsoRedirect, SsoStartInput } from '@app/contracts';
 import * as oidc from 'openid-client';
-import { SSO_ATTEMPT_SECONDS, SSO_COOKIE, startAttempt } from '../../auth/sso-attempts.js';
+import { SSO_ATTEMPT_SECONDS, SSO_COOKIE, startAttempt } from '../../sso/attempts.js';
 import type { Context, HandlerCall } from '../../context.js';
-import { redirectUriOf } from '../auth-providers/providers.repository.js';
-import { providerOf, toLogin } from './sso.provider.js';
+import { providerOf, redirectUriOf, toLogin } from './sso.provider.js';
 
 /**
  * GET /auth/sso/{id}/start: sends the browser to the provider (authorization code with PKCE

@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
 import { writeTransaction } from '../db/transaction.js';
-import { hashSecret, newSecret } from './secrets.js';
+import { hashSecret, newSecret } from '../auth/secrets.js';
 
 /** The browser's handle on a single sign-on under way: httpOnly, sent back by the provider's redirect. */
 export const SSO_COOKIE = 'sso';
