@@ -53,6 +53,9 @@ export const roleEditorMessages = {
     nameHint: 'Letters, digits, ".", "-" and "_".',
     description: 'Description',
     descriptionPlaceholder: 'Answers customers and resets their passwords',
+    requireTwoFactor: 'Require two-factor authentication',
+    requireTwoFactorDescription:
+      'Members must sign in with a code from an authenticator app. Those without one are asked to set it up at their next sign-in and can do nothing else until they have. API tokens are not affected.',
     permissionsTitle: 'Permissions',
     permissionsDescription:
       'What holders of the role may do. Permissions you do not hold yourself are locked: you can neither grant nor remove them.',

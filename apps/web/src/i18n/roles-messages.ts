@@ -64,6 +64,7 @@ export const roleMessages = {
   granted: 'Granted',
   notGranted: 'Not granted',
   empty: 'This role grants no permissions.',
+  requiresTwoFactor: 'Requires two-factor authentication',
 };
 
 /** The roles pages' words: `m.roles` (the list) and `m.role` (one role). */

@@ -21,6 +21,7 @@ export interface RoleEditFormProps {
 const sameValues = (a: RoleFormValues, b: RoleFormValues) =>
   a.name === b.name &&
   a.description.trim() === b.description.trim() &&
+  a.require_two_factor === b.require_two_factor &&
   [...a.permissions].sort().join() === [...b.permissions].sort().join();
 
 /** The edit form: saves with the version it was read at; a 409 offers the latest version instead. */

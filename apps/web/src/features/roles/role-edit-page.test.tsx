@@ -53,6 +53,7 @@ describe('the edit role page', { timeout: 20_000 }, () => {
         name: 'support',
         description: 'Answers customers',
         permissions: ['users.view', 'users.export'],
+        require_two_factor: false,
         version: 'v1',
       },
     ]);

@@ -1,5 +1,5 @@
 import { type PermissionRow, type RoleCreateInput, RoleCreateInputSchema, type RoleItem } from '@app/contracts';
-import { describedBy, FieldError, FormError, TextField } from '@app/ui';
+import { describedBy, FieldError, FormError, SwitchField, TextField } from '@app/ui';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Controller, type Resolver, type UseFormReturn, useForm, useWatch } from 'react-hook-form';
@@ -15,17 +15,24 @@ export interface RoleFormValues {
   name: string;
   description: string;
   permissions: string[];
+  require_two_factor: boolean;
 }
 
 /** The fields a server refusal may name (`permissions.2` lands on `permissions`). */
-export const ROLE_FORM_FIELDS = ['name', 'description', 'permissions'] as const;
+export const ROLE_FORM_FIELDS = ['name', 'description', 'permissions', 'require_two_factor'] as const;
 
-export const EMPTY_ROLE_FORM: RoleFormValues = { name: '', description: '', permissions: [] };
+export const EMPTY_ROLE_FORM: RoleFormValues = {
+  name: '',
+  description: '',
+  permissions: [],
+  require_two_factor: false,
+};
 
 export const toRoleFormValues = (item: RoleItem): RoleFormValues => ({
   name: item.name,
   description: item.description ?? '',
   permissions: (item.permissions ?? []).map((permission) => permission.name),
+  require_two_factor: item.require_two_factor,
 });
 
 // The contract's own schema checks the form, so its messages are the server's.
@@ -124,6 +131,21 @@ export function RoleForm({ form, catalogue, role, submitLabel, onSubmit, onCance
             placeholder={t.descriptionPlaceholder}
             error={errors.description?.message}
             {...form.register('description')}
+          />
+          <Controller
+            control={form.control}
+            name="require_two_factor"
+            render={({ field, fieldState }) => (
+              <SwitchField
+                label={t.requireTwoFactor}
+                description={t.requireTwoFactorDescription}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={fieldState.error?.message}
+              />
+            )}
           />
         </FormSection>
         {/* The matrix needs the card's whole width: a heading above it, not a column beside it. */}

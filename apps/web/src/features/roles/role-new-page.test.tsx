@@ -34,7 +34,7 @@ describe('the new role page', { timeout: 20_000 }, () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/roles/12'));
     expect(api.callsTo('roles.create')).toEqual([
-      { name: 'exporters', description: null, permissions: ['users.view', 'users.export'] },
+      { name: 'exporters', description: null, permissions: ['users.view', 'users.export'], require_two_factor: false },
     ]);
     expect(await screen.findByText(f.created)).toBeTruthy();
   });

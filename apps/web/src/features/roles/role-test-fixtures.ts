@@ -10,6 +10,7 @@ export const roleItem = (overrides: Partial<RoleItem> = {}): RoleItem => ({
   description: 'Answers customers',
   guard_name: 'web',
   version: 'v1',
+  require_two_factor: false,
   created_at: '2026-01-05T10:00:00.000Z',
   updated_at: '2026-01-05T10:00:00.000Z',
   permissions: [

@@ -13,6 +13,7 @@ const roleOf = (row: Partial<RoleListRow> & Pick<RoleListRow, 'id' | 'name'>): R
   description: null,
   guard_name: 'web',
   version: '1',
+  require_two_factor: false,
   created_at: '2026-01-05T10:00:00.000Z',
   updated_at: '2026-01-05T10:00:00.000Z',
   permissions_count: 0,
