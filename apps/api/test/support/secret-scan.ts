@@ -55,6 +55,19 @@ export const SECRET_REVEALING_PROCEDURES: readonly SecretReveal[] = [
     secret: 'link',
     why: 'the invitation link of an account created with invite: true while mail is off',
   },
+  { procedure: 'twoFactor.start', field: 'secret', secret: 'totp', why: 'a TOTP secret, shown once at set-up' },
+  {
+    procedure: 'twoFactor.start',
+    field: 'otpauth_url',
+    secret: 'totp',
+    why: 'the TOTP secret in its otpauth:// URL (the QR code), shown once at set-up',
+  },
+  {
+    procedure: 'twoFactor.confirm',
+    field: 'recovery_codes',
+    secret: 'recovery',
+    why: 'the ten recovery codes, shown once when two-factor sign-in is turned on',
+  },
 ];
 
 /** A REST route as the capture names it (`POST /api/users/:id/tokens`), its procedure and success status. */
@@ -143,8 +156,12 @@ function blankField(data: unknown, reveal: SecretReveal, known: KnownSecrets) {
   for (const key of keys.slice(0, -1)) node = node?.[key] as Json | undefined;
   const last = keys.at(-1) as string;
   const value = node?.[last];
-  const hits = typeof value === 'string' ? findSecrets(value, known) : [];
-  if (hits.length > 0 && hits.every((hit) => hit.kind === reveal.secret)) (node as Json)[last] = '[revealed once]';
+  // A list of secrets (recovery codes) is blanked whole when each item is one of the kind.
+  const texts = Array.isArray(value) ? value : [value];
+  const hits = texts.flatMap((text) => (typeof text === 'string' ? findSecrets(text, known) : []));
+  if (hits.length > 0 && hits.every((hit) => hit.kind === reveal.secret)) {
+    (node as Json)[last] = '[revealed once]';
+  }
 }
 
 /** Which answer a body is: a REST route's (its procedure, and whether it is that route's success) or a tRPC call's. */
@@ -208,33 +225,29 @@ export function withoutRevealed(
   known: KnownSecrets,
   reveals: readonly SecretReveal[] = SECRET_REVEALING_PROCEDURES,
 ): string {
-  const revealOf = (procedure: string | undefined) => reveals.find((r) => r.procedure === procedure);
+  // A procedure may reveal several fields (a TOTP set-up: the secret and its URL).
+  const revealsOf = (procedure: string | undefined) => reveals.filter((r) => r.procedure === procedure);
   const calls =
     answer.door === 'rest'
-      ? [answer.success ? revealOf(answer.procedure) : undefined]
-      : trpcProcedures(answer.url).map(revealOf);
-  if (!calls.some(Boolean)) return body;
+      ? [answer.success ? revealsOf(answer.procedure) : []]
+      : trpcProcedures(answer.url).map(revealsOf);
+  if (!calls.some((c) => c.length > 0)) return body;
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
     if (answer.door === 'rest') return body;
     return (
-      withoutRevealedInStream(
-        body,
-        calls.filter((c): c is SecretReveal => c !== undefined),
-        known,
-      ) ?? body
+      withoutRevealedInStream(body, calls.flat(), known) ?? body
     );
   }
-  if (answer.door === 'rest') blankField(json, calls[0] as SecretReveal, known);
+  if (answer.door === 'rest') for (const reveal of calls[0] ?? []) blankField(json, reveal, known);
   else {
     const batch = Array.isArray(json);
     const items: unknown[] = Array.isArray(json) ? json : answer.status === 200 ? [json] : [];
     items.forEach((item, i) => {
-      const reveal = calls[i];
       const data = (item as { result?: { data?: unknown } } | null)?.result?.data;
-      if (reveal && data && (batch || calls.length === 1)) blankField(data, reveal, known);
+      if (data && (batch || calls.length === 1)) for (const reveal of calls[i] ?? []) blankField(data, reveal, known);
     });
   }
   return JSON.stringify(json);

@@ -33,7 +33,7 @@ export const TEST_PASSWORDS: readonly string[] = [
   'a-client-secret-the-tests-use-41',
 ];
 
-export type SecretKind = 'password' | 'hash' | 'token' | 'session' | 'webhook' | 'link';
+export type SecretKind = 'password' | 'hash' | 'token' | 'session' | 'webhook' | 'link' | 'totp' | 'recovery';
 
 export interface SecretHit {
   kind: SecretKind;
@@ -67,6 +67,19 @@ const RESET_LINK = /\/reset-password\/[A-Za-z0-9_-]{43}/g;
 /** An invitation link with its token (`…/invite/` and 32 random bytes in base64url): the same. */
 const INVITE_LINK = /\/invite\/[A-Za-z0-9_-]{43}/g;
 
+/**
+ * A TOTP secret (apps/api/src/auth/totp.ts: 20 random bytes, 32 characters of base32), bare or in
+ * its `otpauth://` URL: only the set-up's answer shows it.
+ */
+const TOTP_SECRET = /(?<![A-Za-z0-9])[A-Z2-7]{32}(?![A-Za-z0-9])/g;
+
+/**
+ * A recovery code as handed out (`xxxxx-xxxxx`, base32's lower-case alphabet): only the
+ * confirmation's answer shows them. Only those with a digit are looked for (seven in eight of
+ * them), so that words such as `hello-world` are not taken for one.
+ */
+const RECOVERY_CODE = /(?<![a-z0-9-])(?=[a-z-]*[2-7])[a-z2-7]{5}-[a-z2-7]{5}(?![a-z0-9-])/g;
+
 /** The length of a session id or of a token's random part: 32 random bytes in base64url. */
 export const SECRET_LENGTH = 43;
 const RUN = new RegExp(`[A-Za-z0-9_-]{${SECRET_LENGTH},}`, 'g');
@@ -90,6 +103,8 @@ export function findSecrets(text: string, known: KnownSecrets): SecretHit[] {
   for (const m of text.matchAll(WEBHOOK_SECRET)) hits.push({ kind: 'webhook', index: m.index, secret: m[0] });
   for (const m of text.matchAll(RESET_LINK)) hits.push({ kind: 'link', index: m.index, secret: m[0] });
   for (const m of text.matchAll(INVITE_LINK)) hits.push({ kind: 'link', index: m.index, secret: m[0] });
+  for (const m of text.matchAll(TOTP_SECRET)) hits.push({ kind: 'totp', index: m.index, secret: m[0] });
+  for (const m of text.matchAll(RECOVERY_CODE)) hits.push({ kind: 'recovery', index: m.index, secret: m[0] });
   for (const secret of known.passwords) {
     for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
       hits.push({ kind: 'password', index: i, secret });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import yazl from 'yazl';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSecret } from '../../src/auth/secrets.js';
+import { newTotpSecret, otpauthUrl } from '../../src/auth/totp.js';
 import { PASSWORD } from '../support/given.js';
 import { SECRET_REVEALING_PROCEDURES, scanCaptures, totalsLine, unzipText } from '../support/secret-scan.js';
 import { excerpt, findSecrets } from '../support/secrets.js';
@@ -61,6 +62,15 @@ describe('finding secrets in text', () => {
     const link = `https://admin.example.com/reset-password/${newSecret()}`;
     expect(findSecrets(`{"url":"${link}"}`, known).map((h) => h.kind)).toEqual(['link']);
     expect(findSecrets('/reset-password/short and /invite-password/x', known)).toEqual([]);
+  });
+
+  it('finds a TOTP secret, bare or in its otpauth URL, and a recovery code, but not words of their shape', () => {
+    const secret = newTotpSecret();
+    const url = otpauthUrl(secret, 'ann@example.com');
+    expect(findSecrets(`{"secret":"${secret}"}`, known).map((h) => h.kind)).toEqual(['totp']);
+    expect(findSecrets(`{"otpauth_url":"${url}"}`, known).map((h) => h.kind)).toEqual(['totp']);
+    expect(findSecrets('{"code":"ab3de-fgh2j"}', known).map((h) => h.kind)).toEqual(['recovery']);
+    expect(findSecrets('hello-world, USERS-LIST, an ABCDEFGHIJKLMNOPQRSTUVWXYZ234567x', known)).toEqual([]);
   });
 
   it('lets a reset link through only in the url of the administrator route that answers it', async () => {

@@ -38,7 +38,8 @@ export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): 
         changes: diff(null, {
           name: role.name,
           description: role.description,
-          require_two_factor: Boolean(Number(role.require_two_factor)),
+          // Named only when on: a role that asks nothing of its members reads as before.
+          ...(Number(role.require_two_factor) ? { require_two_factor: true } : {}),
           permissions: permissions.map((p) => p.name),
         }),
       });
