@@ -39,7 +39,7 @@ const REACT = '(^|node_modules/)(@[^/]+/|)([^/]*-|)react(-[^/]*|)(/|$)';
  * components/, or is added here on purpose.
  */
 const FEATURE_PUBLIC = {
-  auth: ['use-session', 'account-nav'],
+  auth: ['use-session', 'account-nav', 'use-sign-out'],
   errors: ['query-states', 'record-page', 'record-error-state'],
   theme: ['theme-switch'],
   jobs: ['job-page', 'job-progress', 'job-skips', 'job-watch', 'use-job'],

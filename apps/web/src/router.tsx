@@ -69,7 +69,7 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <RouteLoading />,
     children: [
       { index: true, element: <HomeRedirect /> },
-      { path: 'account', lazy: lazyPage(() => import('./features/auth/account-page').then((m) => m.AccountPage)) },
+      { path: 'account', lazy: lazyPage(() => import('./features/account/account-page').then((m) => m.AccountPage)) },
       {
         path: 'account/tokens',
         lazy: lazyPage(() => import('./features/tokens/my-tokens-page').then((m) => m.MyTokensPage)),

@@ -5,7 +5,7 @@ import { useAccountMessages } from '../../i18n/account-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
-import { accountApi, type PasswordChange } from './account-api';
+import { accountApi, type PasswordChange } from '../../lib/account-api';
 
 const FIELDS = ['current_password', 'password', 'password_confirmation'] as const;
 const EMPTY: PasswordChange = { current_password: '', password: '', password_confirmation: '' };

@@ -6,7 +6,7 @@ import { apiErrorMessage } from '../../lib/api-error';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
-import { accountApi } from './account-api';
+import { accountApi } from '../../lib/account-api';
 
 /** One's own name (`PUT /account`): no `users.update` needed for oneself. */
 export function AccountProfileForm({ name }: { name: string }) {

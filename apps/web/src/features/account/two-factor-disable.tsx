@@ -4,8 +4,8 @@ import { useForm } from 'react-hook-form';
 import { useAccountMessages } from '../../i18n/account-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { toast } from '../../lib/toast';
-import { accountApi } from './account-api';
-import { CodeField, digitsOf } from './code-field';
+import { accountApi } from '../../lib/account-api';
+import { CodeField, digitsOf } from '../../components/code-field';
 
 /** Turning the second factor off takes a current code: a stolen session alone cannot. */
 export function TwoFactorDisable({ onDisabled }: { onDisabled: () => void }) {

@@ -4,8 +4,8 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAccountMessages } from '../../i18n/account-messages';
 import { apiErrorMessage } from '../../lib/api-error';
-import { accountApi, type Enrolment } from './account-api';
-import { CodeField, digitsOf } from './code-field';
+import { accountApi, type Enrolment } from '../../lib/account-api';
+import { CodeField, digitsOf } from '../../components/code-field';
 import { QrCode } from './qr-code';
 import { RecoveryCodes } from './recovery-codes';
 

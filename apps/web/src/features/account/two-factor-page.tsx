@@ -6,7 +6,7 @@ import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
 import { AccountNav } from '../auth/account-nav';
 import { useSession } from '../auth/use-session';
-import { heldAtEnrolment, twoFactorOf } from './account-api';
+import { heldAtEnrolment, twoFactorOf } from '../../lib/account-api';
 import { TwoFactorDisable } from './two-factor-disable';
 import { TwoFactorEnrol } from './two-factor-enrol';
 

@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useAuthMessages } from '../../i18n/auth-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
-import { asksForCode } from '../account/account-api';
+import { asksForCode } from '../../lib/account-api';
 import { TwoFactorStep } from './two-factor-step';
 import { useSignedIn } from './use-signed-in';
 

@@ -5,7 +5,7 @@ import { useMessages } from '../../i18n/messages';
 import { FullPageLoading } from './full-page-loading';
 import { apiErrorMessage } from '../../lib/api-error';
 import { loginPathFor, TWO_FACTOR_PATH } from '../../lib/auth-paths';
-import { heldAtEnrolment } from '../account/account-api';
+import { heldAtEnrolment } from '../../lib/account-api';
 import { useSession } from './use-session';
 import { useSessionExpiry } from './use-session-expiry';
 

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSignInMessages } from '../../i18n/sign-in-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
-import { answerTwoFactor } from '../account/account-api';
-import { CodeField, digitsOf } from '../account/code-field';
+import { answerTwoFactor } from '../../lib/account-api';
+import { CodeField, digitsOf } from '../../components/code-field';
 import { useSignedIn } from './use-signed-in';
 
 /**

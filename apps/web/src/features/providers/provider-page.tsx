@@ -1,12 +1,11 @@
 import { FormError, PageHeader, Skeleton } from '@app/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { useProvidersMessages } from '../../i18n/providers-messages';
 import { apiErrorMessage } from '../../lib/api-error';
 import { toast } from '../../lib/toast';
 import { useIdParam } from '../../lib/use-id-param';
 import { BackLink } from '../../components/back-link';
-import { NotFoundPage } from '../errors/not-found-page';
 import { ProviderForm } from './provider-form';
 import { PROVIDERS_PATH, type ProviderInput, providerKeys, providersApi } from './providers-api';
 
@@ -21,7 +20,7 @@ export function ProviderPage({ creating = false }: { creating?: boolean }) {
     queryFn: () => providersApi.show(id ?? 0),
     enabled: !creating && id !== null,
   });
-  if (!creating && id === null) return <NotFoundPage />;
+  if (!creating && id === null) return <Navigate to={PROVIDERS_PATH} replace />;
 
   const save = async (input: ProviderInput) => {
     const { item } = creating || id === null ? await providersApi.create(input) : await providersApi.update(id, input);

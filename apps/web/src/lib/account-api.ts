@@ -1,5 +1,5 @@
 import type { AuthSession } from '@app/contracts';
-import { rest } from '../../lib/rest';
+import { rest } from './rest';
 
 /** `auth.me`'s `two_factor` (SPEC §14): whether the person has a second factor, and must. */
 export interface TwoFactorState {

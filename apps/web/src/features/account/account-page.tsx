@@ -14,11 +14,11 @@ import { KeyRound, LogOut, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useAuthMessages } from '../../i18n/auth-messages';
 import { PermissionList } from '../../components/permission-list';
-import { AccountPasswordForm } from '../account/account-password-form';
-import { AccountProfileForm } from '../account/account-profile-form';
-import { AccountNav } from './account-nav';
-import { useSession } from './use-session';
-import { useSignOut } from './use-sign-out';
+import { AccountPasswordForm } from './account-password-form';
+import { AccountProfileForm } from './account-profile-form';
+import { AccountNav } from '../auth/account-nav';
+import { useSession } from '../auth/use-session';
+import { useSignOut } from '../auth/use-sign-out';
 
 /** `/account`: who is signed in, their name and password, and in plain words what the account may do here. */
 export function AccountPage() {
