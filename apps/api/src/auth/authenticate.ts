@@ -1,6 +1,5 @@
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import { heldAtEnrolment } from '../domain/two-factor.js';
 import type { Actor, AuthMethod } from './actor.js';
 import { loadActor } from './actor.js';
 import { apiTokenHash, resolveApiToken, tokenPermissions } from './api-tokens.js';
@@ -19,6 +18,16 @@ export interface Authenticated {
 }
 
 const ANONYMOUS: Authenticated = { actor: null, auth: null };
+
+/**
+ * A session is held at enrolment when one of its user's roles requires a second factor, the user
+ * has none, and the sign-in did not meet one another way (an identity provider saying it asked
+ * for one). Tokens are never held: a person makes them, and scripts cannot enrol.
+ */
+const heldAtEnrolment = (
+  twoFactor: { enrolled: boolean; required: boolean } | undefined,
+  sessionSecondFactor: string | null,
+): boolean => Boolean(twoFactor?.required && !twoFactor.enrolled && sessionSecondFactor === null);
 
 /** `Authorization: Bearer <token>` → the token; anything else in that header → undefined. */
 export function bearerToken(authorization: string | undefined): string | undefined {

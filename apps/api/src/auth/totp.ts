@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RECOVERY_CODE_COUNT, TOTP_DIGITS } from '@app/contracts';
 import { Secret, TOTP } from 'otpauth';
-import { PRODUCT_NAME } from '../mail/mail-catalogue.js';
 import { hashSecret } from './secrets.js';
 
 /** RFC 6238 as every authenticator app reads an `otpauth://` URL without options: SHA-1, 6 digits, 30 s. */
@@ -12,9 +11,9 @@ const PERIOD_SECONDS = 30;
  */
 const WINDOW_STEPS = 1;
 
-const totpOf = (secret: string, label = '') =>
+const totpOf = (secret: string, label = '', issuer = '') =>
   new TOTP({
-    issuer: PRODUCT_NAME,
+    issuer,
     label,
     algorithm: 'SHA1',
     digits: TOTP_DIGITS,
@@ -26,7 +25,8 @@ const totpOf = (secret: string, label = '') =>
 export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
 
 /** The `otpauth://totp/…` URL a QR code carries: the product as issuer, the account's e-mail as label. */
-export const otpauthUrl = (secret: string, email: string): string => totpOf(secret, email).toString();
+export const otpauthUrl = (secret: string, email: string, issuer: string): string =>
+  totpOf(secret, email, issuer).toString();
 
 /** The time step a moment falls in. */
 export const stepAt = (now: Date): number => Math.floor(now.getTime() / 1000 / PERIOD_SECONDS);

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Context } from '../context.js';
+import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
 import { inWriteTurn } from '../db/transaction.js';
 import { hashSecret, newSecret } from './secrets.js';
@@ -77,10 +78,10 @@ export async function endChallenge(ctx: Context, challenge: Challenge): Promise<
 }
 
 /** Housekeeping: removes the challenges past their five minutes. Returns how many went. */
-export async function purgeExpiredChallenges(ctx: Pick<Context, 'db'>, now = new Date()): Promise<number> {
-  const deleted: unknown = await inWriteTurn(ctx.db, () =>
-    ctx.db.sequelize.query('DELETE FROM two_factor_challenges WHERE expires_at <= :now', {
-      replacements: { now: sqlDate(ctx.db, now) },
+export async function purgeExpiredChallenges(db: Database, now = new Date()): Promise<number> {
+  const deleted: unknown = await inWriteTurn(db, () =>
+    db.sequelize.query('DELETE FROM two_factor_challenges WHERE expires_at <= :now', {
+      replacements: { now: sqlDate(db, now) },
       type: QueryTypes.BULKDELETE,
     }),
   );

@@ -1,25 +1,19 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
 import { inWriteTurn } from '../db/transaction.js';
-import { openSecret, sealSecret, secretKeys } from '../webhooks/secret-box.js';
 
 /**
  * A user's second factor as stored (migration 0020). The columns live outside the User model on
  * purpose: no model read, serialiser or audit diff can carry the secret by accident.
  */
 export interface StoredTwoFactor {
-  /** Sealed with SECRETS_KEY (webhooks/secret-box.ts); null when there is none. */
+  /** Sealed with SECRETS_KEY (modules/two-factor/second-factor.ts); null when there is none. */
   sealedSecret: string | null;
   enrolled: boolean;
   /** The time step of the last code accepted. */
   lastStep: number | null;
 }
-
-const keysOf = (config: AppConfig) => secretKeys(config.SECRETS_KEY, config.SECRETS_KEY_PREVIOUS);
-export const sealTotpSecret = (config: AppConfig, secret: string) => sealSecret(secret, keysOf(config));
-export const openTotpSecret = (config: AppConfig, sealed: string) => openSecret(sealed, keysOf(config));
 
 export async function readTwoFactor(db: Database, tx: Transaction | null, userId: number): Promise<StoredTwoFactor> {
   const [row] = await db.sequelize.query<{

@@ -25,7 +25,10 @@ export function twoFactorRefusal(
 ): TwoFactorRefusal | null {
   if (step === 'setup' || step === 'confirm') {
     if (facts.enrolled) {
-      return refusal('TWO_FACTOR_ENROLLED', 'Two-factor sign-in is already on. Turn it off first to set up another app.');
+      return refusal(
+        'TWO_FACTOR_ENROLLED',
+        'Two-factor sign-in is already on. Turn it off first to set up another app.',
+      );
     }
     if (step === 'confirm' && !facts.hasSecret) {
       return refusal('TWO_FACTOR_NOT_PENDING', 'There is no set-up waiting for a code. Start the set-up again.');
@@ -40,13 +43,3 @@ export function twoFactorRefusal(
   }
   return null;
 }
-
-/**
- * A session is held at enrolment when one of its user's roles requires a second factor, the user
- * has none, and the sign-in did not meet one another way (an identity provider saying it asked
- * for one). Tokens are never held: a person makes them, and scripts cannot enrol.
- */
-export const heldAtEnrolment = (
-  twoFactor: { enrolled: boolean; required: boolean } | undefined,
-  sessionSecondFactor: string | null,
-): boolean => Boolean(twoFactor?.required && !twoFactor.enrolled && sessionSecondFactor === null);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { purgeStaleRateLimits } from '../auth/rate-limit.js';
 import { purgeExpiredSessions, type SessionLimits } from '../auth/sessions.js';
+import { purgeExpiredChallenges } from '../auth/two-factor-challenges.js';
 import type { Database } from '../db/database.js';
 import { isDatabaseUnreachable } from '../db/unavailable.js';
 import { PRUNE_EVERY_MS, type Repeating, repeatAbout } from './repeat.js';
@@ -19,6 +20,8 @@ export async function purgeExpired(db: Database, sessions: SessionLimits, now = 
   return {
     sessions: await purgeExpiredSessions(db, sessions, now),
     rateLimits: await purgeStaleRateLimits(db, now.getTime()),
+    // Sign-ins that never got their second step (five minutes each).
+    twoFactorChallenges: await purgeExpiredChallenges(db, now),
   };
 }
 
@@ -36,7 +39,8 @@ export function startHousekeeping({
   const pass = async () => {
     try {
       const done = await purgeExpired(db, sessions);
-      if (done.sessions || done.rateLimits) log.info(done, 'expired sessions and rate-limit windows purged');
+      if (done.sessions || done.rateLimits || done.twoFactorChallenges)
+        log.info(done, 'expired sessions and rate-limit windows purged');
     } catch (err) {
       if (isDatabaseUnreachable(err)) log.warn({ err: String(err) }, 'purge skipped: database unavailable');
       else log.error({ err }, 'purge of expired sessions and rate-limit windows failed');

@@ -102,6 +102,6 @@ describe('the hourly pass', () => {
     const now = new Date();
     await sessionAt(now, 0, 40 * MINUTE);
     await hit(db, bucketKey('export', '9'), MINUTE, now.getTime() - 2 * RATE_ROWS_KEPT_MS);
-    expect(await purgeExpired(db, limits, now)).toEqual({ sessions: 1, rateLimits: 1 });
+    expect(await purgeExpired(db, limits, now)).toEqual({ sessions: 1, rateLimits: 1, twoFactorChallenges: 0 });
   });
 });

@@ -90,9 +90,9 @@ describe('self-service: one’s own password', () => {
     });
     expect(mismatch.json().errors.password_confirmation).toBeDefined();
     // Nothing changed.
-    expect((await request(t.app).post('/api/auth/login', { email: ann.email, password: ann.password })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await request(t.app).post('/api/auth/login', { email: ann.email, password: ann.password })).statusCode,
+    ).toBe(200);
   });
 
   it('limits guesses of the current password like sign-in attempts', async () => {

@@ -114,9 +114,9 @@ describe('roles that require a second factor', () => {
     const bob = await given(t.db).user({ roles: ['viewer'] });
     const cookie = await loginCookie(t.app, bob.email, bob.password);
     expect((await request(t.app, { cookie }).get('/api/users')).statusCode).toBe(200);
-    const viewer = (await request(t.app, { cookie: admin }).get('/api/roles')).json().rows.find(
-      (r: { name: string }) => r.name === 'viewer',
-    );
+    const viewer = (await request(t.app, { cookie: admin }).get('/api/roles'))
+      .json()
+      .rows.find((r: { name: string }) => r.name === 'viewer');
     const shown = (await request(t.app, { cookie: admin }).get(`/api/roles/${viewer.id}?with[]=permissions`)).json();
     const put = (require_two_factor: boolean, version: string) =>
       request(t.app, { cookie: admin }).put(`/api/roles/${viewer.id}`, {

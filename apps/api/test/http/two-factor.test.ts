@@ -113,9 +113,7 @@ describe('enrolment', () => {
     expect((await request(t.app, { cookie }).get('/api/auth/me')).json().two_factor.enrolled).toBe(true);
     expect((await request(t.app, { cookie }).get('/api/account')).json().item.two_factor.enrolled).toBe(true);
     // A second set-up would replace the app silently: turn it off first.
-    expect((await request(t.app, { cookie }).post('/api/account/two-factor')).json().code).toBe(
-      'TWO_FACTOR_ENROLLED',
-    );
+    expect((await request(t.app, { cookie }).post('/api/account/two-factor')).json().code).toBe('TWO_FACTOR_ENROLLED');
   });
 
   it('keeps the secret sealed and the recovery codes hashed at rest', async () => {
@@ -202,9 +200,7 @@ describe('sign-in with a second factor', () => {
     const reused = await secondStep(await passwordStep(ann), { recovery_code: code });
     expect(reused.statusCode).toBe(422);
     expect(reused.json().errors.recovery_code).toBeDefined();
-    expect((await secondStep(await passwordStep(ann), { recovery_code: recovery[1] as string })).statusCode).toBe(
-      200,
-    );
+    expect((await secondStep(await passwordStep(ann), { recovery_code: recovery[1] as string })).statusCode).toBe(200);
   });
 
   it('binds the second step to the client that gave the password, for five minutes', async () => {

@@ -237,9 +237,7 @@ export function withoutRevealed(
     json = JSON.parse(body);
   } catch {
     if (answer.door === 'rest') return body;
-    return (
-      withoutRevealedInStream(body, calls.flat(), known) ?? body
-    );
+    return withoutRevealedInStream(body, calls.flat(), known) ?? body;
   }
   if (answer.door === 'rest') for (const reveal of calls[0] ?? []) blankField(json, reveal, known);
   else {

@@ -66,7 +66,7 @@ describe('finding secrets in text', () => {
 
   it('finds a TOTP secret, bare or in its otpauth URL, and a recovery code, but not words of their shape', () => {
     const secret = newTotpSecret();
-    const url = otpauthUrl(secret, 'ann@example.com');
+    const url = otpauthUrl(secret, 'ann@example.com', 'User administration');
     expect(findSecrets(`{"secret":"${secret}"}`, known).map((h) => h.kind)).toEqual(['totp']);
     expect(findSecrets(`{"otpauth_url":"${url}"}`, known).map((h) => h.kind)).toEqual(['totp']);
     expect(findSecrets('{"code":"ab3de-fgh2j"}', known).map((h) => h.kind)).toEqual(['recovery']);

@@ -24,8 +24,7 @@ export const accountRouter = router({
   changePassword: protectedProcedure
     .meta(
       rest('PUT', '/account/password', {
-        summary:
-          'Change your own password, proven by the current one; every other session and API token of yours ends',
+        summary: 'Change your own password, proven by the current one; every other session and API token of yours ends',
         problems: ['RATE_LIMITED', 'VERSION_CONFLICT'],
       }),
     )

@@ -19,10 +19,7 @@ const WRONG_CURRENT = 'Your current password is not correct.';
  * every other session and API token of the account ends, with the links mailed to it; the
  * session this request came with stays.
  */
-export async function changeOwnPassword({
-  ctx,
-  input,
-}: HandlerCall<AccountPasswordInput>): Promise<PasswordChanged> {
+export async function changeOwnPassword({ ctx, input }: HandlerCall<AccountPasswordInput>): Promise<PasswordChanged> {
   const { db, config, actor } = ctx;
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
   const ipWindow = await hit(db, clientBucketKey('login-ip', ctx.ip), windowMs);

@@ -29,11 +29,16 @@ export const authRouter = router({
     .output(LoginAnswerSchema)
     .mutation(login),
   logout: protectedProcedure
-    .meta({ ...rest('POST', '/auth/logout', { status: 204, summary: 'End the current session' }), duringEnrolment: true })
+    .meta({
+      ...rest('POST', '/auth/logout', { status: 204, summary: 'End the current session' }),
+      duringEnrolment: true,
+    })
     .mutation(logout),
   me: protectedProcedure
     .meta({
-      ...rest('GET', '/auth/me', { summary: 'Who is signed in, what they may do, and where their second factor stands' }),
+      ...rest('GET', '/auth/me', {
+        summary: 'Who is signed in, what they may do, and where their second factor stands',
+      }),
       duringEnrolment: true,
     })
     .output(AuthSessionSchema)

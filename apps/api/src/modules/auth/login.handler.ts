@@ -4,13 +4,7 @@ import { loadActor } from '../../auth/actor.js';
 import { auditedLoginEmail, findLoginAccount, loginAttemptsBucket } from '../../auth/login-identity.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../auth/password.js';
 import { clientBucketKey, hit, reset, tooManyAttempts } from '../../auth/rate-limit.js';
-import {
-  createSession,
-  deleteSession,
-  type SecondFactor,
-  SESSION_COOKIE,
-  sessionLimits,
-} from '../../auth/sessions.js';
+import { createSession, deleteSession, type SecondFactor, SESSION_COOKIE, sessionLimits } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
 import type { Context, HandlerCall } from '../../context.js';
 import type { Database } from '../../db/database.js';

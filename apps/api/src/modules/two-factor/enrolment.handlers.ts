@@ -6,15 +6,9 @@ import type {
   TwoFactorState,
 } from '@app/contracts';
 import type { Transaction } from 'sequelize';
-import { spendCodeAttempt, useSecondFactor, wrongSecondFactor } from '../../auth/second-factor.js';
+
 import { matchedStep, newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash } from '../../auth/totp.js';
-import {
-  confirmTwoFactor,
-  openTotpSecret,
-  readTwoFactor,
-  replaceTwoFactor,
-  sealTotpSecret,
-} from '../../auth/two-factor-store.js';
+import { confirmTwoFactor, readTwoFactor, replaceTwoFactor } from '../../auth/two-factor-store.js';
 import type { HandlerCall, HandlerContext } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { twoFactorRefusal } from '../../domain/two-factor.js';
@@ -22,6 +16,14 @@ import { refusalError } from '../../errors.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { lockUsers } from '../../repositories/users.locks.js';
 import { liveUser } from '../../repositories/users.targets.js';
+import { PRODUCT_NAME } from '../../mail/mail-catalogue.js';
+import {
+  openTotpSecret,
+  sealTotpSecret,
+  spendCodeAttempt,
+  useSecondFactor,
+  wrongSecondFactor,
+} from './second-factor.js';
 
 /** Locks one's own row and reads where one's second factor stands. */
 async function lockOwnTwoFactor(ctx: HandlerContext, tx: Transaction) {
@@ -43,7 +45,7 @@ export async function startTwoFactor({ ctx }: HandlerCall<unknown>): Promise<Two
     if (refusal) throw refusalError(refusal);
     await replaceTwoFactor(ctx.db, tx, ctx.actor.id, sealTotpSecret(ctx.config, secret));
   });
-  return { secret, otpauth_url: otpauthUrl(secret, ctx.actor.email) };
+  return { secret, otpauth_url: otpauthUrl(secret, ctx.actor.email, PRODUCT_NAME) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AuthSession, SecondFactorInput } from '@app/contracts';
 import { loadActor } from '../../auth/actor.js';
-import { clearCodeAttempts, spendCodeAttempt, useSecondFactor, wrongSecondFactor } from '../../auth/second-factor.js';
+import { clearCodeAttempts, spendCodeAttempt, useSecondFactor, wrongSecondFactor } from './second-factor.js';
 import { countChallengeAttempt, currentChallenge, endChallenge } from '../../auth/two-factor-challenges.js';
 import type { Context, HandlerCall } from '../../context.js';
 import { AppError } from '../../errors.js';

@@ -1,13 +1,19 @@
 import type { SecondFactorInput } from '@app/contracts';
 import type { Transaction } from 'sequelize';
-import type { AppConfig } from '../config.js';
-import type { Context } from '../context.js';
-import type { Database } from '../db/database.js';
-import { AppError } from '../errors.js';
-import { bucketKey, clientBucketKey, hit, reset, tooManyAttempts } from './rate-limit.js';
-import type { SecondFactor } from './sessions.js';
-import { matchedStep, recoveryCodeHash } from './totp.js';
-import { openTotpSecret, readTwoFactor, takeStep, useRecoveryCode } from './two-factor-store.js';
+import type { AppConfig } from '../../config.js';
+import type { Context } from '../../context.js';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../errors.js';
+import { bucketKey, clientBucketKey, hit, reset, tooManyAttempts } from '../../auth/rate-limit.js';
+import type { SecondFactor } from '../../auth/sessions.js';
+import { matchedStep, recoveryCodeHash } from '../../auth/totp.js';
+import { readTwoFactor, takeStep, useRecoveryCode } from '../../auth/two-factor-store.js';
+import { openSecret, sealSecret, secretKeys } from '../../webhooks/secret-box.js';
+
+/** The TOTP secret at rest: sealed with SECRETS_KEY as the webhooks' signing secrets are. */
+const keysOf = (config: AppConfig) => secretKeys(config.SECRETS_KEY, config.SECRETS_KEY_PREVIOUS);
+export const sealTotpSecret = (config: AppConfig, secret: string) => sealSecret(secret, keysOf(config));
+export const openTotpSecret = (config: AppConfig, sealed: string) => openSecret(sealed, keysOf(config));
 
 /** The per-account counter of code attempts: signing in, confirming and turning off all spend it. */
 const codeAttemptsBucket = (userId: number) => bucketKey('two-factor-user', String(userId));
