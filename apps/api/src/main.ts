@@ -43,7 +43,7 @@ async function main() {
 
   if (config.NODE_ENV === 'production' && !config.SECRETS_KEY) {
     logger.warn(
-      'SECRETS_KEY is not set: webhook signing secrets, and the links of mail waiting to be sent, are stored unsealed (see docs/webhooks.md)',
+      'SECRETS_KEY is not set: webhook signing secrets, the links of mail waiting to be sent and two-factor secrets are stored unsealed (see docs/webhooks.md)',
     );
   }
   const mail = mailSettings(config);
