@@ -5,6 +5,13 @@ const REDACTED = '[redacted]';
 /** A parameter or JSON key that names a credential. */
 const SENSITIVE_NAME = /pass(word)?|secret|token|authorization|api[_-]?key/i;
 
+/**
+ * What an identity provider's redirect carries in the URL (single sign-on's callback): the
+ * authorization code and the state are one-time credentials, kept out of the logs like a token.
+ */
+const OAUTH_CREDENTIAL_NAME = /^(code|state|session_state)$/;
+const OAUTH_CREDENTIAL = /(^|&)(code|state|session_state)=/;
+
 function decodedQuery(query: string): string {
   try {
     return decodeURIComponent(query.replace(/\+/g, ' '));
@@ -48,11 +55,11 @@ export function loggableUrl(url: string): string {
   const at = url.indexOf('?');
   if (at === -1) return url;
   const query = url.slice(at + 1);
-  if (!SENSITIVE_NAME.test(decodedQuery(query))) return url;
+  if (!SENSITIVE_NAME.test(decodedQuery(query)) && !OAUTH_CREDENTIAL.test(query)) return url;
   const params = new URLSearchParams(query);
   const kept = [...params].map(([key, value]): [string, string] => [
     key,
-    SENSITIVE_NAME.test(key) ? REDACTED : loggableValue(value),
+    SENSITIVE_NAME.test(key) || OAUTH_CREDENTIAL_NAME.test(key) ? REDACTED : loggableValue(value),
   ]);
   return `${url.slice(0, at)}?${new URLSearchParams(kept).toString()}`;
 }

@@ -156,6 +156,25 @@ describe('single sign-on with a real OpenID provider', () => {
     expect(pw.statusCode).not.toBe(200);
   });
 
+  it("meets a role's two-factor requirement when the provider's amr says mfa, and only then", async () => {
+    await t.db.sequelize.query("UPDATE roles SET require_two_factor = :yes WHERE name = 'manager'", {
+      replacements: { yes: true },
+    });
+    await given(t.db).user({ email: 'max@example.com', roles: ['manager'] });
+    op.accounts.set('max', { email: 'max@example.com', email_verified: true });
+    op.signInAs('max', ['pwd', 'mfa']);
+    const strong = await ssoSignIn(t.app, providerId);
+    expect(strong.location).toBe('/');
+    const strongUsers = await request(t.app, { cookie: strong.session as string }).get('/api/users');
+    expect(strongUsers.statusCode, strongUsers.body).toBe(200);
+    op.signInAs('max', ['pwd']);
+    const weak = await ssoSignIn(t.app, providerId);
+    expect(weak.location).toBe('/');
+    const held = await request(t.app, { cookie: weak.session as string }).get('/api/users');
+    expect(held.statusCode).toBe(403);
+    expect(held.json().code).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
+  });
+
   it('sends a provider that is gone to the sign-in page', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/sso/999/start' });
     expect(res.statusCode).toBe(302);

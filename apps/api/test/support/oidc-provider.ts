@@ -52,14 +52,18 @@ export async function startTestProvider(publicUrl: string): Promise<TestProvider
     ],
     jwks: { keys: [jwk as never] },
     cookies: { keys: ['test-provider-cookie-key'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    // The e-mail with scope email; amr in every ID token that has one (the login's, below).
+    claims: { acr: null, auth_time: null, sid: null, openid: ['sub', 'amr'], email: ['email', 'email_verified'] },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, sub) {
       const account = accounts.get(sub);
       if (!account) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, ...account }) };
+      // The ID token's amr: the provider reads it from the account's claims (the login result's own
+      // amr does not reach an ID token issued at the token endpoint).
+      const amr = next?.subject === sub && next.amr.length ? { amr: next.amr } : {};
+      return { accountId: sub, claims: async () => ({ sub, ...account, ...amr }) };
     },
     // A first-party client: what it asks for is granted without a consent page.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
