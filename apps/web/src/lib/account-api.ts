@@ -1,16 +1,11 @@
-import type { AuthSession } from '@app/contracts';
+import type { AccountPasswordInput, AuthSession, RecoveryCodes, TwoFactorSetup, TwoFactorState } from '@app/contracts';
 import { rest } from './rest';
 
-/** `auth.me`'s `two_factor` (SPEC §14): whether the person has a second factor, and must. */
-export interface TwoFactorState {
-  enrolled: boolean;
-  required: boolean;
-}
+const NONE: TwoFactorState = { enrolled: false, required: false };
 
-/** The session's second-factor state; a session answered without it has none and needs none. */
+/** `auth.me`'s `two_factor` (SPEC §14): whether the person has a second factor, and must. */
 export function twoFactorOf(session: AuthSession | undefined): TwoFactorState {
-  const state = (session as (AuthSession & { two_factor?: TwoFactorState }) | undefined)?.two_factor;
-  return { enrolled: state?.enrolled ?? false, required: state?.required ?? false };
+  return session?.two_factor ?? NONE;
 }
 
 /** Signed in, but held at enrolment until a second factor is set up. */
@@ -19,24 +14,15 @@ export function heldAtEnrolment(session: AuthSession | undefined): boolean {
   return state.required && !state.enrolled;
 }
 
-export interface Enrolment {
-  secret: string;
-  otpauth_url: string;
-}
-
-export interface PasswordChange {
-  current_password: string;
-  password: string;
-  password_confirmation: string;
-}
+/** `PUT /account/password`: the current password and the new one twice. */
+export type PasswordChange = AccountPasswordInput;
 
 /** The self-service routes (any signed-in person, no permission): SPEC §14 "Self-service", "Two-factor". */
 export const accountApi = {
   rename: (name: string) => rest<unknown>('PUT', '/account', { name }),
   changePassword: (change: PasswordChange) => rest<unknown>('PUT', '/account/password', change),
-  startEnrolment: () => rest<Enrolment>('POST', '/account/two-factor'),
-  confirmEnrolment: (code: string) =>
-    rest<{ recovery_codes: string[] }>('POST', '/account/two-factor/confirm', { code }),
+  startEnrolment: () => rest<TwoFactorSetup>('POST', '/account/two-factor'),
+  confirmEnrolment: (code: string) => rest<RecoveryCodes>('POST', '/account/two-factor/confirm', { code }),
   disable: (code: string) => rest<unknown>('DELETE', '/account/two-factor', { code }),
 };
 

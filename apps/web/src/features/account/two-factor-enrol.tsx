@@ -4,7 +4,8 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAccountMessages } from '../../i18n/account-messages';
 import { apiErrorMessage } from '../../lib/api-error';
-import { accountApi, type Enrolment } from '../../lib/account-api';
+import type { TwoFactorSetup } from '@app/contracts';
+import { accountApi } from '../../lib/account-api';
 import { CodeField, digitsOf } from '../../components/code-field';
 import { QrCode } from './qr-code';
 import { RecoveryCodes } from './recovery-codes';
@@ -15,7 +16,7 @@ import { RecoveryCodes } from './recovery-codes';
  */
 export function TwoFactorEnrol({ onEnabled, onDone }: { onEnabled: () => void; onDone: () => void }) {
   const m = useAccountMessages();
-  const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
+  const [enrolment, setEnrolment] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const form = useForm<{ code: string }>({ defaultValues: { code: '' } });
   const keyId = useId();

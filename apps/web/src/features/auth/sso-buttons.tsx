@@ -1,14 +1,10 @@
+import type { PublicAuthProviderList } from '@app/contracts';
 import { Alert, buttonClassName } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
 import { LogIn } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { useSignInMessages } from '../../i18n/sign-in-messages';
 import { rest } from '../../lib/rest';
-
-interface PublicProvider {
-  id: number;
-  name: string;
-}
 
 /**
  * "Sign in with <provider>" for each configured provider (`GET /auth/providers/public`). Plain
@@ -19,7 +15,7 @@ export function SsoButtons() {
   const m = useSignInMessages();
   const providers = useQuery({
     queryKey: ['auth', 'providers', 'public'],
-    queryFn: () => rest<PublicProvider[]>('GET', '/auth/providers/public'),
+    queryFn: () => rest<PublicAuthProviderList>('GET', '/auth/providers/public'),
     staleTime: 5 * 60_000,
   });
   const list = providers.data ?? [];

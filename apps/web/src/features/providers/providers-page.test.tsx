@@ -20,6 +20,8 @@ const acme: Provider = {
   create_users: false,
   default_roles: [],
   redirect_uri: 'https://admin.acme.test/api/auth/sso/3/callback',
+  created_at: '2026-11-28T10:00:00.000Z',
+  updated_at: '2026-11-28T10:00:00.000Z',
 };
 const META = { page: 1, perPage: 100, total: 2, totalExact: true, pageCount: 1 };
 const roleRow = (id: number, name: string) => ({ id, name, description: null, users_count: 0, permissions_count: 0 });
@@ -94,7 +96,7 @@ describe('single sign-on providers', { timeout: 20_000 }, () => {
 
     expect(await screen.findByText(t.clientSecretSet)).toBeTruthy();
     expect(screen.queryByLabelText(t.clientSecret)).toBeNull();
-    expect(screen.getByText(acme.redirect_uri!)).toBeTruthy();
+    expect(screen.getByText(acme.redirect_uri)).toBeTruthy();
     fireEvent.change(screen.getByLabelText(t.name), { target: { value: 'Acme' } });
     fireEvent.click(screen.getByRole('button', { name: m.providers.save }));
     await waitFor(() => expect(api.bodiesOf('PUT /auth/providers/3')).toHaveLength(1));
