@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, IsoDateTimeSchema } from './common';
+import { constrainInput } from './json-schema';
 
 /**
  * Where one's second factor stands: `enrolled` once a TOTP enrolment was confirmed; `required`
@@ -75,6 +76,8 @@ export const SecondFactorInputSchema = z
     }
   });
 export type SecondFactorInput = z.output<typeof SecondFactorInputSchema>;
+// For the OpenAPI document (json-schema.ts): exactly one of the two, as the refinement says.
+constrainInput(SecondFactorInputSchema, { oneOf: [{ required: ['code'] }, { required: ['recovery_code'] }] });
 
 /** POST /auth/login for an account with a second factor: the password was right; the code comes next. */
 export const TwoFactorChallengeSchema = z.object({ two_factor_required: z.literal(true) });

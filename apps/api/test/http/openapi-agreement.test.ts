@@ -50,6 +50,9 @@ const STATEFUL_REFUSALS: RegExp[] = [
   /The issuer must use https/,
   /The issuer points at/,
   /There is no role named/,
+  // Self-service and two-factor: whether a password or a code is right is the account's state.
+  /Your current password is not correct/,
+  /is not correct or was used already/,
 ];
 
 /**
