@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, IsoDateTimeSchema } from './common';
-import { constrainInput } from './json-schema';
+import { constrainInput, describeInput } from './json-schema';
 
 /**
  * Where one's second factor stands: `enrolled` once a TOTP enrolment was confirmed; `required`
@@ -38,19 +38,22 @@ export const RECOVERY_CODE_COUNT = 10;
 const CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app.';
 const RECOVERY_MESSAGE = 'Enter one of your recovery codes.';
 
-/** A code as typed: spaces (apps show "123 456") are dropped before the six digits are checked. */
-export const TotpCodeSchema = z
-  .string({ error: CODE_MESSAGE })
-  .max(20, CODE_MESSAGE)
-  .transform((v) => v.replace(/\s+/g, ''))
-  .pipe(z.string().regex(/^\d{6}$/, CODE_MESSAGE));
+/** A code: six digits, as the app shows them without the space ("123 456" is the SPA's to join). */
+export const TotpCodeSchema = z.string({ error: CODE_MESSAGE }).regex(/^[0-9]{6}$/, CODE_MESSAGE);
 
-/** A recovery code as typed: case, spaces and dashes do not matter. */
+/** A recovery code as typed: case and the dash do not matter (`ABCDE-FGH2J`, `abcdefgh2j`). */
 export const RecoveryCodeSchema = z
   .string({ error: RECOVERY_MESSAGE })
-  .max(40, RECOVERY_MESSAGE)
-  .transform((v) => v.toLowerCase().replace(/[\s-]+/g, ''))
-  .pipe(z.string().regex(/^[a-z2-7]{10}$/, 'This is not a recovery code.'));
+  .regex(/^[A-Za-z2-7]{5}-?[A-Za-z2-7]{5}$/, 'This is not a recovery code.')
+  .transform((v) => v.toLowerCase().replace('-', ''));
+
+// For the OpenAPI document (json-schema.ts): examples its case maker starts from.
+describeInput(TotpCodeSchema, { type: 'string', pattern: '^[0-9]{6}$', examples: ['123456'] });
+describeInput(RecoveryCodeSchema, {
+  type: 'string',
+  pattern: '^[A-Za-z2-7]{5}-?[A-Za-z2-7]{5}$',
+  examples: ['abcde-fgh2j'],
+});
 
 /** POST /account/two-factor: the pending enrolment's secret (base32) and its `otpauth://` URL, for a QR code. */
 export const TwoFactorSetupSchema = z.object({ secret: z.string(), otpauth_url: z.string() });
