@@ -8,6 +8,9 @@ import { plainText } from './text';
 /** At most this many providers: the sign-in page shows a button for each. */
 export const AUTH_PROVIDERS_MAX = 20;
 
+/** For the OpenAPI document (json-schema.ts): trimmed before its length is counted, so not blank. */
+const notBlank = <S extends z.ZodType>(schema: S): S => constrainInput(schema, { pattern: '\\S' });
+
 /** An e-mail domain as people write it after the @ (`example.com`), kept in lower case. */
 const DomainSchema = constrainInput(
   plainText('domain')
@@ -25,9 +28,11 @@ const DomainSchema = constrainInput(
  * a PUT it may be left out to keep the stored one.
  */
 export const AuthProviderInputSchema = z.object({
-  name: plainText('name', { error: 'Give the name the sign-in button shows.' })
-    .min(1, 'Give the name the sign-in button shows.')
-    .max(100, 'The name can be at most 100 characters long.'),
+  name: notBlank(
+    plainText('name', { error: 'Give the name the sign-in button shows.' })
+      .min(1, 'Give the name the sign-in button shows.')
+      .max(100, 'The name can be at most 100 characters long.'),
+  ),
   // Whether http is admitted, and which hosts, is the server's call (SSO_ALLOW_INSECURE_ISSUER).
   issuer: constrainInput(
     plainText('issuer', { error: 'Give the issuer URL.' })
@@ -38,9 +43,11 @@ export const AuthProviderInputSchema = z.object({
       ),
     { examples: ['https://login.example.com/realms/staff'] },
   ),
-  client_id: plainText('client id', { error: 'Give the client id.' })
-    .min(1, 'Give the client id.')
-    .max(255, 'The client id can be at most 255 characters long.'),
+  client_id: notBlank(
+    plainText('client id', { error: 'Give the client id.' })
+      .min(1, 'Give the client id.')
+      .max(255, 'The client id can be at most 255 characters long.'),
+  ),
   client_secret: z
     .string({ error: 'Give the client secret.' })
     .min(1, 'Give the client secret.')
@@ -56,11 +63,16 @@ export const AuthProviderInputSchema = z.object({
   ),
   create_users: z.boolean().default(false),
   default_roles: z
-    .array(plainText('role').min(1).max(100), { error: 'Give the default roles as a list of role names.' })
+    .array(notBlank(plainText('role').min(1).max(100)), { error: 'Give the default roles as a list of role names.' })
     .max(50)
     .default([]),
 });
 export type AuthProviderInput = z.infer<typeof AuthProviderInputSchema>;
+
+/** POST /auth/providers: as a change, but a new provider needs its client secret. */
+export const AuthProviderCreateInputSchema = AuthProviderInputSchema.extend({
+  client_secret: AuthProviderInputSchema.shape.client_secret.unwrap(),
+});
 
 /** A provider as answered: never its secret, only whether one is stored. */
 export const AuthProviderSchema = z.object({

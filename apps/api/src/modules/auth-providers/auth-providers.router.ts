@@ -1,4 +1,5 @@
 import {
+  AuthProviderCreateInputSchema,
   AuthProviderInputSchema,
   AuthProviderItemSchema,
   AuthProviderListSchema,
@@ -32,7 +33,7 @@ export const authProvidersRouter = router({
         summary: "Add an OpenID Connect provider; its issuer's discovery document is read now (422 when it cannot be)",
       }),
     )
-    .input(AuthProviderInputSchema)
+    .input(AuthProviderCreateInputSchema)
     .output(AuthProviderItemSchema)
     .mutation(createProvider),
   show: manage
