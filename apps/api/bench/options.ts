@@ -59,6 +59,8 @@ const HELP = `Usage: npm run bench -- [options]
                        role of 800 000 members, and whether a member's next request sees it (--roles --help)
   --password-reset     instead of the scenarios: "forgot password" for an existing, an unknown, an
                        inactive and a deleted account, 200 each, medians compared (--password-reset --help)
+  --two-factor         instead of the scenarios: sign-in with the password alone beside password + TOTP
+                       code, 200 each, p50s compared (--two-factor --help)
   --profile            instead of the scenarios: one scenario (--scenario NAME, default list-default)
                        under load for --duration S (default 20) against an already-seeded database,
                        the API run with --cpu-prof; prints self and total time by function and owner

@@ -6,7 +6,16 @@ import path from 'node:path';
  * `--password-reset`), each between an
  * HTML comment pair. A full run rewrites the rest of the file and keeps them.
  */
-export const SECTIONS = ['soak', 'webhooks', 'jobs', 'imports', 'roles', 'password-reset', 'invitations'] as const;
+export const SECTIONS = [
+  'soak',
+  'webhooks',
+  'jobs',
+  'imports',
+  'roles',
+  'password-reset',
+  'invitations',
+  'two-factor',
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const marker = (name: SectionName, edge: 'start' | 'end') => `<!-- ${name}:${edge} -->`;

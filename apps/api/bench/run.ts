@@ -118,6 +118,10 @@ async function main(): Promise<number> {
     const { runPasswordResetBench } = await import('./password-reset-run.js');
     return runPasswordResetBench(process.argv.slice(2));
   }
+  if (process.argv.includes('--two-factor')) {
+    const { runTwoFactorBench } = await import('./two-factor-run.js');
+    return runTwoFactorBench(process.argv.slice(2));
+  }
   if (process.argv.includes('--invitations')) {
     const { runInvitationsBench } = await import('./invitations-run.js');
     return runInvitationsBench(process.argv.slice(2));

@@ -19,7 +19,11 @@ describe('login input', () => {
 
 describe('auth session', () => {
   it('carries a boolean for every permission name', () => {
-    const session = { user: { id: 1, name: 'Ann', email: 'ann@example.com' }, can: capabilityMap(['users.view']) };
+    const session = {
+      user: { id: 1, name: 'Ann', email: 'ann@example.com' },
+      can: capabilityMap(['users.view']),
+      two_factor: { enrolled: false, required: false },
+    };
     expect(AuthSessionSchema.parse(session).can).toMatchObject({ 'users.view': true, 'users.delete': false });
     expect(AuthSessionSchema.safeParse({ ...session, can: { 'users.view': true } }).success).toBe(false);
   });

@@ -51,6 +51,11 @@ describe('error codes', () => {
         'IDEMPOTENCY_KEY_REUSED',
         'ROLE_IN_USE',
         'ROLE_PROTECTED',
+        'TWO_FACTOR_CHALLENGE_EXPIRED',
+        'TWO_FACTOR_ENROLLED',
+        'TWO_FACTOR_ENROLMENT_REQUIRED',
+        'TWO_FACTOR_NOT_ENROLLED',
+        'TWO_FACTOR_NOT_PENDING',
       ].sort(),
     );
   });

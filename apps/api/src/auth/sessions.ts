@@ -35,21 +35,24 @@ export async function createSession(
   client: { ip: string | null; userAgent: string | null },
   now = new Date(),
   secondFactor: SecondFactor | null = null,
+  tx?: Transaction,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecret();
   const expiresAt = new Date(now.getTime() + limits.absoluteMs);
-  await inWriteTurn(db, () =>
-    db.models.Session.create({
-      id: hashSecret(token),
-      user_id: userId,
-      ip: client.ip,
-      user_agent: client.userAgent?.slice(0, 255) ?? null,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: expiresAt,
-      second_factor: secondFactor,
-    }),
-  );
+  const row = {
+    id: hashSecret(token),
+    user_id: userId,
+    ip: client.ip,
+    user_agent: client.userAgent?.slice(0, 255) ?? null,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: expiresAt,
+    second_factor: secondFactor,
+  };
+  // Inside the caller's transaction (a sign-in writes its session, stamp and audit row in one
+  // write turn), or in a turn of its own.
+  if (tx) await db.models.Session.create(row, { transaction: tx });
+  else await inWriteTurn(db, () => db.models.Session.create(row));
   return { token, expiresAt };
 }
 

@@ -59,6 +59,7 @@ describe('migrations', () => {
         'api_tokens',
         'audit_logs',
         'audit_targets',
+        'auth_providers',
         // Idempotency-Keys held by uploads still being read (migration 0017).
         'idempotency_claims',
         // Imports (migration 0014): the undo record, the staged lines and their uploads.
@@ -78,6 +79,7 @@ describe('migrations', () => {
         'roles',
         'schema_migrations',
         'sessions',
+        'sso_attempts',
         // Two-factor sign-in (migration 0020): recovery codes (hashed), sign-ins awaiting their code.
         'two_factor_challenges',
         'two_factor_recovery_codes',

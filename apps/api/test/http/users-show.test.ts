@@ -155,7 +155,7 @@ describe('GET /users/{id}/edit', () => {
       allowed: false,
       code: 'OUTRANKED',
       message:
-        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, roles.create, roles.update, roles.delete, audit.view, tokens.manage, webhooks.manage, jobs.view): only someone who holds all of them can change this account.',
+        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, roles.create, roles.update, roles.delete, audit.view, tokens.manage, webhooks.manage, jobs.view, auth.manage): only someone who holds all of them can change this account.',
     });
   });
 
@@ -195,6 +195,7 @@ describe('GET /roles/{id}', () => {
         name: 'manager',
         description: null,
         guard_name: 'web',
+        require_two_factor: false,
         version: expect.any(String),
         created_at: expect.any(String),
         updated_at: expect.any(String),

@@ -90,7 +90,10 @@ export function shapeProblems(doc: OpenApiDocument): string[] {
         if (p.in === 'path' && !templated.includes(p.name)) fail(`${at}: ${p.name} is not in the path`);
         if (p.style === 'deepObject' && p.in !== 'query') fail(`${at}: deepObject outside the query`);
       }
-      if (operation.requestBody && !['post', 'put', 'patch'].includes(method)) fail(`${at}: body on ${method}`);
+      // OpenAPI 3.1 admits a DELETE body (DELETE /account/two-factor carries the code that proves
+      // the person); GET and HEAD never carry one.
+      if (operation.requestBody && !['post', 'put', 'patch', 'delete'].includes(method))
+        fail(`${at}: body on ${method}`);
       for (const requirement of operation.security) {
         for (const name of Object.keys(requirement)) if (!schemes.includes(name)) fail(`${at}: unknown scheme ${name}`);
       }

@@ -1,3 +1,4 @@
+import { ERRORS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/app/app-router.js';
 import { buildOpenApiDocument, type JsonSchema } from '../../src/rest/openapi.js';
@@ -29,8 +30,9 @@ describe('the OpenAPI document of the app', () => {
       const operation = op(doc, route.rest.method.toLowerCase(), `/api${route.rest.path}`);
       if (route.meta.public) {
         expect(operation.security, route.procedurePath).toEqual([]);
-        // A public route answers 401 only when it says so (login: wrong credentials).
-        const declares401 = route.rest.problems?.includes('UNAUTHENTICATED') ?? false;
+        // A public route answers 401 only when it says so (login: wrong credentials; the second
+        // step: its challenge expired).
+        const declares401 = route.rest.problems?.some((code) => ERRORS[code].status === 401) ?? false;
         expect(operation.responses['401'] !== undefined, route.procedurePath).toBe(declares401);
       } else {
         expect(operation.security, route.procedurePath).toEqual([{ cookieAuth: [] }, { bearerAuth: [] }]);

@@ -67,6 +67,7 @@ describe('anti-escalation', () => {
           'tokens.manage',
           'webhooks.manage',
           'jobs.view',
+          'auth.manage',
         ],
       },
     ]);

@@ -45,6 +45,7 @@ describe('role show query', () => {
       permissions: [{ id: 3, name: 'users.view' }],
       permissions_count: 1,
       users_count: 12,
+      require_two_factor: false,
       actions: { update: { allowed: true }, delete: { allowed: false, code: 'ROLE_PROTECTED', message: 'No.' } },
     };
     expect(RoleItemSchema.parse(item)).toEqual(item);

@@ -11,9 +11,14 @@ describe('role create input', () => {
         description: '  Night shift. ',
         permissions: ['users.view', 'users.view'],
       }),
-    ).toEqual({ name: 'ops', description: 'Night shift.', permissions: ['users.view'] });
+    ).toEqual({ name: 'ops', description: 'Night shift.', permissions: ['users.view'], require_two_factor: false });
     expect(accept(RoleCreateInputSchema, { name: 'ops', description: '   ' }).description).toBeNull();
-    expect(accept(RoleCreateInputSchema, { name: 'ops' })).toEqual({ name: 'ops', description: null, permissions: [] });
+    expect(accept(RoleCreateInputSchema, { name: 'ops' })).toEqual({
+      name: 'ops',
+      description: null,
+      permissions: [],
+      require_two_factor: false,
+    });
   });
 
   it('refuses a description too long or holding a control character, at description', () => {

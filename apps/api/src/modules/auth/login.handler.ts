@@ -8,7 +8,7 @@ import { createSession, deleteSession, type SecondFactor, SESSION_COOKIE, sessio
 import { AppError } from '../../errors.js';
 import type { Context, HandlerCall } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { inWriteTurn } from '../../db/transaction.js';
+import { inWriteTurn, writeTransaction } from '../../db/transaction.js';
 import { toAuthSession } from './auth.session.js';
 import { openChallenge } from '../../auth/two-factor-challenges.js';
 
@@ -98,19 +98,24 @@ export async function openSession(
   if (ctx.auth?.via === 'session') await deleteSession(db, ctx.auth.sessionId);
   const limits = sessionLimits(config);
   const client = { ip: ctx.ip, userAgent: ctx.userAgent };
-  const { token } = await createSession(db, userId, limits, client, new Date(), secondFactor);
-  ctx.cookies.set(SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(limits.absoluteMs / 1000) });
   const now = new Date();
-  await inWriteTurn(db, () => db.models.User.update({ last_sign_in_at: now }, { where: { id: userId }, silent: true }));
-  await recordChange(db, null, {
-    actorId: userId,
-    action: 'auth.login',
-    targetType: 'user',
-    targetIds: [userId],
-    // The login history shows from which device and browser, beside the IP.
-    context: { user_agent: userAgent, ...(secondFactor ? { second_factor: secondFactor } : {}) },
-    ip: ctx.ip,
-    requestId: ctx.requestId,
-    via: { kind: 'session' },
+  // One write turn for the session, the stamp and the audit row: a sign-in beside busy writers
+  // waits for the lock once, not three times.
+  const { token } = await writeTransaction(db, async (tx) => {
+    const session = await createSession(db, userId, limits, client, now, secondFactor, tx);
+    await db.models.User.update({ last_sign_in_at: now }, { where: { id: userId }, silent: true, transaction: tx });
+    await recordChange(db, tx, {
+      actorId: userId,
+      action: 'auth.login',
+      targetType: 'user',
+      targetIds: [userId],
+      // The login history shows from which device and browser, beside the IP.
+      context: { user_agent: userAgent, ...(secondFactor ? { second_factor: secondFactor } : {}) },
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+      via: { kind: 'session' },
+    });
+    return session;
   });
+  ctx.cookies.set(SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(limits.absoluteMs / 1000) });
 }
