@@ -51,7 +51,7 @@ let serial = 0;
 async function newPerson(context: BrowserContext, name: string) {
   serial += 1;
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${Date.now()}.${serial}@example.com`;
-  const password = 'a-placeholder-password';
+  const password = 'set-by-the-administrator-1';
   const res = await post(context, '/api/users', { name, email, password, password_confirmation: password });
   if (!res.ok()) throw new Error(`POST /api/users → ${res.status()} ${await res.text()}`);
   const { item } = (await res.json()) as { item: { id: number } };
