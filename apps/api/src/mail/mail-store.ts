@@ -207,6 +207,30 @@ export async function recordMailOutcomes(
   });
 }
 
+/**
+ * Gives claimed messages that were never attempted back to the outbox, due now, their attempt
+ * uncounted (a sender stopping with messages still queued). Only rows still the claimer's.
+ */
+export async function releaseMail(db: Database, claims: ClaimedMail[], now = new Date()): Promise<number> {
+  let released = 0;
+  for (let i = 0; i < claims.length; i += IDS_PER_STATEMENT) {
+    const part = claims.slice(i, i + IDS_PER_STATEMENT);
+    const [, affected] = await writeTransaction(db, (tx) =>
+      db.sequelize.query(
+        `UPDATE mail_outbox SET status = 'pending', attempts = attempts - 1, due_at = ?, updated_at = ?
+          WHERE ${part.map(() => `(${STILL_OURS})`).join(' OR ')}`,
+        {
+          replacements: [sqlDate(db, now), sqlDate(db, now), ...part.flatMap((c) => [c.id, c.attempt])],
+          type: QueryTypes.UPDATE,
+          transaction: tx,
+        },
+      ),
+    );
+    released += Number(affected);
+  }
+  return released;
+}
+
 /** Rows per delete: each batch is one short write transaction. */
 const PRUNE_BATCH = 500;
 

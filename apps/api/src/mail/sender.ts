@@ -7,7 +7,14 @@ import { wakeableSleep } from '../housekeeping/wakeable-sleep.js';
 import { openSecret, SecretUnavailable } from '../webhooks/secret-box.js';
 import type { LinkMailVars } from './mail-catalogue.js';
 import { mailCounters } from './mail-metrics.js';
-import { type ClaimedMail, claimMail, type MailOutcome, pruneMailOutbox, recordMailOutcomes } from './mail-store.js';
+import {
+  type ClaimedMail,
+  claimMail,
+  type MailOutcome,
+  pruneMailOutbox,
+  recordMailOutcomes,
+  releaseMail,
+} from './mail-store.js';
 import { onNewMail } from './outbox.js';
 import { renderMail } from './render.js';
 import type { MailSettings } from './settings.js';
@@ -54,8 +61,8 @@ const permanent = (err: unknown) => {
 };
 
 /**
- * Starts a mail sender: it claims due messages from the outbox (up to `concurrency` in flight),
- * sends each over kept-open SMTP connections, and records every outcome. It polls while idle,
+ * Starts a mail sender: it claims due messages from the outbox (up to `prefetch` at a time),
+ * sends them over `concurrency` kept-open SMTP connections, and records every outcome. It polls while idle,
  * goes again at once after a full claim, and is woken by this process's commits. Any number may
  * run against one database: a message is claimed by one of them (mail-store.ts).
  *
@@ -74,13 +81,21 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
     socketTimeout: settings.timeoutMs,
   });
   let running = true;
+  /** Claimed and not yet recorded (queued, sending, or sent and waiting to be written down). */
   let inFlight = 0;
   let sending = 0;
+  /** Claimed, waiting for a free connection, oldest due first. */
+  const queue: ClaimedMail[] = [];
   const pending: MailOutcome[] = [];
   const attempts = new Set<Promise<void>>();
   let recording: Promise<void> | null = null;
   let recordTimer: NodeJS.Timeout | null = null;
   const { sleep, wakeUp } = wakeableSleep();
+  // Claim again once a round's worth of room is free; and never hold more than a claim's worth
+  // of outcomes unrecorded (a slow database slows the claims instead of growing the backlog).
+  const claimRoom = () => settings.prefetch - queue.length - sending;
+  const roomEnough = () =>
+    claimRoom() >= Math.min(settings.concurrency, settings.prefetch) && inFlight < settings.prefetch + RECORD_BATCH;
 
   // An unreachable database is an outage to ride out: one warning when it starts, one line when it ends.
   let outage = false;
@@ -168,19 +183,25 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
       else log.info({ ...fields, error: outcome.error }, 'mail attempt failed');
       pending.push(outcome);
       scheduleRecord();
+      pump();
+      if (roomEnough()) wakeUp();
     });
     attempts.add(done);
     void done.finally(() => attempts.delete(done));
+  };
+  /** Hands queued messages to free connections. */
+  const pump = () => {
+    while (running && sending < settings.concurrency && queue.length) send(queue.shift() as ClaimedMail);
   };
 
   const loop = async () => {
     let backoff = ERROR_BACKOFF_MS;
     while (running) {
-      const free = settings.concurrency - inFlight;
-      if (free <= 0) {
+      if (!roomEnough()) {
         await sleep(settings.pollMs);
         continue;
       }
+      const free = claimRoom();
       let claimed: ClaimedMail[];
       try {
         const found = await claimMail(db, settings, free);
@@ -198,9 +219,23 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
         continue;
       }
       inFlight += claimed.length;
-      for (const claim of claimed) send(claim);
+      queue.push(...claimed);
+      pump();
       if (claimed.length < free && running) await sleep(settings.pollMs);
     }
+  };
+
+  /** At stop: claimed messages never attempted go back to the outbox at once, for any sender. */
+  const giveBack = async () => {
+    const unsent = queue.splice(0);
+    if (unsent.length === 0) return;
+    try {
+      await releaseMail(db, unsent);
+    } catch (err) {
+      // Their lease ends on its own; another sender takes them up then.
+      databaseTrouble(err, 'claimed mail could not be given back');
+    }
+    inFlight -= unsent.length;
   };
 
   const pruning = repeatAbout(
@@ -230,6 +265,7 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
         wakeUp();
         await pruning.stop();
         await looping;
+        await giveBack();
         await Promise.allSettled([...attempts]);
         if (recordTimer) {
           clearTimeout(recordTimer);

@@ -18,10 +18,13 @@ export interface MailSettings {
   timeoutMs: number;
   /**
    * How long a claimed message stays the claimer's: past it, another sender takes it up (the
-   * claimer died). It outlasts an attempt's deadline with room for recording the outcome.
+   * claimer died). It outlasts the wait of the last message of a claim behind the others (every
+   * attempt before it timing out) and its own attempt, with room for recording the outcome.
    */
   leaseMs: number;
   concurrency: number;
+  /** How many claimed messages a sender holds at most, sending `concurrency` of them at a time. */
+  prefetch: number;
   /** How often an idle sender looks for due messages. */
   pollMs: number;
   retentionMs: number;
@@ -38,6 +41,13 @@ function fallbackPublicUrl(config: Pick<AppConfig, 'HOST' | 'PORT'>): string {
 
 const addressOf = (from: string) => (/<([^<>]+)>\s*$/.exec(from)?.[1] ?? from).trim();
 
+/**
+ * A sender claims up to this many rounds of `concurrency` messages at once: one claim feeds the
+ * connections for several rounds, so they never wait on the database between two messages
+ * (claiming exactly the free connections held the rate near 250 mails/s, a round trip per few).
+ */
+const PREFETCH_ROUNDS = 4;
+
 export function mailSettings(config: AppConfig): MailSettings {
   const timeoutMs = Math.round(config.MAIL_TIMEOUT_SECONDS * 1000);
   const from = config.MAIL_FROM ?? 'no-reply@localhost';
@@ -50,8 +60,9 @@ export function mailSettings(config: AppConfig): MailSettings {
     maxAttempts: config.MAIL_MAX_ATTEMPTS,
     retryBaseMs: Math.round(config.MAIL_RETRY_BASE_SECONDS * 1000),
     timeoutMs,
-    leaseMs: 2 * timeoutMs + 5_000,
+    leaseMs: (PREFETCH_ROUNDS + 1) * timeoutMs + 5_000,
     concurrency: config.MAIL_CONCURRENCY,
+    prefetch: PREFETCH_ROUNDS * config.MAIL_CONCURRENCY,
     pollMs: 1_000,
     retentionMs: config.MAIL_RETENTION_DAYS * 86_400_000,
     pruneEveryMs: PRUNE_EVERY_MS,

@@ -318,6 +318,27 @@ describe('senders that die or run side by side', () => {
     expect(row?.attempts).toBe(2);
   });
 
+  it('gives the messages it claimed and never tried back at stop, for another sender to send at once', async () => {
+    await receiver.start('stall');
+    // One connection: the first message stalls on it, the other five wait in the sender's hands.
+    const settings = settingsFor({ MAIL_CONCURRENCY: '1', MAIL_TIMEOUT_SECONDS: '0.5' }, { prefetch: 6 });
+    const mails = Array.from({ length: 6 }, (_, i) => invitation(settings, `held-${i}@example.com`).mail);
+    await writeTransaction(db, (tx) => enqueueMail(db, tx, settings, mails));
+    const first = sender(settings);
+    await receiver.waitFor(1, 'stalled');
+    expect((await outbox()).map((r) => r.status)).toEqual(Array(6).fill('sending'));
+    await first.stop();
+    // The stalled attempt timed out and waits for its retry; the five untried are due now, uncounted.
+    const rows = await outbox();
+    expect(rows.filter((r) => r.status === 'pending' && r.attempts === 0)).toHaveLength(5);
+    expect(rows.filter((r) => r.attempts === 1)).toHaveLength(1);
+    await receiver.kill();
+    await receiver.start('accept');
+    sender(settingsFor());
+    await receiver.waitFor(6, 'accepted');
+    await until(outbox, (all) => all.every((r) => r.status === 'sent'));
+  });
+
   it('sends every message exactly once with two senders on one database', async () => {
     await receiver.start();
     const settings = settingsFor({ MAIL_CONCURRENCY: '4' });
