@@ -185,7 +185,8 @@ export function planEvents(entry: ChangeEntry): EventPlan | null {
     const changes = entry.action === 'user.create' ? fieldChanges(entry) : null;
     return { userIds, userTypes: [SINGLE[entry.action]], changes, bulk: null };
   }
-  if (entry.action === 'user.update') {
+  // One's own name changed on /account is the same change to receivers as an administrator's edit.
+  if (entry.action === 'user.update' || entry.action === 'account.update') {
     const status = statusEvent(entry);
     return {
       userIds,

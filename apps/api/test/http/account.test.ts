@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { loginCookie, request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { outboxEvents, subscribe } from '../support/webhooks.js';
 
 const NEW_PASSWORD = 'a-new-Password-7';
 const change = (current: string, password = NEW_PASSWORD) => ({
@@ -50,6 +51,19 @@ describe('self-service: one’s own account', () => {
       { replacements: { id: ann.id }, type: QueryTypes.SELECT },
     );
     expect(rows).toHaveLength(1);
+  });
+
+  it('tells webhook receivers about the new name as user.updated, as an administrator’s edit would', async () => {
+    const ann = await given(t.db).user({ roles: ['viewer'], name: 'Ann Old' });
+    await subscribe(t.db, ['user.updated']);
+    const cookie = await loginCookie(t.app, ann.email, ann.password);
+    expect((await request(t.app, { cookie }).put('/api/account', { name: 'Ann New' })).statusCode).toBe(200);
+    const events = (await outboxEvents(t.db)).filter((e) => (e.payload.data.user as { id?: number })?.id === ann.id);
+    expect(events.map((e) => e.payload.type)).toEqual(['user.updated']);
+    expect(events[0]?.payload.data).toMatchObject({
+      user: { name: 'Ann New' },
+      changes: { name: { from: 'Ann Old', to: 'Ann New' } },
+    });
   });
 
   it('needs a session or token: 401 without', async () => {

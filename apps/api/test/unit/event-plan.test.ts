@@ -29,6 +29,18 @@ describe('the journal plans webhook events from the contract actions', () => {
     expect(plan?.userTypes.length).toBeGreaterThan(0);
   });
 
+  it('a person renaming themselves on /account makes user.updated with the change, as an edit does', () => {
+    const plan = planEvents({
+      actorId: 7,
+      action: 'account.update',
+      targetType: 'user',
+      targetIds: [7],
+      changes: { name: { before: 'Ann', after: 'Ann Lee' } },
+    });
+    expect(plan).toMatchObject({ userIds: [7], userTypes: ['user.updated'], bulk: null });
+    expect(plan?.changes).toEqual({ name: { from: 'Ann', to: 'Ann Lee' } });
+  });
+
   it('a bulk also makes its bulk.completed summary, named by its operation', () => {
     expect(planEvents(entry('users.bulk.forceDelete'))?.bulk).toMatchObject({ operation: 'forceDelete', affected: 1 });
   });
