@@ -10,6 +10,7 @@ const DESTINATIONS = [
   { name: en.nav.roles, path: '/roles' },
   { name: en.nav.audit, path: '/audit' },
   { name: en.nav.webhooks, path: '/webhooks' },
+  { name: en.nav.signIn, path: '/settings/sign-in' },
   { name: en.jobs.nav, path: '/jobs' },
   { name: en.nav.status, path: '/status' },
 ] as const;
