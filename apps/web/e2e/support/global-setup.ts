@@ -90,6 +90,8 @@ export default async function setup(project: TestProject) {
     WEBHOOKS_RETRY_BASE_SECONDS: '1',
     // Background jobs move in small chunks, so a browser test sees one move and can cancel it.
     JOBS_CHUNK_SIZE: '10',
+    // The single sign-on test's OpenID provider runs on http://127.0.0.1 beside the tests.
+    SSO_ALLOW_INSECURE_ISSUER: 'true',
   };
   let output = '';
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
