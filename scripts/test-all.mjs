@@ -85,6 +85,11 @@ if (mysqlUrl) {
         smokeDb.toString(),
       ],
     },
+    // Sign-ins with the password alone beside password + TOTP code: every one opens a session.
+    {
+      name: 'bench-two-factor-smoke',
+      cmd: ['npm', 'run', 'bench', '--', '--two-factor', '--smoke', '--reuse', '--database-url', smokeDb.toString()],
+    },
     // Each import scenario at 10 000 lines: dry run, create, upsert again, XLSX against CSV.
     {
       name: 'bench-imports-smoke',
