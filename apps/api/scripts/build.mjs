@@ -10,4 +10,10 @@ import { apiDir, esbuildOptions } from './esbuild-options.mjs';
 const outdir = process.argv[2] ?? 'dist';
 if (!/^\.?[\w-]+$/.test(outdir)) throw new Error(`build into a folder of apps/api, not ${outdir}`);
 fs.rmSync(new URL(outdir, apiDir), { recursive: true, force: true });
-await build(esbuildOptions({ entryPoints: { main: 'src/main.ts', cli: 'src/cli/index.ts' }, outdir }));
+// The mail sender's thread (src/mail-worker.ts) is an entry of its own, found beside main.js.
+await build(
+  esbuildOptions({
+    entryPoints: { main: 'src/main.ts', cli: 'src/cli/index.ts', 'mail-worker': 'src/mail-worker.ts' },
+    outdir,
+  }),
+);

@@ -11,6 +11,7 @@ import { webhooksSettings } from './webhooks/settings.js';
 import { jobKinds, jobsSettings } from './app/job-kinds.js';
 import { startJobRunner } from './jobs/runner.js';
 import { startMailSender } from './mail/sender.js';
+import { mailThreadEntry, startMailSenderThread } from './mail/sender-thread.js';
 import { mailSettings } from './mail/settings.js';
 
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -74,10 +75,15 @@ async function main() {
         log: logger.child({ component: 'jobs' }),
       })
     : null;
-  // Outgoing mail, beside the requests: any number of instances may run a sender.
+  // Outgoing mail, beside the requests: any number of instances may run a sender. On MySQL it
+  // runs on a thread of its own (sender-thread.ts); SQLite has one writer, this process's queue.
+  const mailThread = db.dialect === 'mysql' ? mailThreadEntry(import.meta.url) : null;
+  const mailLog = logger.child({ component: 'mail' });
   const mailer =
     mail.enabled && config.MAIL_SENDER
-      ? startMailSender({ db, settings: mail, log: logger.child({ component: 'mail' }) })
+      ? mailThread
+        ? startMailSenderThread({ entry: mailThread, log: mailLog })
+        : startMailSender({ db, settings: mail, log: mailLog })
       : null;
   // Expired sessions and rate-limit windows, purged about hourly by every instance.
   const housekeeping = startHousekeeping({

@@ -32,7 +32,13 @@ export interface MailSenderDeps {
   log: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   /** For tests: the jitter's source. */
   random?: () => number;
+  /** Where outcomes are counted: this process's counters, or (in the mail thread) the main thread's. */
+  count?: MailCount;
 }
+
+/** Adds `n` to one of the sender's counters. */
+export type MailCount = (counter: 'sent' | 'failed' | 'retried', n: number) => void;
+const countHere: MailCount = (counter, n) => mailCounters[counter].inc(n);
 
 /** Outcomes are written in batches of up to this many, or after this long, whichever comes first. */
 const RECORD_BATCH = 100;
@@ -70,7 +76,13 @@ const permanent = (err: unknown) => {
  * it recorded so leaves the message to be sent again once its lease ends. Every attempt carries
  * the message's own Message-ID, so a receiver can tell the copy for what it is.
  */
-export function startMailSender({ db, settings, log, random = Math.random }: MailSenderDeps): MailSender {
+export function startMailSender({
+  db,
+  settings,
+  log,
+  random = Math.random,
+  count = countHere,
+}: MailSenderDeps): MailSender {
   if (!settings.smtpUrl) throw new Error('the mail sender needs SMTP_URL');
   const transport: Transporter = nodemailer.createTransport({
     url: settings.smtpUrl,
@@ -119,8 +131,8 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
       try {
         const done = await recordMailOutcomes(db, settings, batch, random);
         databaseBack();
-        mailCounters.failed.inc(done.failed);
-        mailCounters.retried.inc(done.retrying);
+        count('failed', done.failed);
+        count('retried', done.retrying);
       } catch (err) {
         // Unrecorded: each stays `sending` until its lease ends, then goes again (at least once).
         databaseTrouble(err, 'mail outcomes could not be recorded');
@@ -167,7 +179,7 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
         headers: { 'Auto-Submitted': 'auto-generated' },
         signal: AbortSignal.timeout(settings.timeoutMs),
       });
-      mailCounters.sent.inc();
+      count('sent', 1);
       return { claim, ok: true, at: new Date() };
     } catch (err) {
       return { claim, ok: false, retry: !permanent(err), error: describeSmtpError(err, settings), at: new Date() };
@@ -207,7 +219,7 @@ export function startMailSender({ db, settings, log, random = Math.random }: Mai
         const found = await claimMail(db, settings, free);
         claimed = found.mails;
         if (found.gaveUp) {
-          mailCounters.failed.inc(found.gaveUp);
+          count('failed', found.gaveUp);
           log.warn({ messages: found.gaveUp }, 'mail given up: its senders stopped mid-send too often');
         }
         backoff = ERROR_BACKOFF_MS;
