@@ -47,6 +47,20 @@ function userIdOf(key: ActorKey): { sql: string; value: number | string } {
 }
 
 /**
+ * A user's second factor as two columns of a `users` row (`enrolled`, `required`, 0 or 1): the
+ * one definition the caller's own (/auth/me, /account) and a user's page (GET /users/{id}) read.
+ */
+export const TWO_FACTOR_COLUMNS = `CASE WHEN two_factor_enrolled_at IS NULL THEN 0 ELSE 1 END AS enrolled,
+  CASE WHEN EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+                     WHERE ur.user_id = users.id AND r.require_two_factor = 1) THEN 1 ELSE 0 END AS required`;
+
+/** The facts from a row read with `TWO_FACTOR_COLUMNS` (drivers answer the 0 or 1 as a number or a string). */
+export const toTwoFactorFacts = (row: { enrolled: number | string; required: number | string }): TwoFactorFacts => ({
+  enrolled: Number(row.enrolled) === 1,
+  required: Number(row.required) === 1,
+});
+
+/**
  * The caller as the database sees them now: active, not deleted, with the union of their roles'
  * permissions and their direct grants. Read on every request, never cached, so a deactivation
  * or a role change made by any instance applies to the very next request everywhere.
@@ -63,18 +77,14 @@ export async function loadActor(db: Database, key: ActorKey): Promise<Actor | nu
       enrolled: number | string;
       required: number | string;
     }>(
-      `SELECT id, name, email,
-              CASE WHEN two_factor_enrolled_at IS NULL THEN 0 ELSE 1 END AS enrolled,
-              CASE WHEN EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-                                 WHERE ur.user_id = users.id AND r.require_two_factor = 1) THEN 1 ELSE 0 END AS required
+      `SELECT id, name, email, ${TWO_FACTOR_COLUMNS}
          FROM users WHERE id = ${userId.sql} AND is_active = 1 AND deleted_at IS NULL LIMIT 1`,
       { replacements: { key: userId.value }, type: QueryTypes.SELECT },
     ),
     readPermissionNames(db, userId.sql, userId.value, null),
   ]);
   if (!user) return null;
-  const twoFactor = { enrolled: Number(user.enrolled) === 1, required: Number(user.required) === 1 };
-  return { id: Number(user.id), name: user.name, email: user.email, permissions, twoFactor };
+  return { id: Number(user.id), name: user.name, email: user.email, permissions, twoFactor: toTwoFactorFacts(user) };
 }
 
 export function permissionNames(

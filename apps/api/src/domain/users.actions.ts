@@ -25,12 +25,17 @@ function changeOf(action: UserRecordAction, target: Target): Change {
   return action === 'setActive' ? { kind: 'setActive', target, active: !target.is_active } : { kind: action, target };
 }
 
+/** The refusal of a caller who lacks the permission an action needs: one sentence for every action. */
+export const missingPermission = (permission: Permission): ActionState => ({
+  allowed: false,
+  code: 'FORBIDDEN',
+  message: `You need the ${permission} permission to do this.`,
+});
+
 /** Why the record policy refuses: the permission, else the record's state. */
 function policyRefusal(actor: Actor, action: UserRecordAction, target: Target): ActionState {
   const permission = ACTION_PERMISSIONS[action];
-  if (!actor.permissions.has(permission)) {
-    return { allowed: false, code: 'FORBIDDEN', message: `You need the ${permission} permission to do this.` };
-  }
+  if (!actor.permissions.has(permission)) return missingPermission(permission);
   const place = trashRefusal(action, target);
   return place ? { allowed: false, ...place } : { allowed: false, code: 'FORBIDDEN' };
 }

@@ -52,8 +52,10 @@ describe('GET /users/{id}', () => {
         created_at: '2024-01-10T08:00:00.000Z',
         updated_at: expect.any(String),
         deleted_at: null,
-        // Never invited (SPEC §14).
+        // Never invited (SPEC §14), never signed in, no second factor.
         invitation: null,
+        last_sign_in_at: null,
+        two_factor: { enrolled: false, required: false },
         actions: expect.objectContaining({ update: { allowed: true }, setActive: { allowed: true } }),
         sections: { sessions: true, tokens: true, history: true },
       },

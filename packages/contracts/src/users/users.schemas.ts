@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { TwoFactorStateSchema } from '../account';
 import { InvitationStatusSchema, InviteAnswerSchema } from '../invitations';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { listResultSchema } from '../lists';
 import { PermissionSchema } from '../permissions';
 import { ShowMetaSchema } from '../query/define-show-query';
-import { UserActionsSchema, UserSectionsSchema } from './users.actions';
+import { UserActionsSchema, UserSectionsSchema, UserShowActionsSchema } from './users.actions';
 import { PermissionOptionSchema, RoleOptionSchema } from './users.new';
 import type { UserColumnKey } from './users.columns';
 
@@ -55,8 +56,20 @@ export type UserCreateAnswer = z.infer<typeof UserCreateAnswerSchema>;
 export const UserListRowSchema = UserRowSchema.extend({ actions: UserActionsSchema });
 export type UserListRow = z.infer<typeof UserListRowSchema>;
 
-/** GET /users/{id}: the item with what the caller may do to it and which page sections it gets. */
-export const UserShowItemSchema = UserItemSchema.extend({ actions: UserActionsSchema, sections: UserSectionsSchema });
+/**
+ * GET /users/{id}: the item with how the user signs in, what the caller may do to it and which
+ * page sections it gets.
+ */
+export const UserShowItemSchema = UserItemSchema.extend({
+  /** When the user last signed in (any way: password, invitation, SSO); null when never. */
+  last_sign_in_at: IsoDateTimeSchema.nullable(),
+  /** The user's second factor: confirmed (`enrolled`), and asked for by one of their roles (`required`). */
+  two_factor: TwoFactorStateSchema,
+  /** The record's five actions and the sign-in ones (invite, sendPasswordReset, resetTwoFactor). */
+  actions: UserShowActionsSchema,
+  /** Which sections of the page the caller gets. */
+  sections: UserSectionsSchema,
+});
 export type UserShowItem = z.infer<typeof UserShowItemSchema>;
 
 export const UserShowResultSchema = z.object({ item: UserShowItemSchema, meta: ShowMetaSchema });

@@ -1,12 +1,16 @@
-import type { IdInput, UserShowItem, UserShowQuery, UserShowResult } from '@app/contracts';
+import type { IdInput, UserShowQuery, UserShowResult } from '@app/contracts';
 import { AppError, notFound } from '../../errors.js';
 import { userSections, usersPolicy } from '../../domain/users.policy.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Context, HandlerCall } from '../../context.js';
 import { rolesCountOf, rolesOf, sortedPermissionNames, toUserItem } from './users.item.js';
-import { actionsFor } from '../../repositories/users.action-facts.js';
+import { readActionFacts } from '../../repositories/users.action-facts.js';
 import { toTarget } from '../../repositories/users.targets.js';
+import { readTwoFactorFacts } from '../../repositories/users.two-factor-facts.js';
+import { actionsFrom } from '../../domain/users.actions.js';
 import { invitationStatus } from '../../domain/users.invite.js';
+import { signInActionsOf } from '../../domain/users.sign-in-actions.js';
+import { toIso } from '../../db/sql-date.js';
 
 /** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
 export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {
@@ -25,8 +29,9 @@ export async function findUserForView(ctx: Context & { actor: Actor }, id: numbe
 }
 
 /**
- * GET /users/{id}: the item with what the caller may do to it, plus what was asked for (`with`,
- * `withCount`, `append`), and what was loaded.
+ * GET /users/{id}: the item with how the user signs in (last sign-in, second factor), what the
+ * caller may do to it — the record's actions and the sign-in ones, each by the rule its write
+ * runs — plus what was asked for (`with`, `withCount`, `append`), and what was loaded.
  */
 export async function showUser({
   ctx,
@@ -48,9 +53,20 @@ export async function showUser({
     item.is_admin = roles.some((r) => r.name === adminRole);
   }
   if (input.append.includes('permission_names')) item.permission_names = await sortedPermissionNames(ctx.db, user.id);
-  const actions = (await actionsFor(ctx, [toTarget(user)])).get(user.id) as UserShowItem['actions'];
+  // The record's actions and the sign-in ones read the same facts (the ceiling's grants).
+  const [facts, twoFactor] = await Promise.all([readActionFacts(ctx, [user.id]), readTwoFactorFacts(ctx.db, user.id)]);
+  const target = toTarget(user, facts.held.get(user.id));
+  const record = actionsFrom(ctx, [target], facts).get(user.id);
+  if (!record) throw new Error('the actions of a user read were not decided');
+  const signIn = signInActionsOf(ctx.actor, target, { signedIn: user.last_sign_in_at !== null, twoFactor });
   return {
-    item: { ...item, actions, sections: userSections(ctx.actor, user) },
+    item: {
+      ...item,
+      last_sign_in_at: toIso(user.last_sign_in_at),
+      two_factor: { enrolled: twoFactor.enrolled, required: twoFactor.required },
+      actions: { ...record, ...signIn },
+      sections: userSections(ctx.actor, user),
+    },
     meta: {
       loaded_relations: [...input.with],
       loaded_counts: input.withCount.map((relation) => `${relation}_count`),
