@@ -66,7 +66,9 @@ export const accountMessages = {
     title: 'Two-factor authentication',
     on: 'On: signing in asks for a code from an authenticator app.',
     off: 'Off: signing in takes the password only.',
-    unknown: 'Resetting removes the user’s authenticator app and recovery codes, if they have any.',
+    required: 'One of their roles requires a second factor.',
+    requiredMissing:
+      'One of their roles requires a second factor: at their next sign-in they must set one up before anything else.',
     reset: 'Reset two-factor',
     confirmTitle: (name: string) => `Reset ${name}’s two-factor authentication?`,
     confirmDescription:

@@ -1,7 +1,7 @@
 import type { InvitationState } from '@app/contracts';
 import { pageMessages } from './messages';
 
-/** The user page's sign-in access card: the invitation's state, inviting, sending a reset link. */
+/** The user page's sign-in access card: the invitation's state, the last sign-in, inviting, sending a reset link. */
 export const userAccessMessages = {
   userAccess: {
     title: 'Sign-in access',
@@ -9,6 +9,8 @@ export const userAccessMessages = {
     invitation: 'Invitation',
     states: { pending: 'Pending', accepted: 'Accepted', expired: 'Expired' } satisfies Record<InvitationState, string>,
     neverInvited: 'Not invited',
+    lastSignIn: 'Last signed in',
+    neverSignedIn: 'Never',
     sent: 'Sent',
     expires: 'Link expires',
     expired: 'Link expired',

@@ -4,6 +4,7 @@ import {
   type UserActions,
   type UserEditResult,
   type UserSections,
+  type UserShowActions,
   type UserShowResult,
 } from '@app/contracts';
 import { capabilities } from './trpc-mock';
@@ -51,6 +52,51 @@ export function actionsFor(
   };
 }
 
+/**
+ * The user page's `actions` the server would send for a user in this state to a caller holding
+ * `granted`: the record's five, then invite / sendPasswordReset / resetTwoFactor by users.update,
+ * the trash, then the account (active, signed in, a second factor stored). Fixtures only; the
+ * ceiling is a test's own override.
+ */
+export function showActionsFor(
+  user: {
+    name?: string;
+    is_active: boolean;
+    deleted_at: string | null;
+    last_sign_in_at: string | null;
+    two_factor: { enrolled: boolean };
+  },
+  granted: Granted = 'all',
+): UserShowActions {
+  const name = user.name ?? 'The user';
+  const refused = (code: 'FORBIDDEN' | 'NOT_FOUND' | 'NOT_ACTIVE' | 'ALREADY_SIGNED_IN', message: string) => ({
+    allowed: false,
+    code,
+    message,
+  });
+  const gate = () =>
+    !capabilities(granted)['users.update']
+      ? refused('FORBIDDEN', 'You need the users.update permission to do this.')
+      : user.deleted_at !== null
+        ? refused('NOT_FOUND', `${name} is deleted: restore the account first.`)
+        : null;
+  const inactive = (what: string) =>
+    user.is_active ? null : refused('NOT_ACTIVE', `${name} is not active: activate the account before ${what}.`);
+  const signedIn =
+    user.last_sign_in_at === null
+      ? null
+      : refused('ALREADY_SIGNED_IN', `${name} has already signed in: send a password reset instead of an invitation.`);
+  const noFactor = user.two_factor.enrolled
+    ? null
+    : { allowed: false, code: 'TWO_FACTOR_NOT_ENROLLED' as const, message: 'This user has no second factor to reset.' };
+  return {
+    ...actionsFor(user, granted),
+    invite: gate() ?? inactive('inviting them') ?? signedIn ?? { allowed: true },
+    sendPasswordReset: gate() ?? inactive('sending a password reset') ?? { allowed: true },
+    resetTwoFactor: gate() ?? noFactor ?? { allowed: true },
+  };
+}
+
 /** The page `sections` the server would send for a user in this state to a caller holding `granted`. */
 export function sectionsFor(user: { deleted_at: string | null }, granted: Granted = 'all'): UserSections {
   const can = capabilities(granted);
@@ -71,12 +117,14 @@ export function userShow(item: Partial<UserShowResult['item']> = {}, granted: Gr
     roles: [{ id: 2, name: 'manager' }],
     is_admin: false,
     permission_names: ['roles.view', 'users.export', 'users.setActive', 'users.update', 'users.view'],
+    last_sign_in_at: null,
+    two_factor: { enrolled: false, required: false },
     ...item,
   };
   return {
     item: {
       ...base,
-      actions: item.actions ?? actionsFor(base, granted),
+      actions: item.actions ?? showActionsFor(base, granted),
       sections: item.sections ?? sectionsFor(base, granted),
     },
     meta: { loaded_relations: ['roles'], loaded_counts: [], loaded_appends: ['permission_names', 'is_admin'] },

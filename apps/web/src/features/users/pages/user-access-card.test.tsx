@@ -4,11 +4,12 @@ import { en } from '../../../i18n/en';
 import { NO_HISTORY, NO_SECURITY_ANSWERS } from '../../../test/integration-fixtures';
 import { renderApp } from '../../../test/render-app';
 import { fail, mockTrpc, ok, sessionOf } from '../../../test/trpc-mock';
-import { actionsFor, userShow } from '../../../test/user-fixtures';
+import { showActionsFor, userShow } from '../../../test/user-fixtures';
 
 const t = en.userAccess;
 const SENT = '2026-11-27T10:00:00.000Z';
 const EXPIRES = '2026-12-04T10:00:00.000Z';
+const SIGNED_IN = '2026-11-28T08:15:00.000Z';
 
 function userPageApi(item: Parameters<typeof userShow>[0] = {}, overrides: Parameters<typeof mockTrpc>[0] = {}) {
   return mockTrpc({
@@ -38,15 +39,39 @@ describe('user page: sign-in access', { timeout: 20_000 }, () => {
   });
 
   it('offers no new invitation once it was accepted, only a reset link', async () => {
-    userPageApi({ invitation: { state: 'accepted', sent_at: SENT, expires_at: EXPIRES } });
+    userPageApi({ invitation: { state: 'accepted', sent_at: SENT, expires_at: EXPIRES }, last_sign_in_at: SIGNED_IN });
     renderApp('/users/42');
 
     const card = await findCard();
     expect(within(card).getByText(t.states.accepted)).toBeTruthy();
+    expect(within(card).getByText(en.common.dateTime(SIGNED_IN))).toBeTruthy();
     expect(within(card).queryByText(t.expires)).toBeNull();
     expect(within(card).queryByRole('button', { name: t.resend })).toBeNull();
     expect(within(card).queryByRole('button', { name: t.invite })).toBeNull();
     expect(within(card).getByRole('button', { name: t.sendReset })).toBeTruthy();
+  });
+
+  it('offers an account that signed in without an invitation a reset link, not an invitation', async () => {
+    // An imported password: never invited, signed in; the server refuses an invitation (ALREADY_SIGNED_IN).
+    userPageApi({ invitation: null, last_sign_in_at: SIGNED_IN });
+    renderApp('/users/42');
+
+    const card = await findCard();
+    expect(within(card).getByText(t.neverInvited)).toBeTruthy();
+    expect(within(card).getByText(t.lastSignIn)).toBeTruthy();
+    expect(within(card).getByText(en.common.dateTime(SIGNED_IN))).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: t.invite })).toBeNull();
+    expect(within(card).queryByRole('button', { name: t.resend })).toBeNull();
+    expect(within(card).getByRole('button', { name: t.sendReset })).toBeTruthy();
+  });
+
+  it('offers neither to an inactive account, as the server says', async () => {
+    userPageApi({ invitation: null, is_active: false });
+    renderApp('/users/42');
+
+    const card = await findCard();
+    expect(within(card).getByText(t.neverSignedIn)).toBeTruthy();
+    expect(within(card).queryByRole('button')).toBeNull();
   });
 
   it('invites after a confirmation, says so in a toast and shows the new state', async () => {
@@ -72,7 +97,7 @@ describe('user page: sign-in access', { timeout: 20_000 }, () => {
   it('shows the link with a copy button when the server has no mail to send it with', async () => {
     const url = 'https://admin.example.com/reset-password/tok_123';
     userPageApi(
-      { invitation: { state: 'accepted', sent_at: SENT, expires_at: EXPIRES } },
+      { invitation: { state: 'accepted', sent_at: SENT, expires_at: EXPIRES }, last_sign_in_at: SIGNED_IN },
       { 'passwordReset.send': ok({ reset: { user_id: 42, expires_at: EXPIRES, sent: false }, url }) },
     );
     renderApp('/users/42');
@@ -94,7 +119,7 @@ describe('user page: sign-in access', { timeout: 20_000 }, () => {
     expect(screen.queryByDisplayValue(url)).toBeNull();
   });
 
-  it('tells the server’s reason when it refuses', async () => {
+  it('tells the server’s reason when it refuses (the account changed since the page was read)', async () => {
     const message = 'This user has already signed in: they need no invitation. Send a password reset instead.';
     userPageApi(
       { invitation: { state: 'expired', sent_at: SENT, expires_at: EXPIRES } },
@@ -118,9 +143,10 @@ describe('user page: sign-in access', { timeout: 20_000 }, () => {
   it('offers neither action when the server says the viewer may not change this user', async () => {
     const item = { invitation: { state: 'pending' as const, sent_at: SENT, expires_at: EXPIRES } };
     const base = userShow(item).item;
+    const outranked = { allowed: false, code: 'OUTRANKED' as const, message: 'Outranked.' };
     userPageApi({
       ...item,
-      actions: { ...actionsFor(base, 'all'), update: { allowed: false, code: 'OUTRANKED', message: 'Outranked.' } },
+      actions: { ...showActionsFor(base, 'all'), invite: outranked, sendPasswordReset: outranked },
     });
     renderApp('/users/42');
 
@@ -129,14 +155,16 @@ describe('user page: sign-in access', { timeout: 20_000 }, () => {
     expect(within(card).queryByRole('button')).toBeNull();
   });
 
-  it('has no such card for a viewer when the user was never invited', async () => {
+  it('shows a viewer the facts and no action', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['users.view'])),
       'users.show': ok(userShow({ invitation: null }, ['users.view'])),
     });
     renderApp('/users/42');
 
-    await screen.findByRole('heading', { level: 1, name: 'Ann Lee' });
-    expect(screen.queryByRole('region', { name: t.title })).toBeNull();
+    const card = await findCard();
+    expect(within(card).getByText(t.neverInvited)).toBeTruthy();
+    expect(within(card).getByText(t.neverSignedIn)).toBeTruthy();
+    expect(within(card).queryByRole('button')).toBeNull();
   });
 });

@@ -24,10 +24,11 @@ const STATE_TONES: Record<InvitationStatus['state'], BadgeTone> = {
 };
 
 /**
- * How the user gets a password: their latest invitation's state, and — when the server lets the
- * viewer change this user (`actions.update`: users.update under the privilege ceiling) and the
- * account is live and active — inviting them (again) and sending a reset link. An accepted
- * invitation means they have signed in: a reset link is what they need then, not another invitation.
+ * How the user signs in: their latest invitation's state and when they last signed in, and the
+ * actions the server says the viewer may take now (`actions.invite`, `actions.sendPasswordReset`:
+ * users.update, then the very rules those writes run — live, active, under the ceiling, and for
+ * an invitation never signed in). The page decides nothing itself; the server decides again when
+ * asked.
  */
 export function UserAccessCard({ user, className }: { user: UserShowItem; className?: string }) {
   const m = useUserAccessMessages();
@@ -35,10 +36,9 @@ export function UserAccessCard({ user, className }: { user: UserShowItem; classN
   const access = useUserAccess(user);
   const [asked, setAsked] = useState<AccessAction | null>(null);
   const { invitation } = user;
-  const mayAct = user.actions.update.allowed && user.is_active && !user.deleted_at;
-  if (!invitation && !mayAct) return null;
+  const mayInvite = user.actions.invite.allowed;
+  const mayReset = user.actions.sendPasswordReset.allowed;
 
-  const mayInvite = mayAct && invitation?.state !== 'accepted';
   const confirm =
     asked === 'invite'
       ? { title: (invitation ? t.resendTitle : t.inviteTitle)(user.name), text: t.inviteText(user.email) }
@@ -65,6 +65,14 @@ export function UserAccessCard({ user, className }: { user: UserShowItem; classN
               <span className="text-muted-foreground">{t.neverInvited}</span>
             ),
           },
+          {
+            term: t.lastSignIn,
+            description: user.last_sign_in_at ? (
+              <DateTime iso={user.last_sign_in_at} />
+            ) : (
+              <span className="text-muted-foreground">{t.neverSignedIn}</span>
+            ),
+          },
           ...(invitation
             ? [
                 { term: t.sent, description: <DateTime iso={invitation.sent_at} /> },
@@ -80,7 +88,7 @@ export function UserAccessCard({ user, className }: { user: UserShowItem; classN
             : []),
         ]}
       />
-      {mayAct ? (
+      {mayInvite || mayReset ? (
         <div className="flex flex-wrap gap-2 border-t border-border px-5 py-4">
           {mayInvite ? (
             <Button variant="secondary" onClick={() => setAsked('invite')}>
@@ -88,10 +96,12 @@ export function UserAccessCard({ user, className }: { user: UserShowItem; classN
               {invitation ? t.resend : t.invite}
             </Button>
           ) : null}
-          <Button variant="secondary" onClick={() => setAsked('reset')}>
-            <KeyRound aria-hidden="true" />
-            {t.sendReset}
-          </Button>
+          {mayReset ? (
+            <Button variant="secondary" onClick={() => setAsked('reset')}>
+              <KeyRound aria-hidden="true" />
+              {t.sendReset}
+            </Button>
+          ) : null}
         </div>
       ) : null}
       <ConfirmDialog

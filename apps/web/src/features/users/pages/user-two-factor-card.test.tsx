@@ -8,10 +8,20 @@ import { mockTrpc, ok, sessionOf } from '../../../test/trpc-mock';
 import { userShow } from '../../../test/user-fixtures';
 
 const t = accountMessages.userTwoFactor;
+const ENROLLED = { two_factor: { enrolled: true, required: false } };
+
+function userPageApi(item: Parameters<typeof userShow>[0]) {
+  mockTrpc({
+    'auth.me': ok(sessionOf('all')),
+    ...NO_HISTORY,
+    ...NO_SECURITY_ANSWERS,
+    'users.show': ok(userShow(item)),
+  });
+}
 
 describe('user page: two-factor reset', { timeout: 20_000 }, () => {
   it('resets a user’s second factor after a confirmation', async () => {
-    mockTrpc({ 'auth.me': ok(sessionOf('all')), ...NO_HISTORY, ...NO_SECURITY_ANSWERS, 'users.show': ok(userShow()) });
+    userPageApi(ENROLLED);
     const api = mockRest({ 'DELETE /users/42/two-factor': { status: 204 } });
     renderApp('/users/42');
 
@@ -25,8 +35,8 @@ describe('user page: two-factor reset', { timeout: 20_000 }, () => {
     expect(await screen.findByText(t.done('Ann Lee'))).toBeTruthy();
   });
 
-  it('shows the server’s refusal', async () => {
-    mockTrpc({ 'auth.me': ok(sessionOf('all')), ...NO_HISTORY, ...NO_SECURITY_ANSWERS, 'users.show': ok(userShow()) });
+  it('shows the server’s refusal (the factor went since the page was read)', async () => {
+    userPageApi(ENROLLED);
     mockRest({
       'DELETE /users/42/two-factor': problem(
         409,
@@ -46,11 +56,38 @@ describe('user page: two-factor reset', { timeout: 20_000 }, () => {
       'auth.me': ok(sessionOf(['users.view'])),
       ...NO_HISTORY,
       ...NO_SECURITY_ANSWERS,
-      'users.show': ok(userShow({}, ['users.view'])),
+      'users.show': ok(userShow(ENROLLED, ['users.view'])),
     });
     renderApp('/users/42');
 
     expect(await screen.findByRole('heading', { name: t.title })).toBeTruthy();
+    expect(screen.getByText(t.on)).toBeTruthy();
     expect(screen.queryByRole('button', { name: t.reset })).toBeNull();
+  });
+
+  it('says it is off and offers no reset when the user has no second factor', async () => {
+    userPageApi({ two_factor: { enrolled: false, required: false } });
+    renderApp('/users/42');
+
+    expect(await screen.findByText(t.off)).toBeTruthy();
+    expect(screen.queryByText(t.requiredMissing)).toBeNull();
+    expect(screen.queryByRole('button', { name: t.reset })).toBeNull();
+  });
+
+  it('says when the user’s roles require a second factor they have not set up', async () => {
+    userPageApi({ two_factor: { enrolled: false, required: true } });
+    renderApp('/users/42');
+
+    expect(await screen.findByText(t.requiredMissing)).toBeTruthy();
+    expect(screen.getByText(t.off)).toBeTruthy();
+  });
+
+  it('says when the user’s roles require the second factor they have', async () => {
+    userPageApi({ two_factor: { enrolled: true, required: true } });
+    renderApp('/users/42');
+
+    expect(await screen.findByText(t.required)).toBeTruthy();
+    expect(screen.getByText(t.on)).toBeTruthy();
+    expect(screen.getByRole('button', { name: t.reset })).toBeTruthy();
   });
 });

@@ -8,16 +8,11 @@ import { rest } from '../../../lib/rest';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
 
-/** The item's second-factor state, when the server sends it (SPEC §14 leaves it to the item). */
-function enrolledOf(user: UserShowItem): boolean | undefined {
-  const state = (user as UserShowItem & { two_factor?: { enrolled?: boolean } | null }).two_factor;
-  return state?.enrolled;
-}
-
 /**
- * A user's second factor on their page, and "Reset two-factor" (`DELETE /users/{id}/two-factor`)
- * after a confirmation. Offered as the server allows changes to this user (`actions.update`:
- * users.update and the privilege ceiling); the server decides again when asked.
+ * A user's second factor on their page (`item.two_factor`): on or off, and whether one of their
+ * roles requires it; and "Reset two-factor" (`DELETE /users/{id}/two-factor`) after a
+ * confirmation, offered only when the server says so (`actions.resetTwoFactor`: users.update,
+ * the privilege ceiling, a second factor to reset); the server decides again when asked.
  */
 export function UserTwoFactorCard({ user, className }: { user: UserShowItem; className?: string }) {
   const m = useAccountMessages();
@@ -25,7 +20,7 @@ export function UserTwoFactorCard({ user, className }: { user: UserShowItem; cla
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
-  const enrolled = enrolledOf(user);
+  const { enrolled, required } = user.two_factor;
   const reset = useMutation({
     mutationFn: () => rest<unknown>('DELETE', `/users/${user.id}/two-factor`),
     onSuccess: () => {
@@ -38,14 +33,17 @@ export function UserTwoFactorCard({ user, className }: { user: UserShowItem; cla
       toast.error(apiErrorMessage(error, m));
     },
   });
-  const canReset = user.actions.update.allowed && !user.deleted_at && enrolled !== false;
+  const canReset = user.actions.resetTwoFactor.allowed;
 
   return (
     <Card aria-labelledby="user-two-factor-title" className={className}>
       <CardHeader className="pb-5">
         <div>
           <CardTitle id="user-two-factor-title">{t.title}</CardTitle>
-          <CardDescription>{enrolled === undefined ? t.unknown : enrolled ? t.on : t.off}</CardDescription>
+          <CardDescription>{enrolled ? t.on : t.off}</CardDescription>
+          {required ? (
+            <p className="mt-2 text-sm text-foreground">{enrolled ? t.required : t.requiredMissing}</p>
+          ) : null}
         </div>
         {canReset ? (
           <Button variant="secondary" size="sm" onClick={() => setAsking(true)}>
