@@ -104,7 +104,8 @@ export type PublicAuthProviderList = z.infer<typeof PublicAuthProviderListSchema
  * Why a single sign-on ended at `/login?error=<code>` (stable: the sign-in page words each).
  * `sso_state`: the browser came back without the sign-in it started (another browser, too late, a
  * replay); `sso_token`: the provider's answer or ID token failed a check (issuer, audience,
- * signature, nonce, expiry); `sso_provider`: the provider is gone, unreachable or refused.
+ * signature, nonce, expiry); `sso_provider`: the provider is gone, unreachable or refused;
+ * `sso_rate_limited`: too many sign-ins started from the client's network (the login's limit).
  */
 export const SSO_ERRORS = [
   'sso_state',
@@ -114,6 +115,7 @@ export const SSO_ERRORS = [
   'sso_domain',
   'sso_inactive',
   'sso_no_account',
+  'sso_rate_limited',
 ] as const;
 export type SsoError = (typeof SSO_ERRORS)[number];
 

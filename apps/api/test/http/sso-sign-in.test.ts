@@ -82,6 +82,35 @@ describe('single sign-on with a real OpenID provider', () => {
     expect(cookie).not.toContain(nonce);
   });
 
+  it('sends a network that started too many sign-ins back to the sign-in page, storing nothing more', async () => {
+    const start = () =>
+      t.app.inject({ method: 'GET', url: `/api/auth/sso/${providerId}/start`, remoteAddress: '203.0.113.77' });
+    const attempts = async () =>
+      Number(
+        (
+          await t.db.sequelize.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM sso_attempts', {
+            type: QueryTypes.SELECT,
+          })
+        )[0]?.n,
+      );
+    for (let i = 0; i < t.config.LOGIN_MAX_ATTEMPTS_PER_IP; i++) {
+      expect(new URL((await start()).headers.location as string).origin).toBe(op.issuer);
+    }
+    const before = await attempts();
+    const refused = await start();
+    expect(refused.statusCode).toBe(302);
+    expect(refused.headers.location).toBe('/login?error=sso_rate_limited');
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect(await attempts()).toBe(before);
+    // Another network is not held back.
+    const other = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/sso/${providerId}/start`,
+      remoteAddress: '198.51.100.4',
+    });
+    expect(new URL(other.headers.location as string).origin).toBe(op.issuer);
+  });
+
   it('refuses a callback whose state is not the one this browser started with (sso_state, no session)', async () => {
     await given(t.db).user({ email: 'bo@example.com' });
     await person('bo', { email: 'bo@example.com' });

@@ -30,6 +30,7 @@ export const signInMessages = {
       sso_domain: 'Your e-mail address’s domain is not allowed to sign in with this provider.',
       sso_inactive: 'Your account is not active. Ask an administrator to activate it.',
       sso_no_account: 'There is no account here for your e-mail address. Ask an administrator to create one.',
+      sso_rate_limited: 'Too many sign-ins were started from your network. Wait a few minutes, then try again.',
     } as Record<string, string>,
     unknownError: 'Single sign-on did not sign you in. Try again, or sign in with your password.',
   },
