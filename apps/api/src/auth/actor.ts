@@ -47,12 +47,25 @@ function userIdOf(key: ActorKey): { sql: string; value: number | string } {
 }
 
 /**
+ * The `users` row `users` (a table name or alias) has no confirmed second factor: none, or a
+ * set-up still waiting for its code. The one definition of "enrolled", negated.
+ */
+export const withoutSecondFactor = (users: string) => `${users}.two_factor_enrolled_at IS NULL`;
+
+/**
+ * One of the roles of the `users` row `users` requires a second factor; with `exceptRole` (SQL),
+ * one other than that role (what a role's impact preview asks).
+ */
+export const requiredByRole = (users: string, exceptRole?: string) =>
+  `EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+            WHERE ur.user_id = ${users}.id AND r.require_two_factor = 1${exceptRole ? ` AND r.id <> ${exceptRole}` : ''})`;
+
+/**
  * A user's second factor as two columns of a `users` row (`enrolled`, `required`, 0 or 1): the
  * one definition the caller's own (/auth/me, /account) and a user's page (GET /users/{id}) read.
  */
-export const TWO_FACTOR_COLUMNS = `CASE WHEN two_factor_enrolled_at IS NULL THEN 0 ELSE 1 END AS enrolled,
-  CASE WHEN EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-                     WHERE ur.user_id = users.id AND r.require_two_factor = 1) THEN 1 ELSE 0 END AS required`;
+export const TWO_FACTOR_COLUMNS = `CASE WHEN ${withoutSecondFactor('users')} THEN 0 ELSE 1 END AS enrolled,
+  CASE WHEN ${requiredByRole('users')} THEN 1 ELSE 0 END AS required`;
 
 /** The facts from a row read with `TWO_FACTOR_COLUMNS` (drivers answer the 0 or 1 as a number or a string). */
 export const toTwoFactorFacts = (row: { enrolled: number | string; required: number | string }): TwoFactorFacts => ({

@@ -153,6 +153,7 @@ describe.each(DOORS)('role preview through %s', (door: Door) => {
       ],
       losses: [],
       outranks: { count: 0, user_ids: [] },
+      two_factor: { held: { count: 0, user_ids: [] }, released: { count: 0, user_ids: [] } },
       users: [],
       people: { allowed: true },
       refusal: { allowed: false, code: 'FORBIDDEN', message: expect.stringContaining('users.export') },

@@ -19,6 +19,7 @@ import { mailOutbox } from './0018-mail-outbox.js';
 import { userLinks } from './0019-user-links.js';
 import { twoFactor } from './0020-two-factor.js';
 import { authProviders } from './0021-auth-providers.js';
+import { usersTwoFactorIndex } from './0022-users-two-factor-index.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   userLinks,
   twoFactor,
   authProviders,
+  usersTwoFactorIndex,
 ];

@@ -5,6 +5,7 @@ import {
   type Permission,
   PREVIEW_SAMPLE,
   type PermissionImpact,
+  type PreviewReach,
   type RolePreview,
   type RolePreviewInput,
 } from '@app/contracts';
@@ -17,6 +18,7 @@ import {
   firstMembersWithout,
   managersLacking,
   memberCount,
+  membersHeldOnlyBy,
   membersHoldingElsewhere,
   permissionIdsByName,
   roleForPreview,
@@ -53,6 +55,10 @@ const stateOf = (ctx: PreviewContext, change: RoleChange): ActionState => {
  *   `outranked` in users.rules.ts). Only an added permission can create this; a manager whom
  *   every member outranked already is counted too (checking "could change some member today"
  *   would mean reading every member's permissions).
+ * - two_factor: when `require_two_factor` changes, the members it alone holds at enrolment
+ *   (membersHeldOnlyBy: active, outside the trash, no confirmed second factor, no other role
+ *   requiring one) — `held` when it is switched on, `released` when switched off; both 0 when
+ *   it stays as it is (left out, or the same).
  * - refusal: what PUT /roles/{id} would answer for this set (judgeRoleChange, the name kept);
  *   when the rules allow it and permissions are taken away, also the last-holder rule
  *   (LAST_ADMIN when nobody active would hold every permission, and somebody does today).
@@ -112,15 +118,22 @@ export async function previewRoleChange({
       refusal = { allowed: false, code: 'LAST_ADMIN', message: lastHolderRefusal(0) ?? undefined };
     }
   }
-  const named = new Set([...gains, ...losses, outranks].flatMap((part) => part.user_ids));
+  const nobody: PreviewReach = { count: 0, user_ids: [] };
+  const requires = input.require_two_factor ?? role.requireTwoFactor;
+  const reached = requires === role.requireTwoFactor ? nobody : await membersHeldOnlyBy(db, role.id, members, sample);
+  const two_factor = requires ? { held: reached, released: nobody } : { held: nobody, released: reached };
+
+  const parts = [...gains, ...losses, outranks, two_factor.held, two_factor.released];
+  const named = new Set(parts.flatMap((part) => part.user_ids));
   const users = await usersByIds(db, [...named]);
-  return { gains, losses, outranks, users, people, refusal };
+  return { gains, losses, outranks, two_factor, users, people, refusal };
 }
 
 /**
  * POST /roles/preview: the same for a role not created yet. It has no members, so nobody gains
- * anything (each permission is listed with 0) and nobody is outranked; the refusal is what
- * POST /roles would answer for this set (roles.create, only permissions the caller holds).
+ * anything (each permission is listed with 0), nobody is outranked and nobody held by a
+ * second-factor requirement; the refusal is what POST /roles would answer for this set
+ * (roles.create, only permissions the caller holds).
  */
 export async function previewNewRole({
   ctx,
@@ -130,6 +143,7 @@ export async function previewNewRole({
     gains: known(input.permissions).map((permission) => ({ permission, count: 0, user_ids: [] })),
     losses: [],
     outranks: { count: 0, user_ids: [] },
+    two_factor: { held: { count: 0, user_ids: [] }, released: { count: 0, user_ids: [] } },
     users: [],
     people: peopleState(ctx.actor),
     refusal: stateOf(ctx, { kind: 'create', name: '', permissions: input.permissions }),

@@ -1,5 +1,6 @@
-import type { PreviewUser } from '@app/contracts';
+import type { PreviewReach, PreviewUser } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
+import { requiredByRole, withoutSecondFactor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
 
 /**
@@ -43,13 +44,13 @@ export async function usersByIds(db: Database, ids: readonly number[]): Promise<
 /** The join that keeps the left table as the driving one. */
 const thenJoin = (db: Database) => (db.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN');
 
-/** The role's name and the names of the permissions it grants; null when there is no such role. */
+/** The role's name, the names of the permissions it grants and whether it requires a second factor; null when there is no such role. */
 export async function roleForPreview(
   db: Database,
   id: number,
-): Promise<{ id: number; name: string; permissions: string[] } | null> {
-  const [role] = await db.sequelize.query<{ id: number | string; name: string }>(
-    'SELECT id, name FROM roles WHERE id = :id',
+): Promise<{ id: number; name: string; permissions: string[]; requireTwoFactor: boolean } | null> {
+  const [role] = await db.sequelize.query<{ id: number | string; name: string; require_two_factor: number | string }>(
+    'SELECT id, name, require_two_factor FROM roles WHERE id = :id',
     { replacements: { id }, type: QueryTypes.SELECT },
   );
   if (!role) return null;
@@ -57,7 +58,12 @@ export async function roleForPreview(
     `SELECT p.name FROM permissions p JOIN role_permissions rp ON rp.permission_id = p.id WHERE rp.role_id = :id`,
     { replacements: { id }, type: QueryTypes.SELECT },
   );
-  return { id: Number(role.id), name: role.name, permissions: granted.map((p) => p.name) };
+  return {
+    id: Number(role.id),
+    name: role.name,
+    permissions: granted.map((p) => p.name),
+    requireTwoFactor: Number(role.require_two_factor) === 1,
+  };
 }
 
 /** Every permission's id by name (a few dozen rows). */
@@ -223,4 +229,49 @@ export async function someoneWouldHoldEverything(
     { replacements: { all: [...all], roleId, granted, n: all.length }, type: QueryTypes.SELECT },
   );
   return holder !== undefined;
+}
+
+/**
+ * The members a role's second-factor requirement alone holds at enrolment (or would hold, were it
+ * switched on): outside the trash, active, with no confirmed second factor, and no other role of
+ * theirs requiring one — `withoutSecondFactor` and `requiredByRole`, the definitions /auth/me
+ * reads. How many, and the first `limit` by id.
+ *
+ * Two sets meet here, each possibly large: the role's members (`members`, from its stripes) and
+ * the users without a confirmed second factor (U, read in id order from the index
+ * `users_deleted_active_two_factor (deleted_at, is_active, two_factor_enrolled_at, id)`). The
+ * count walks the smaller and probes the other by primary keys: first U is counted up to
+ * `members` entries, index only (no row read); when it ends before, U drives (the usual case
+ * once most people have a second factor), otherwise the members do (a small role, or an
+ * installation where few have one yet). The cost is about min(|U|, members) probes.
+ */
+export async function membersHeldOnlyBy(
+  db: Database,
+  roleId: number,
+  members: number,
+  limit: number,
+): Promise<PreviewReach> {
+  if (members <= 0) return { count: 0, user_ids: [] };
+  const unenrolled = `u.deleted_at IS NULL AND u.is_active = 1 AND ${withoutSecondFactor('u')}`;
+  const [seen] = await db.sequelize.query<{ n: number | string }>(
+    `SELECT COUNT(*) AS n FROM (SELECT u.id FROM users u WHERE ${unenrolled} LIMIT ${Number(members)}) x`,
+    { type: QueryTypes.SELECT },
+  );
+  const join = thenJoin(db);
+  const fromUnenrolled = Number(seen?.n ?? 0) < members;
+  const [from, order] = fromUnenrolled
+    ? [`users u ${join} user_roles m ON m.user_id = u.id AND m.role_id = :roleId WHERE ${unenrolled}`, 'u.id']
+    : [`user_roles m ${join} users u ON u.id = m.user_id WHERE m.role_id = :roleId AND ${unenrolled}`, 'm.user_id'];
+  const held = `FROM ${from} AND NOT ${requiredByRole('u', ':roleId')}`;
+  const [counted] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n ${held}`, {
+    replacements: { roleId },
+    type: QueryTypes.SELECT,
+  });
+  const count = Number(counted?.n ?? 0);
+  if (count === 0 || limit <= 0) return { count, user_ids: [] };
+  const rows = await db.sequelize.query<{ id: number | string }>(
+    `SELECT u.id ${held} ORDER BY ${order} LIMIT ${Number(Math.min(limit, count))}`,
+    { replacements: { roleId }, type: QueryTypes.SELECT },
+  );
+  return { count, user_ids: rows.map((r) => Number(r.id)) };
 }
