@@ -96,6 +96,16 @@ export const roleEditorMessages = {
         ? '1 user who manages accounts today would be outranked by a member of this role'
         : `${formatCount(count)} users who manage accounts today would be outranked by members of this role`,
     outranksBody: 'They could no longer edit those members.',
+    heldTitle: (count: number) =>
+      count === 1
+        ? '1 member has no second factor yet: they will be asked to set one up at their next request'
+        : `${formatCount(count)} members have no second factor yet: they will be asked to set one up at their next request`,
+    heldBody:
+      'Until they have, they can do nothing else. Members with one, or whom another role already requires to have one, are not counted.',
+    released: (count: number) =>
+      count === 1
+        ? '1 member without a second factor will no longer be asked to set one up.'
+        : `${formatCount(count)} members without a second factor will no longer be asked to set one up.`,
     refusedTitle: 'This change can’t be saved',
   },
   remove: {

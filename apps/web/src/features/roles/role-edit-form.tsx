@@ -88,7 +88,11 @@ export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormPro
     <RoleForm
       form={form}
       catalogue={catalogue}
-      role={{ id: base.id, permissions: (base.permissions ?? []).map((permission) => permission.name) }}
+      role={{
+        id: base.id,
+        permissions: (base.permissions ?? []).map((permission) => permission.name),
+        requireTwoFactor: base.require_two_factor,
+      }}
       submitLabel={r.form.save}
       onCancel={cancel}
       onSubmit={(input) => save({ id: item.id, ...input, version: base.version })}

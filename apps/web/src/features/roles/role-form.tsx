@@ -48,8 +48,8 @@ export interface RoleFormProps {
   form: RoleFormApi;
   /** The catalogue as the server decided it for the caller (GET /permissions: grantable, reason). */
   catalogue: readonly PermissionRow[];
-  /** The role being edited (its id for the preview, what it grants now); none for a new role. */
-  role?: { id: number; permissions: readonly string[] };
+  /** The role being edited (its id for the preview, what it grants and requires now); none for a new role. */
+  role?: { id: number; permissions: readonly string[]; requireTwoFactor: boolean };
   submitLabel: string;
   /**
    * Saves. A refusal it throws lands on its fields, or above the buttons when no field owns it;
@@ -79,6 +79,7 @@ export function RoleForm({ form, catalogue, role, submitLabel, onSubmit, onCance
   }, [formError]);
   const { errors, isDirty, isSubmitting } = form.formState;
   const proposed = useWatch({ control: form.control, name: 'permissions' });
+  const requireTwoFactor = useWatch({ control: form.control, name: 'require_two_factor' });
 
   const submit = form.handleSubmit(async (input) => {
     setFormError(null);
@@ -182,7 +183,13 @@ export function RoleForm({ form, catalogue, role, submitLabel, onSubmit, onCance
             )}
           />
         </section>
-        <RoleImpact {...(role ? { roleId: role.id } : {})} current={role?.permissions ?? []} proposed={proposed} />
+        <RoleImpact
+          {...(role ? { roleId: role.id } : {})}
+          current={role?.permissions ?? []}
+          proposed={proposed}
+          // A new role has nobody to hold: the switch changes nothing the preview could count.
+          {...(role && requireTwoFactor !== role.requireTwoFactor ? { requireTwoFactor } : {})}
+        />
       </div>
     </FormFrame>
   );

@@ -34,28 +34,40 @@ export interface RoleImpactProps {
   current: readonly string[];
   /** What it would grant on saving. */
   proposed: readonly string[];
+  /** Whether it would require a second factor, only when the form changed that (absent: as it is). */
+  requireTwoFactor?: boolean;
 }
+
+/** The question as one string (permissions, then the switch when it changed), so a few quick edits settle into one. */
+const questionOf = (permissions: readonly string[], requireTwoFactor: boolean | undefined) =>
+  `${known(permissions).join(',')}|${requireTwoFactor === undefined ? '' : String(requireTwoFactor)}`;
 
 /**
  * "What will this do?", answered by the server before saving: who gains and who loses which
- * permission (counts and the first users), who managing accounts today would be outranked, and
- * whether the change may be saved at all. The matrix's value is sent a moment after it stops
- * changing; the last answer stays on screen while the next is asked.
+ * permission (counts and the first users), who managing accounts today would be outranked, who
+ * a change of the second-factor requirement would hold at enrolment or let go, and whether the
+ * change may be saved at all. The form's value is sent a moment after it stops changing; the
+ * last answer stays on screen while the next is asked.
  */
-export function RoleImpact({ roleId, current, proposed }: RoleImpactProps) {
+export function RoleImpact({ roleId, current, proposed, requireTwoFactor }: RoleImpactProps) {
   const r = useRoleEditorMessages();
   const t = r.preview;
   const client = useTRPCClient();
-  const wanted = known(proposed).join(',');
+  const wanted = questionOf(proposed, requireTwoFactor);
   const settled = useSettled(wanted, PREVIEW_DELAY_MS);
-  const unchanged = roleId !== undefined && settled === known(current).join(',');
+  const unchanged = roleId !== undefined && settled === questionOf(current, undefined);
   const preview = useQuery({
     queryKey: ['roles.preview', roleId ?? 'new', settled],
     queryFn: () => {
-      const permissions = settled ? (settled.split(',') as Permission[]) : [];
+      const [names = '', switched = ''] = settled.split('|');
+      const permissions = names ? (names.split(',') as Permission[]) : [];
       return roleId === undefined
         ? client.roles.previewNew.mutate({ permissions })
-        : client.roles.preview.mutate({ id: roleId, permissions });
+        : client.roles.preview.mutate({
+            id: roleId,
+            permissions,
+            ...(switched ? { require_two_factor: switched === 'true' } : {}),
+          });
     },
     enabled: !unchanged,
     placeholderData: keepPreviousData,
@@ -96,6 +108,8 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
   ];
   const reached = [...preview.gains, ...preview.losses].filter((impact) => impact.user_ids.length > 0);
   const names = namesBy(preview.users);
+  const { held, released } = preview.two_factor;
+  const counted = parts.length > 0 || held.count > 0 || released.count > 0;
   return (
     <>
       {preview.refusal.allowed ? null : (
@@ -118,7 +132,7 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
         </ul>
       )}
       {/* Counted, not named: the server says why (naming users takes users.view). */}
-      {isNew || parts.length === 0 || preview.people.allowed ? null : (
+      {isNew || !counted || preview.people.allowed ? null : (
         <p className="text-sm text-muted-foreground">{preview.people.message}</p>
       )}
       {preview.outranks.count > 0 ? (
@@ -134,6 +148,22 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
           ) : null}
           {t.outranksBody}
         </Alert>
+      ) : null}
+      {held.count > 0 ? (
+        <Alert tone="warning" title={t.heldTitle(held.count)}>
+          {held.user_ids.length > 0 ? (
+            <>{t.firstUsers(namesOf(held.user_ids, names), held.count - shown(held.user_ids))}. </>
+          ) : null}
+          {t.heldBody}
+        </Alert>
+      ) : null}
+      {released.count > 0 ? (
+        <p className="text-sm text-muted-foreground">
+          {t.released(released.count)}
+          {released.user_ids.length > 0
+            ? ` ${t.firstUsers(namesOf(released.user_ids, names), released.count - shown(released.user_ids))}.`
+            : null}
+        </p>
       ) : null}
     </>
   );

@@ -50,6 +50,7 @@ export const NO_IMPACT = {
   gains: [],
   losses: [],
   outranks: { count: 0, user_ids: [] },
+  two_factor: { held: { count: 0, user_ids: [] }, released: { count: 0, user_ids: [] } },
   users: [],
   people: allowed,
   refusal: allowed,
