@@ -18,20 +18,25 @@ const checks = [
   { name: 'lint', cmd: ['npm', 'run', 'lint'] },
 ];
 
-/** vitest suites, by workspace; each writes a JSON report we total. */
+/**
+ * vitest suites, by workspace; each writes a JSON report we total. A suite with `alongside`
+ * runs in the background while the named one runs (its log follows that suite's): the
+ * scale-out bed mostly waits on its processes, so it shares the machine with the SPA's
+ * component tests (about one core) instead of adding its minutes to the run.
+ */
 const suites = [
   { name: 'contracts', dir: 'packages/contracts' },
   { name: 'api', dir: 'apps/api' },
-  { name: 'web', dir: 'apps/web' },
   // Browser tests: Chromium against the real API on a fresh seeded database (apps/web/e2e).
   { name: 'e2e', dir: 'apps/web', args: ['--config', 'e2e/vitest.config.ts'] },
+  { name: 'web', dir: 'apps/web' },
 ];
 
 // The scale-out bed (apps/api/cluster): mariadbd primary and replica, two API processes, HAProxy.
 // It needs Debian's mariadb-server and haproxy and takes about four minutes: always in CI,
 // elsewhere on request (TEST_CLUSTER=1, or `npm run test:cluster`).
 if (process.env.CI === 'true' || process.env.TEST_CLUSTER === '1') {
-  suites.push({ name: 'cluster', dir: 'apps/api', args: ['--config', 'cluster/vitest.config.ts'] });
+  suites.push({ name: 'cluster', dir: 'apps/api', args: ['--config', 'cluster/vitest.config.ts'], alongside: 'web' });
 } else {
   console.error(
     '\n*** SKIPPED: the scale-out bed — set TEST_CLUSTER=1 (CI=true runs it) or run `npm run test:cluster`. ***\n',
@@ -122,6 +127,20 @@ const slowFiles = (json, suite) =>
     seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
   }));
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
+/** The same, without waiting: its output to `logFile` when given; resolves with the exit code. */
+const runAsync = (cmd, cwd, logFile) =>
+  new Promise((resolve) => {
+    const log = logFile ? fs.openSync(logFile, 'w') : null;
+    const child = spawn(cmd[0], cmd.slice(1), {
+      cwd,
+      stdio: log === null ? 'inherit' : ['ignore', log, log],
+      env: process.env,
+    });
+    child.on('exit', (code) => {
+      if (log !== null) fs.closeSync(log);
+      resolve(code ?? 1);
+    });
+  });
 
 for (const check of checks) {
   if (only.length && !only.includes(check.name)) continue;
@@ -178,17 +197,14 @@ function startBeside() {
   };
 }
 
-// The background lane starts with the browser tests.
-let besideRun = null;
-for (const suite of suites) {
-  if (suite.name === 'e2e') besideRun = startBeside();
-  if (only.length && !only.includes(suite.name)) continue;
-  console.log(`\n=== ${suite.name} (${suite.dir}) ===`);
+/** Runs one vitest suite (its output to `logFile` when given) and totals its JSON report. */
+async function runSuite(suite, logFile) {
   const report = path.join(tmp, `${suite.name}.json`);
   const started = Date.now();
-  const res = run(
+  const status = await runAsync(
     ['npx', 'vitest', 'run', ...(suite.args ?? []), '--reporter=default', '--reporter=json', `--outputFile=${report}`],
     path.join(root, suite.dir),
+    logFile,
   );
   let passed = 0;
   let failed = 0;
@@ -208,9 +224,37 @@ for (const suite of suites) {
     slowest.push(...slowFiles(json, suite.name));
   }
   // A runner that died (config error, missing database with CI=true) is a failure even with no report.
-  const crashed = res.status !== 0 && failed === 0;
+  const crashed = status !== 0 && failed === 0;
   const seconds = (Date.now() - started) / 1000;
   results.push({ name: suite.name, seconds, passed, failed: failed + (crashed ? 1 : 0), skipped, crashed });
+}
+
+// The background lane starts with the browser tests.
+let besideRun = null;
+const chosenSuites = suites.filter((suite) => !only.length || only.includes(suite.name));
+for (const suite of suites) {
+  if (suite.name === 'e2e') besideRun = startBeside();
+  if (!chosenSuites.includes(suite) || suite.alongside) continue;
+  // Suites that run alongside this one start with it (or alone, when it was not chosen).
+  const partners = chosenSuites.filter((other) => other.alongside === suite.name);
+  console.log(`\n=== ${suite.name} (${suite.dir}) ===`);
+  if (partners.length) {
+    console.log(`    in the background: ${partners.map((p) => p.name).join(', ')} (their log follows)`);
+  }
+  const logs = partners.map((partner) => path.join(tmp, `${partner.name}.log`));
+  const background = partners.map((partner, i) => runSuite(partner, logs[i]));
+  await runSuite(suite);
+  await Promise.all(background);
+  for (const [i, partner] of partners.entries()) {
+    console.log(`\n=== ${partner.name} (${partner.dir}, ran alongside ${suite.name}) ===`);
+    console.log(fs.readFileSync(logs[i], 'utf8'));
+  }
+}
+// A suite whose partner was not chosen runs on its own.
+for (const suite of chosenSuites) {
+  if (!suite.alongside || chosenSuites.some((other) => other.name === suite.alongside)) continue;
+  console.log(`\n=== ${suite.name} (${suite.dir}) ===`);
+  await runSuite(suite);
 }
 
 await (besideRun ?? startBeside()).finish();
