@@ -7,6 +7,7 @@ import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate, roleDelete, roleUpdate } from './commands/role.commands.js';
 import { tokenCreate } from './commands/token.commands.js';
 import { userCreate, userSetPassword } from './commands/user.commands.js';
+import { secretsReseal } from './commands/secrets.commands.js';
 import { webhooksPrune, webhooksReseal } from './commands/webhook.commands.js';
 
 type Command = (db: Database, config: AppConfig, args: string[], io: CliIO) => Promise<void>;
@@ -39,6 +40,11 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   'webhooks:reseal': {
     run: webhooksReseal,
     usage: 'webhooks:reseal                  seal every webhook signing secret with the current SECRETS_KEY',
+  },
+  'secrets:reseal': {
+    run: secretsReseal,
+    usage:
+      'secrets:reseal                   seal every stored secret (webhooks, SSO providers, TOTP, waiting mail) with the current SECRETS_KEY',
   },
   'token:create': {
     run: tokenCreate,

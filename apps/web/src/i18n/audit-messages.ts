@@ -50,6 +50,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'webhook.test': 'Sent a webhook test event',
   'webhook.disable': 'Webhook switched off after failing',
   'webhook.reseal': 'Sealed the webhook secrets with a new key',
+  'secrets.reseal': 'Sealed the stored secrets (SSO, two-factor, waiting mail) with a new key',
   'audit.export': 'Exported the audit log',
   'audit.prune': 'Pruned the audit log',
   'job.submit': 'Started a background job',

@@ -63,6 +63,7 @@ export const AUDIT_ACTIONS = [
   'account.twoFactorEnable',
   'account.twoFactorDisable',
   'user.twoFactorReset',
+  'secrets.reseal',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
