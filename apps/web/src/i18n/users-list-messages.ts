@@ -143,6 +143,9 @@ export const usersListMessages = {
       forceDelete: (count: number) => `${usersCount(count)} permanently deleted`,
       invite: (count: number) => `${usersCount(count)} invited`,
     },
+    /** Said before and after a bulk invitation when mail is off: the links reach nobody. */
+    inviteUnmailed:
+      'Mail is not set up (no SMTP_URL): the invitations will be recorded, but nobody will be sent a link. Each user’s page can send or show theirs once mail is set up.',
     /** Giving or taking one role: the role is chosen first, then the check and confirmation as above. */
     role: {
       pickTitle: {

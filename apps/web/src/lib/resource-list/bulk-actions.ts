@@ -14,6 +14,13 @@ export interface BulkText {
   confirm: (count: number) => string;
   /** The toast once done. */
   done: (count: number) => string;
+  /** A warning the dry run's answer calls for (an invitation that would reach nobody), shown before confirming and with the toast. */
+  notice?: (answer: BulkAnswerFacts) => string | null;
+}
+
+/** What a bulk answer (a report, or a job) may say beside its counts. */
+export interface BulkAnswerFacts {
+  invitations?: { mailed: boolean; sent: number } | null;
 }
 
 /** A bulk action as it is run: the request's operation part, and its words. */
@@ -84,7 +91,7 @@ export interface BulkDeclaration<Op, Row, State, Data> {
 }
 
 /** A synchronous dry run's or run's answer for a list of ids. */
-export interface BulkReportLike {
+export interface BulkReportLike extends BulkAnswerFacts {
   affected: readonly number[];
   skipped: ReadonlyArray<{ id: number; code: string; message: string }>;
 }

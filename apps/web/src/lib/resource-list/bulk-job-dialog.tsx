@@ -1,6 +1,7 @@
 import { ConfirmDialog, Spinner } from '@app/ui';
 import type { ListStrings } from '../../i18n/list-strings';
 import type { BulkJobs } from './bulk-actions';
+import { BulkNotice } from './bulk-notice';
 import type { BulkRun } from './use-bulk-run';
 
 export interface BulkJobDialogProps {
@@ -57,6 +58,7 @@ export function BulkJobDialog({ flow, jobs: { Progress, Skips }, strings: t }: B
               {skipped === 0 ? t.noneSkipped : `${t.skipped(skipped)}:`}
             </p>
           )}
+          <BulkNotice text={text.notice?.(report.item) ?? null} />
           <Skips data={report} className="max-h-72 space-y-3 overflow-y-auto" />
         </div>
       ) : (

@@ -2,6 +2,7 @@ import { ConfirmDialog, Spinner } from '@app/ui';
 import { TriangleAlert } from 'lucide-react';
 import type { ListStrings } from '../../i18n/list-strings';
 import type { BulkReportLike, BulkText, RecordName } from './bulk-actions';
+import { BulkNotice } from './bulk-notice';
 import type { BulkRun } from './use-bulk-run';
 
 type Names = ReadonlyMap<number, RecordName>;
@@ -40,6 +41,7 @@ function DryRunReport({ text, report, seen, useLookup, strings: t }: DryRunRepor
           {skipped.length === 0 ? t.noneSkipped : `${t.skipped(skipped.length)}:`}
         </p>
       )}
+      <BulkNotice text={text.notice?.(report) ?? null} />
       {skipped.length > 0 ? (
         <ul className="max-h-56 divide-y divide-border overflow-y-auto rounded-lg border border-border bg-surface-muted/40">
           {skipped.slice(0, SKIPPED_SHOWN).map((entry) => {

@@ -80,8 +80,12 @@ export function useBulkRun<Op, F, Answer extends BulkReportLike | { job: Job }, 
         setCommand(null);
         check.reset();
         if ('job' in answer) return handOff(answer.job);
+        const notes = [
+          answer.skipped.length > 0 ? strings.doneSkipped(answer.skipped.length) : null,
+          command.text.notice?.(answer) ?? null,
+        ].filter((note) => note !== null);
         toast.success(command.text.done(answer.affected.length), {
-          ...(answer.skipped.length > 0 ? { description: strings.doneSkipped(answer.skipped.length) } : {}),
+          ...(notes.length > 0 ? { description: notes.join(' ') } : {}),
         });
       },
       onError: (error) => toast.error(apiErrorMessage(error, m)),

@@ -2,7 +2,12 @@ import { BULK_PERMISSIONS, type UserListRow, type UsersListResult } from '@app/c
 import { MailPlus, ShieldMinus, ShieldPlus } from 'lucide-react';
 import { lazy } from 'react';
 import type { Messages } from '../../../i18n/messages';
-import type { BulkAction, BulkCommand, BulkDeclaration } from '../../../lib/resource-list/bulk-actions';
+import type {
+  BulkAction,
+  BulkAnswerFacts,
+  BulkCommand,
+  BulkDeclaration,
+} from '../../../lib/resource-list/bulk-actions';
 import { bulkJobs } from '../../jobs/job-watch';
 import { useUserNames } from './use-user-names';
 import { ACTION_ICONS, DESTRUCTIVE_ACTIONS, type UserAction } from './user-actions';
@@ -37,6 +42,9 @@ export function usersBulkActions(
         affected: t.affected[action],
         confirm: t.confirm[action],
         done: t.done[action],
+        ...(action === 'invite'
+          ? { notice: (answer: BulkAnswerFacts) => (answer.invitations?.mailed === false ? t.inviteUnmailed : null) }
+          : {}),
       },
     };
     return {

@@ -68,6 +68,31 @@ describe('users list: invitations', { timeout: 30_000 }, () => {
     expect(api.callsTo('users.bulk')[1]).toEqual({ operation: 'invite', ids: [41, 42], dryRun: false });
   });
 
+  it('warns before and after inviting that nobody will be sent a link while mail is off', async () => {
+    mockUsersApi('all', 42, {
+      'users.bulk': (input) =>
+        ok(
+          dryRunReport({
+            operation: 'invite',
+            dryRun: (input as { dryRun: boolean }).dryRun,
+            requested: 1,
+            affected: [42],
+            invitations: { mailed: false, sent: (input as { dryRun: boolean }).dryRun ? 0 : 1 },
+          }),
+        ),
+    });
+    renderApp('/users');
+    const table = await findTable();
+    fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectRow('User 42') }));
+    const bar = await screen.findByRole('region', { name: t.selection.label });
+    fireEvent.click(within(bar).getByRole('button', { name: t.bulk.invite }));
+    const dialog = await screen.findByRole('dialog');
+    expect((await within(dialog).findByRole('note')).textContent).toBe(t.bulk.inviteUnmailed);
+    fireEvent.click(within(dialog).getByRole('button', { name: t.bulk.confirm.invite(1) }));
+    expect(await screen.findByText(t.bulk.inviteUnmailed, {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.getByText(t.bulk.done.invite(1))).toBeTruthy();
+  });
+
   it('invites every match as a job: the dry run goes over the list’s own query', async () => {
     const api = mockUsersApi('all', 42, { 'users.bulk': 'pending' });
     renderApp('/users?filters[invitation][]=expired');
