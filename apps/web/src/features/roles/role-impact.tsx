@@ -120,7 +120,10 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
       {isNew ? (
         <p className="text-sm text-muted-foreground">{t.noMembers}</p>
       ) : parts.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{t.unchanged}</p>
+        // Only the two-factor switch changed: its own lines below say what it does.
+        held.count > 0 || released.count > 0 ? null : (
+          <p className="text-sm text-muted-foreground">{t.unchanged}</p>
+        )
       ) : (
         <p className="text-sm font-medium text-foreground">{t.sentence(parts)}</p>
       )}

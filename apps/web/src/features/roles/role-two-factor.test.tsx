@@ -70,6 +70,8 @@ describe('a role that requires a second factor', { timeout: 20_000 }, () => {
     ).toBeTruthy();
     expect(warning.textContent).toContain('Ana, Bo, Cy, Di, Ed and 4,195 more');
     expect(warning.textContent).toContain(p.heldBody);
+    // The switch's own lines say what changes: no "nothing changes" line above them.
+    expect(screen.queryByText(p.unchanged)).toBeNull();
     // Only the switch changed: the permissions are sent as they are, with the switch.
     expect(api.callsTo('roles.preview')).toEqual([
       { id: 7, permissions: ['users.view', 'users.delete'], require_two_factor: true },
@@ -99,6 +101,7 @@ describe('a role that requires a second factor', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('switch', { name: f.requireTwoFactor }));
 
     expect(await screen.findByText(p.released(3))).toBeTruthy();
+    expect(screen.queryByText(p.unchanged)).toBeNull();
     expect(screen.getByText(withheld)).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(api.callsTo('roles.preview')).toEqual([{ id: 7, permissions: [], require_two_factor: false }]);
