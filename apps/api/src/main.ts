@@ -9,6 +9,7 @@ import { sessionLimits } from './auth/sessions.js';
 import { startDispatcher } from './webhooks/dispatcher.js';
 import { webhooksSettings } from './webhooks/settings.js';
 import { jobKinds, jobsSettings } from './app/job-kinds.js';
+import { createRequestActivity } from './jobs/request-activity.js';
 import { startJobRunner } from './jobs/runner.js';
 import { startMailSender } from './mail/sender.js';
 import { mailThreadEntry, startMailSenderThread } from './mail/sender-thread.js';
@@ -54,8 +55,10 @@ async function main() {
     );
   }
   const lifecycle = createLifecycle();
+  // The job runner gives way while this instance serves someone (JOBS_NICE_RATIO).
+  const activity = createRequestActivity();
   // A worker serves no HTTP: it only delivers webhooks, runs jobs and keeps house.
-  const app = config.PROCESS_ROLE === 'all' ? await buildApp({ config, db, logger, lifecycle }) : null;
+  const app = config.PROCESS_ROLE === 'all' ? await buildApp({ config, db, logger, lifecycle, activity }) : null;
   if (app) {
     await app.listen({ host: config.HOST, port: config.PORT });
     logger.info({ database: db.describe }, `User administration is running at http://${config.HOST}:${config.PORT}`);
@@ -73,6 +76,7 @@ async function main() {
         settings: jobsSettings(config),
         kinds: jobKinds(db, config),
         log: logger.child({ component: 'jobs' }),
+        activity,
       })
     : null;
   // Outgoing mail, beside the requests: any number of instances may run a sender. On MySQL it

@@ -18,6 +18,7 @@ import { assertEveryProcedureGuarded } from './trpc/guard-check.js';
 import { registerSameOriginCheck } from './auth/same-origin.js';
 import { isApiPath, refuseUnroutableUrl, registerNoStore } from './api-scope.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
+import { isProbe, type RequestActivity } from './jobs/request-activity.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/metrics-route.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   logger: Logger;
   /** Drained by the process on SIGTERM; a fresh one (never draining) when not given. */
   lifecycle?: Lifecycle;
+  /** Told of every request but the probes: the job runner gives way while someone is served. */
+  activity?: RequestActivity;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -38,6 +41,7 @@ export async function buildApp({
   db,
   logger,
   lifecycle = createLifecycle(),
+  activity,
 }: AppDeps): Promise<FastifyInstance> {
   assertEveryProcedureGuarded(appRouter);
   const app = Fastify({
@@ -63,6 +67,11 @@ export async function buildApp({
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (activity && !isProbe(req.url)) {
+      activity.began();
+      // 'close' comes once, whether the answer was sent or its client went away first.
+      reply.raw.once('close', activity.ended);
+    }
   });
   // "Forgot password" answers before its work is done (its timing must not tell whether an account
   // exists): closing lets the work answered so far finish before the database goes.

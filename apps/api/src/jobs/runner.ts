@@ -9,6 +9,7 @@ import { PRUNE_EVERY_MS, repeatAbout } from '../housekeeping/repeat.js';
 import { wakeableSleep } from '../housekeeping/wakeable-sleep.js';
 import { pruneImportUploads } from '../imports/prune.js';
 import type { JobRow } from './job-rows.js';
+import type { RequestActivity } from './request-activity.js';
 import {
   type ChunkProgress,
   claimJobs,
@@ -42,6 +43,8 @@ export interface JobsSettings {
   chunkSize: number;
   /** A dry run's chunk: it changes nothing and locks no rows, so fewer, larger chunks cost less. */
   dryRunChunkSize: number;
+  /** While the instance serves requests, the pause after a chunk, in times the chunk's own time (0: none). */
+  niceRatio: number;
   leaseMs: number;
   pollMs: number;
   /** Finished jobs and their reports older than this are pruned, about hourly. */
@@ -60,6 +63,8 @@ export interface JobRunnerDeps {
   settings: JobsSettings;
   kinds: Readonly<Record<string, JobKindRunner>>;
   log: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+  /** This instance's requests (none on an instance that serves no HTTP: it never pauses). */
+  activity?: RequestActivity;
 }
 
 const ERROR_BACKOFF_MS = 1_000;
@@ -67,6 +72,26 @@ const ERROR_BACKOFF_MAX_MS = 30_000;
 const OUTAGE_RETRY_MAX_MS = 2_000;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A pause is cut to this, so a runner asked to stop never waits long for its own politeness. */
+const NICE_PAUSE_MAX_MS = 2_000;
+
+/**
+ * How long a job waits after a chunk that ran from `began` to `ended`: `niceRatio` times that,
+ * when a request was served meanwhile (a dry run never waits: someone is waiting for it). As
+ * gh-ost's `--nice-ratio` and pt-archiver's `--sleep-coef`: at 1 a job takes at most half the
+ * time while people are served, and all of it when nobody is (docs/decisions.md).
+ */
+export function niceDelay(
+  settings: Pick<JobsSettings, 'niceRatio'>,
+  activity: RequestActivity | undefined,
+  began: number,
+  ended: number,
+  dryRun: boolean,
+): number {
+  if (dryRun || settings.niceRatio <= 0 || !activity?.servedSince(began)) return 0;
+  return Math.min(NICE_PAUSE_MAX_MS, (ended - began) * settings.niceRatio);
+}
 
 type Step = 'more' | 'done' | 'lost';
 
@@ -79,10 +104,11 @@ type Step = 'more' | 'done' | 'lost';
  * renews the lease between chunks. A database outage pauses the job (it is retried with backoff
  * and, if this runner gives up its lease meanwhile, another resumes it); any other error fails it.
  */
-export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): JobRunner {
+export function startJobRunner({ db, settings, kinds, log, activity }: JobRunnerDeps): JobRunner {
   const owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let running = true;
   const inHand = new Map<number, Promise<void>>();
+  const dryRuns = new Set<number>();
   const { sleep, wakeUp } = wakeableSleep();
 
   const step = (id: number): Promise<Step> =>
@@ -99,6 +125,7 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
         await kind.finished(job, 'cancelled', tx);
         return 'done';
       }
+      if (job.dry_run) dryRuns.add(id);
       const result = await kind.chunk(job, tx, job.dry_run ? settings.dryRunChunkSize : settings.chunkSize);
       if ('fail' in result) {
         await finishJob(db, tx, id, 'failed', result.fail);
@@ -131,7 +158,10 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
       while (running && !lost) {
         let next: Step;
         try {
+          const began = performance.now();
           next = await step(id);
+          const wait = niceDelay(settings, activity, began, performance.now(), dryRuns.has(id));
+          if (next === 'more' && wait > 0) await pause(wait);
           backoff = ERROR_BACKOFF_MS;
         } catch (err) {
           if (isDatabaseUnreachable(err)) {
@@ -158,6 +188,7 @@ export function startJobRunner({ db, settings, kinds, log }: JobRunnerDeps): Job
       }
     } finally {
       clearInterval(beat);
+      dryRuns.delete(id);
       // Stopping with work left: let the lease go, so another runner takes the job up at once.
       if (!running && !lost) {
         await releaseLease(db, id, owner).catch((err) => log.warn({ jobId: id, err: String(err) }, 'job lease kept'));

@@ -64,6 +64,7 @@ describe('an idle job runner', () => {
       leaseMs: 5_000,
       pollMs: 20,
       retentionMs: 86_400_000,
+      niceRatio: 0,
     };
     const runner = startJobRunner({ db, settings, kinds: { bulk: noop }, log: silent });
     try {

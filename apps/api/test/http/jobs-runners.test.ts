@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { jobKinds } from '../../src/app/job-kinds.js';
 import { claimJobs } from '../../src/jobs/job-store.js';
+import { createRequestActivity } from '../../src/jobs/request-activity.js';
 import type { JobKindRunner, JobRunner } from '../../src/jobs/runner.js';
 import { jobsBed } from '../support/jobs-bed.js';
+import { buildTestApp } from '../support/test-app.js';
 
 // A job outlives the runner holding it, and stops when cancelled: between chunks, never inside one.
 const bed = jobsBed();
@@ -120,5 +122,65 @@ describe('POST /jobs/{id}/cancel', () => {
     expect((await (cancelled as ReturnType<typeof bed.admin.post>)).json().job.status).toBe('cancelling');
     expect(done).toMatchObject({ status: 'cancelled', progress: { processed: 2, changed: 2 } });
     expect((await activeOf(ids)).filter((a) => !a)).toHaveLength(2);
+  });
+});
+
+describe('a job beside people being served', () => {
+  it('pauses after each chunk for JOBS_NICE_RATIO times the chunk, and still changes every user once', async () => {
+    const { word, ids } = await cohort(9);
+    const { job } = (
+      await bed.admin.post('/api/users/bulk', {
+        operation: 'setActive',
+        active: false,
+        selection: { query: { q: word } },
+      })
+    ).json();
+    const real = jobKinds(bed.t.db, bed.t.config);
+    const chunks: Array<{ began: number; ended: number }> = [];
+    const timed = {
+      bulk: {
+        ...real.bulk,
+        chunk: async (...args: Parameters<JobKindRunner['chunk']>) => {
+          const began = performance.now();
+          const out = await (real.bulk as JobKindRunner).chunk(...args);
+          chunks.push({ began, ended: performance.now() });
+          return out;
+        },
+      } as JobKindRunner,
+    };
+    const served = createRequestActivity();
+    served.began(); // someone's export, in flight throughout
+    runner(3, timed, { activity: served, niceRatio: 4 });
+    const done = await waitForJob(job.id);
+    expect(done).toMatchObject({ status: 'succeeded', progress: { processed: 9, changed: 9 } });
+    expect(await activeOf(ids)).toEqual(ids.map(() => false));
+    // Three chunks of three and the empty one that ends the job: each waited, after the one
+    // before it, at least four times that one's own time (its whole transaction is longer still).
+    expect(chunks.length).toBe(4);
+    for (let i = 1; i < chunks.length; i++) {
+      const before = chunks[i - 1] as { began: number; ended: number };
+      const gap = (chunks[i] as { began: number }).began - before.ended;
+      expect(gap).toBeGreaterThanOrEqual(4 * (before.ended - before.began) - 1);
+    }
+  });
+
+  it('counts the requests an instance serves, but not the balancer probes', async () => {
+    const activity = createRequestActivity();
+    const app = await buildTestApp({ config: bed.t.config, db: bed.t.db, activity });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const since = performance.now();
+      expect((await fetch(`${base}/api/health`)).status).toBe(200);
+      expect((await fetch(`${base}/api/ready`)).status).toBe(200);
+      expect(activity.servedSince(since)).toBe(false);
+      const res = await fetch(`${base}/api/users`, { headers: { authorization: `Bearer ${bed.adminToken}` } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      expect(activity.servedSince(since)).toBe(true);
+      // The answer is done: nothing is in flight any more, so a later chunk sees an idle instance.
+      await expect.poll(() => activity.servedSince(performance.now()), { timeout: 2_000 }).toBe(false);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { AuditChanges } from '../../src/db/models/audit.model.js';
 import type { Database } from '../../src/db/database.js';
 import { jobKinds, jobsSettings } from '../../src/app/job-kinds.js';
+import type { RequestActivity } from '../../src/jobs/request-activity.js';
 import { type JobKindRunner, type JobRunner, startJobRunner } from '../../src/jobs/runner.js';
 import { given } from './given.js';
 import { request } from './http.js';
@@ -43,12 +44,24 @@ export function jobsBed() {
     },
 
     /** A runner as every API process starts one, with chunks of `chunkSize` users (a dry run's too). */
-    runner(chunkSize = 3, kinds: Record<string, JobKindRunner> = jobKinds(t.db, t.config)) {
+    runner(
+      chunkSize = 3,
+      kinds: Record<string, JobKindRunner> = jobKinds(t.db, t.config),
+      beside: { activity?: RequestActivity; niceRatio?: number } = {},
+    ) {
       const started = startJobRunner({
         db: t.db,
-        settings: { ...jobsSettings(t.config), chunkSize, dryRunChunkSize: chunkSize, pollMs: 20, leaseMs: 5_000 },
+        settings: {
+          ...jobsSettings(t.config),
+          chunkSize,
+          dryRunChunkSize: chunkSize,
+          pollMs: 20,
+          leaseMs: 5_000,
+          niceRatio: beside.niceRatio ?? 0,
+        },
         kinds,
         log: silent,
+        ...(beside.activity ? { activity: beside.activity } : {}),
       });
       runners.push(started);
       return started;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { type AppConfig, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
+import type { RequestActivity } from '../../src/jobs/request-activity.js';
 import { buildApp } from '../../src/server.js';
 import { captureAudit, captureResponses, flushCaptures, scanLogger } from './secret-capture.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from './test-db.js';
@@ -23,7 +24,12 @@ export function testConfig(target: TestDatabaseTarget, env: Record<string, strin
  * `buildApp` for tests: silent unless the test brings its own logger, and, when the secret scan
  * is on (SECRET_SCAN_DIR), every answer and log line written down for it. Call `ready()` after.
  */
-export async function buildTestApp(deps: { config: AppConfig; db: Database; logger?: Logger }) {
+export async function buildTestApp(deps: {
+  config: AppConfig;
+  db: Database;
+  logger?: Logger;
+  activity?: RequestActivity;
+}) {
   const app = await buildApp({ ...deps, logger: scanLogger(deps.logger) });
   captureResponses(app);
   return app;
