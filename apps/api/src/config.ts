@@ -225,11 +225,11 @@ const EnvSchema = z.object({
   /** Users per chunk of a dry run: it locks and writes none of them, so its chunks can be larger. */
   JOBS_DRY_RUN_CHUNK_SIZE: z.coerce.number().int().min(1).max(50_000).default(10_000),
   /**
-   * While this instance serves requests, a job pauses after each chunk for this many times the
-   * chunk's own time (0: never), so the people using it keep their speed; dry runs, which someone
-   * is waiting for, never pause. Alone, a job runs at full speed.
+   * After each chunk a job waits this many times how long this instance had a request in flight
+   * while the chunk ran (0: never), so the people using it keep their speed; dry runs, which
+   * someone is waiting for, never wait. On an idle instance a job runs at full speed.
    */
-  JOBS_NICE_RATIO: z.coerce.number().min(0).max(10).default(1),
+  JOBS_NICE_RATIO: z.coerce.number().min(0).max(10).default(2),
   /** A job whose runner sends no heartbeat for this long is taken over by another runner. */
   JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** Days a finished job and its report are kept. */

@@ -1,30 +1,36 @@
 /**
  * Whether this instance is serving anyone: the job runner's cue to give way (runner.ts). A job's
  * chunk and a person's request share the event loop, the cores and the database; a runner that
- * knows someone is being served pauses after each chunk (JOBS_NICE_RATIO), and one on an idle
- * instance runs at full speed.
+ * knows for how long someone was being served during a chunk pauses for that long (times
+ * JOBS_NICE_RATIO) after it, and one on an idle instance runs at full speed.
  */
 export interface RequestActivity {
   /** A request began; `ended` is called once when its response is done or its client went away. */
   began(): void;
   ended(): void;
-  /** Whether a request was in flight at any moment since `since` (a `performance.now()` time). */
-  servedSince(since: number): boolean;
+  /**
+   * Milliseconds, since the process began, during which at least one request was in flight: the
+   * difference over a chunk is how long someone was being served while it ran.
+   */
+  servedMs(): number;
 }
 
 export function createRequestActivity(now: () => number = () => performance.now()): RequestActivity {
   let inFlight = 0;
-  let lastEnded = Number.NEGATIVE_INFINITY;
+  let total = 0;
+  let since = 0;
   return {
     began() {
+      if (inFlight === 0) since = now();
       inFlight += 1;
     },
     ended() {
-      inFlight = Math.max(0, inFlight - 1);
-      lastEnded = now();
+      if (inFlight === 0) return;
+      inFlight -= 1;
+      if (inFlight === 0) total += now() - since;
     },
-    servedSince(since) {
-      return inFlight > 0 || lastEnded >= since;
+    servedMs() {
+      return inFlight > 0 ? total + (now() - since) : total;
     },
   };
 }

@@ -43,7 +43,7 @@ export interface JobsSettings {
   chunkSize: number;
   /** A dry run's chunk: it changes nothing and locks no rows, so fewer, larger chunks cost less. */
   dryRunChunkSize: number;
-  /** While the instance serves requests, the pause after a chunk, in times the chunk's own time (0: none). */
+  /** The pause after a chunk, in times how long requests were in flight while it ran (0: none). */
   niceRatio: number;
   leaseMs: number;
   pollMs: number;
@@ -77,23 +77,16 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const NICE_PAUSE_MAX_MS = 2_000;
 
 /**
- * How long a job waits after a chunk that ran from `began` to `ended`: `niceRatio` times that,
- * when a request was served meanwhile (a dry run never waits: someone is waiting for it). As
- * gh-ost's `--nice-ratio` and pt-archiver's `--sleep-coef`: at 1 a job takes at most half the
- * time while people are served, and all of it when nobody is (docs/decisions.md).
+ * How long a job waits after a chunk during which requests were in flight for `servedMs`:
+ * `niceRatio` times that (a dry run never waits: someone is waiting for it). Someone browsing
+ * throughout a chunk makes the job wait as long as the chunk took — as gh-ost's `--nice-ratio`
+ * and pt-archiver's `--sleep-coef` — while a progress bar's poll now and then costs it next to
+ * nothing, and an idle instance none (docs/decisions.md).
  */
-export function niceDelay(
-  settings: Pick<JobsSettings, 'niceRatio'>,
-  activity: RequestActivity | undefined,
-  began: number,
-  ended: number,
-  dryRun: boolean,
-): number {
-  if (dryRun || settings.niceRatio <= 0 || !activity?.servedSince(began)) return 0;
-  return Math.min(NICE_PAUSE_MAX_MS, (ended - began) * settings.niceRatio);
+export function niceDelay(settings: Pick<JobsSettings, 'niceRatio'>, servedMs: number, dryRun: boolean): number {
+  if (dryRun || settings.niceRatio <= 0 || servedMs <= 0) return 0;
+  return Math.min(NICE_PAUSE_MAX_MS, servedMs * settings.niceRatio);
 }
-
-type Step = 'more' | 'done' | 'lost';
 
 /**
  * Starts a job runner: it claims queued jobs (and those whose holder's lease ran out) up to
@@ -158,9 +151,9 @@ export function startJobRunner({ db, settings, kinds, log, activity }: JobRunner
       while (running && !lost) {
         let next: Step;
         try {
-          const began = performance.now();
+          const servedBefore = activity?.servedMs() ?? 0;
           next = await step(id);
-          const wait = niceDelay(settings, activity, began, performance.now(), dryRuns.has(id));
+          const wait = niceDelay(settings, (activity?.servedMs() ?? 0) - servedBefore, dryRuns.has(id));
           if (next === 'more' && wait > 0) await pause(wait);
           backoff = ERROR_BACKOFF_MS;
         } catch (err) {

@@ -2,21 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { createRequestActivity, isProbe } from '../../src/jobs/request-activity.js';
 import { niceDelay } from '../../src/jobs/runner.js';
 
-describe('whether an instance is serving anyone', () => {
-  it('knows of a request in flight, and of one that ended since a moment, and forgets older ones', () => {
+describe('how long an instance has been serving anyone', () => {
+  it('adds up the time at least one request was in flight, overlapping ones counted once', () => {
     let now = 0;
     const activity = createRequestActivity(() => now);
-    expect(activity.servedSince(0)).toBe(false);
+    expect(activity.servedMs()).toBe(0);
     activity.began();
-    expect(activity.servedSince(100)).toBe(true);
-    now = 50;
+    now = 10;
+    activity.began(); // a second request while the first is in flight
+    now = 30;
     activity.ended();
-    expect(activity.servedSince(40)).toBe(true);
-    expect(activity.servedSince(60)).toBe(false);
-    // An end reported twice (an answer and then its socket) never makes a count below nothing.
+    expect(activity.servedMs()).toBe(30); // still one in flight: counting on
+    now = 40;
+    activity.ended();
+    now = 100; // nobody served from 40 to 100
+    expect(activity.servedMs()).toBe(40);
+    // An end reported once too often never makes a count below nothing.
     activity.ended();
     activity.began();
-    expect(activity.servedSince(1_000)).toBe(true);
+    now = 105;
+    expect(activity.servedMs()).toBe(45);
   });
 
   it('leaves out the checks of balancers and scrapers, whatever their query', () => {
@@ -29,23 +34,18 @@ describe('whether an instance is serving anyone', () => {
 });
 
 describe('the pause after a chunk', () => {
-  const served = createRequestActivity();
-  served.began();
-  const idle = createRequestActivity();
-
-  it('is the ratio times the chunk while someone is served', () => {
-    expect(niceDelay({ niceRatio: 1 }, served, 100, 350, false)).toBe(250);
-    expect(niceDelay({ niceRatio: 0.5 }, served, 100, 350, false)).toBe(125);
+  it('is the ratio times how long someone was served while the chunk ran', () => {
+    expect(niceDelay({ niceRatio: 1 }, 250, false)).toBe(250);
+    expect(niceDelay({ niceRatio: 0.5 }, 250, false)).toBe(125);
   });
 
-  it('is none on an idle instance, an instance without requests, a dry run or a ratio of 0', () => {
-    expect(niceDelay({ niceRatio: 1 }, idle, 100, 350, false)).toBe(0);
-    expect(niceDelay({ niceRatio: 1 }, undefined, 100, 350, false)).toBe(0);
-    expect(niceDelay({ niceRatio: 1 }, served, 100, 350, true)).toBe(0);
-    expect(niceDelay({ niceRatio: 0 }, served, 100, 350, false)).toBe(0);
+  it('is none when nobody was served, for a dry run, or at a ratio of 0', () => {
+    expect(niceDelay({ niceRatio: 1 }, 0, false)).toBe(0);
+    expect(niceDelay({ niceRatio: 1 }, 250, true)).toBe(0);
+    expect(niceDelay({ niceRatio: 0 }, 250, false)).toBe(0);
   });
 
   it('is cut to two seconds, so a stopping runner is not held by a long chunk', () => {
-    expect(niceDelay({ niceRatio: 10 }, served, 0, 60_000, false)).toBe(2_000);
+    expect(niceDelay({ niceRatio: 10 }, 60_000, false)).toBe(2_000);
   });
 });
