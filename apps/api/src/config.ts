@@ -229,7 +229,7 @@ const EnvSchema = z.object({
    * while the chunk ran (0: never), so the people using it keep their speed; dry runs, which
    * someone is waiting for, never wait. On an idle instance a job runs at full speed.
    */
-  JOBS_NICE_RATIO: z.coerce.number().min(0).max(10).default(2),
+  BACKGROUND_NICE_RATIO: z.coerce.number().min(0).max(10).default(2),
   /** A job whose runner sends no heartbeat for this long is taken over by another runner. */
   JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** Days a finished job and its report are kept. */

@@ -62,6 +62,10 @@ port.on('message', (message: ToMailThread) => {
     sender.nudge();
     return;
   }
+  if (message.type === 'served') {
+    sender.served(message.ms);
+    return;
+  }
   void (async () => {
     await sender.stop();
     clearInterval(flushing);

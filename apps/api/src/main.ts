@@ -9,7 +9,7 @@ import { sessionLimits } from './auth/sessions.js';
 import { startDispatcher } from './webhooks/dispatcher.js';
 import { webhooksSettings } from './webhooks/settings.js';
 import { jobKinds, jobsSettings } from './app/job-kinds.js';
-import { createRequestActivity } from './jobs/request-activity.js';
+import { createRequestActivity, reportServed } from './request-activity.js';
 import { startJobRunner } from './jobs/runner.js';
 import { startMailSender } from './mail/sender.js';
 import { mailThreadEntry, startMailSenderThread } from './mail/sender-thread.js';
@@ -55,7 +55,7 @@ async function main() {
     );
   }
   const lifecycle = createLifecycle();
-  // The job runner gives way while this instance serves someone (JOBS_NICE_RATIO).
+  // Jobs and mail give way while this instance serves someone (BACKGROUND_NICE_RATIO).
   const activity = createRequestActivity();
   // A worker serves no HTTP: it only delivers webhooks, runs jobs and keeps house.
   const app = config.PROCESS_ROLE === 'all' ? await buildApp({ config, db, logger, lifecycle, activity }) : null;
@@ -89,6 +89,8 @@ async function main() {
         ? startMailSenderThread({ entry: mailThread, log: mailLog })
         : startMailSender({ db, settings: mail, log: mailLog })
       : null;
+  // The sender gives way to this instance's requests as the jobs do (BACKGROUND_NICE_RATIO).
+  const stopReporting = mailer ? reportServed(activity, (ms) => mailer.served(ms)) : () => undefined;
   // Expired sessions and rate-limit windows, purged about hourly by every instance.
   const housekeeping = startHousekeeping({
     db,
@@ -127,6 +129,7 @@ async function main() {
       // A job stops after its current chunk and lets its lease go: another instance resumes it.
       await jobs?.stop();
       // Messages in flight end within MAIL_TIMEOUT_SECONDS and are recorded; the rest wait in the outbox.
+      stopReporting();
       await mailer?.stop();
       await housekeeping.stop();
       await db.close();

@@ -18,7 +18,7 @@ import { assertEveryProcedureGuarded } from './trpc/guard-check.js';
 import { registerSameOriginCheck } from './auth/same-origin.js';
 import { isApiPath, refuseUnroutableUrl, registerNoStore } from './api-scope.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
-import { isProbe, type RequestActivity } from './jobs/request-activity.js';
+import { isProbe, type RequestActivity } from './request-activity.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/metrics-route.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';

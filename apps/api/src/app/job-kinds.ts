@@ -19,7 +19,7 @@ export const jobsSettings = (config: AppConfig): JobsSettings => ({
   concurrency: config.JOBS_CONCURRENCY,
   chunkSize: config.JOBS_CHUNK_SIZE,
   dryRunChunkSize: config.JOBS_DRY_RUN_CHUNK_SIZE,
-  niceRatio: config.JOBS_NICE_RATIO,
+  niceRatio: config.BACKGROUND_NICE_RATIO,
   leaseMs: config.JOBS_LEASE_SECONDS * 1000,
   pollMs: 1_000,
   retentionMs: config.JOBS_RETENTION_DAYS * 86_400_000,

@@ -9,7 +9,7 @@ import { PRUNE_EVERY_MS, repeatAbout } from '../housekeeping/repeat.js';
 import { wakeableSleep } from '../housekeeping/wakeable-sleep.js';
 import { pruneImportUploads } from '../imports/prune.js';
 import type { JobRow } from './job-rows.js';
-import type { RequestActivity } from './request-activity.js';
+import { niceWait, type RequestActivity } from '../request-activity.js';
 import {
   type ChunkProgress,
   claimJobs,
@@ -73,20 +73,18 @@ const OUTAGE_RETRY_MAX_MS = 2_000;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A pause is cut to this, so a runner asked to stop never waits long for its own politeness. */
-const NICE_PAUSE_MAX_MS = 2_000;
-
 /**
  * How long a job waits after a chunk during which requests were in flight for `servedMs`:
  * `niceRatio` times that (a dry run never waits: someone is waiting for it). Someone browsing
- * throughout a chunk makes the job wait as long as the chunk took — as gh-ost's `--nice-ratio`
+ * throughout a chunk makes the job wait the ratio times the chunk — as gh-ost's `--nice-ratio`
  * and pt-archiver's `--sleep-coef` — while a progress bar's poll now and then costs it next to
  * nothing, and an idle instance none (docs/decisions.md).
  */
 export function niceDelay(settings: Pick<JobsSettings, 'niceRatio'>, servedMs: number, dryRun: boolean): number {
-  if (dryRun || settings.niceRatio <= 0 || servedMs <= 0) return 0;
-  return Math.min(NICE_PAUSE_MAX_MS, servedMs * settings.niceRatio);
+  return dryRun ? 0 : niceWait(settings.niceRatio, servedMs);
 }
+
+type Step = 'more' | 'done' | 'lost';
 
 /**
  * Starts a job runner: it claims queued jobs (and those whose holder's lease ran out) up to

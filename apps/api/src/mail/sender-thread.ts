@@ -7,7 +7,7 @@ import { onNewMail } from './outbox.js';
 import type { MailSender } from './sender.js';
 
 /** What the main thread tells the mail thread. */
-export type ToMailThread = { type: 'nudge' } | { type: 'stop' };
+export type ToMailThread = { type: 'nudge' } | { type: 'served'; ms: number } | { type: 'stop' };
 /** What the mail thread tells the main thread. */
 export type FromMailThread =
   | { type: 'started' }
@@ -74,6 +74,7 @@ export function startMailSenderThread({ entry, log }: { entry: URL; log: Pick<Lo
   spawn();
   return {
     nudge: () => worker?.postMessage({ type: 'nudge' } satisfies ToMailThread),
+    served: (ms) => worker?.postMessage({ type: 'served', ms } satisfies ToMailThread),
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         stopping = true;

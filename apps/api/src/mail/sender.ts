@@ -17,11 +17,17 @@ import {
 } from './mail-store.js';
 import { onNewMail } from './outbox.js';
 import { renderMail } from './render.js';
+import { NICE_PAUSE_MAX_MS, niceWait } from '../request-activity.js';
 import type { MailSettings } from './settings.js';
 
 export interface MailSender {
   /** Looks for due messages now instead of at the next poll. */
   nudge(): void;
+  /**
+   * Requests were in flight on this instance for `ms`: the sender waits `niceRatio` times that
+   * before handing its next message to a connection (messages being sent go on).
+   */
+  served(ms: number): void;
   /** Stops claiming, lets the attempts in flight end (each within its deadline) and records them. */
   stop(): Promise<void>;
 }
@@ -201,8 +207,25 @@ export function startMailSender({
     attempts.add(done);
     void done.finally(() => attempts.delete(done));
   };
-  /** Hands queued messages to free connections. */
+  // Giving way to the instance's requests: no message starts before this (performance.now()).
+  let pausedUntil = 0;
+  let resume: NodeJS.Timeout | null = null;
+  const served = (ms: number) => {
+    const wait = niceWait(settings.niceRatio, ms);
+    if (wait === 0) return;
+    const now = performance.now();
+    pausedUntil = Math.min(Math.max(pausedUntil, now) + wait, now + NICE_PAUSE_MAX_MS);
+  };
+  /** Hands queued messages to free connections, unless the sender is giving way. */
   const pump = () => {
+    const wait = pausedUntil - performance.now();
+    if (wait > 0) {
+      resume ??= setTimeout(() => {
+        resume = null;
+        pump();
+      }, wait);
+      return;
+    }
     while (running && sending < settings.concurrency && queue.length) send(queue.shift() as ClaimedMail);
   };
 
@@ -270,10 +293,12 @@ export function startMailSender({
   let stopped: Promise<void> | null = null;
   return {
     nudge: wakeUp,
+    served,
     stop() {
       stopped ??= (async () => {
         running = false;
         unsubscribe();
+        if (resume) clearTimeout(resume);
         wakeUp();
         await pruning.stop();
         await looping;

@@ -27,6 +27,8 @@ export interface MailSettings {
   prefetch: number;
   /** How often an idle sender looks for due messages. */
   pollMs: number;
+  /** The wait before the next message, in times how long requests were in flight (BACKGROUND_NICE_RATIO). */
+  niceRatio: number;
   retentionMs: number;
   pruneEveryMs: number;
   /** Seal and open the stored variables (webhooks/secret-box.ts). */
@@ -64,6 +66,7 @@ export function mailSettings(config: AppConfig): MailSettings {
     concurrency: config.MAIL_CONCURRENCY,
     prefetch: PREFETCH_ROUNDS * config.MAIL_CONCURRENCY,
     pollMs: 1_000,
+    niceRatio: config.BACKGROUND_NICE_RATIO,
     retentionMs: config.MAIL_RETENTION_DAYS * 86_400_000,
     pruneEveryMs: PRUNE_EVERY_MS,
     secretKeys: secretKeys(config.SECRETS_KEY, config.SECRETS_KEY_PREVIOUS),

@@ -393,3 +393,35 @@ describe('the metrics endpoint', () => {
     }
   });
 });
+
+describe('a sender beside people being served', () => {
+  const send = async (settings: MailSettings, to: string) => {
+    await writeTransaction(db, (tx) => enqueueMail(db, tx, settings, invitation(settings, to).mail));
+  };
+
+  it('holds its next message for the ratio times how long requests were in flight, at most 2 s, then sends it', async () => {
+    await receiver.start();
+    const settings = settingsFor({}, { niceRatio: 2 });
+    const busy = sender(settings);
+    // Someone was served for 1.5 s: three seconds owed, cut to two.
+    busy.served(1_500);
+    const t0 = performance.now();
+    await send(settings, 'held@example.com');
+    const [got] = await receiver.waitFor(1);
+    expect(got?.rcptTo).toEqual(['held@example.com']);
+    const held = performance.now() - t0;
+    expect(held).toBeGreaterThanOrEqual(1_900);
+    expect(held).toBeLessThan(5_000);
+  });
+
+  it('sends at once when nobody was served, or at a ratio of 0', async () => {
+    await receiver.start();
+    const settings = settingsFor({}, { niceRatio: 0 });
+    const idle = sender(settings);
+    idle.served(1_500);
+    const t0 = performance.now();
+    await send(settings, 'prompt@example.com');
+    await receiver.waitFor(1);
+    expect(performance.now() - t0).toBeLessThan(1_500);
+  });
+});

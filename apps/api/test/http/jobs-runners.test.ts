@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobKinds } from '../../src/app/job-kinds.js';
 import { claimJobs } from '../../src/jobs/job-store.js';
-import { createRequestActivity } from '../../src/jobs/request-activity.js';
+import { createRequestActivity } from '../../src/request-activity.js';
 import type { JobKindRunner, JobRunner } from '../../src/jobs/runner.js';
 import { jobsBed } from '../support/jobs-bed.js';
 import { buildTestApp } from '../support/test-app.js';
@@ -126,7 +126,7 @@ describe('POST /jobs/{id}/cancel', () => {
 });
 
 describe('a job beside people being served', () => {
-  it('pauses after each chunk for JOBS_NICE_RATIO times the chunk, and still changes every user once', async () => {
+  it('pauses after each chunk for BACKGROUND_NICE_RATIO times the chunk, and still changes every user once', async () => {
     const { word, ids } = await cohort(9);
     const { job } = (
       await bed.admin.post('/api/users/bulk', {
@@ -177,11 +177,13 @@ describe('a job beside people being served', () => {
       expect(res.status).toBe(200);
       await res.arrayBuffer();
       // Once its answer is done nothing is in flight: the time served stops growing.
-      await expect.poll(async () => {
-        const a = activity.servedMs();
-        await new Promise((r) => setTimeout(r, 20));
-        return a > 0 && activity.servedMs() === a;
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const a = activity.servedMs();
+          await new Promise((r) => setTimeout(r, 20));
+          return a > 0 && activity.servedMs() === a;
+        })
+        .toBe(true);
     } finally {
       await app.close();
     }

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { AuditChanges } from '../../src/db/models/audit.model.js';
 import type { Database } from '../../src/db/database.js';
 import { jobKinds, jobsSettings } from '../../src/app/job-kinds.js';
-import type { RequestActivity } from '../../src/jobs/request-activity.js';
+import type { RequestActivity } from '../../src/request-activity.js';
 import { type JobKindRunner, type JobRunner, startJobRunner } from '../../src/jobs/runner.js';
 import { given } from './given.js';
 import { request } from './http.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { type AppConfig, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
-import type { RequestActivity } from '../../src/jobs/request-activity.js';
+import type { RequestActivity } from '../../src/request-activity.js';
 import { buildApp } from '../../src/server.js';
 import { captureAudit, captureResponses, flushCaptures, scanLogger } from './secret-capture.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from './test-db.js';

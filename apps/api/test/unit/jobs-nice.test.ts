@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestActivity, isProbe } from '../../src/jobs/request-activity.js';
+import { createRequestActivity, isProbe, reportServed } from '../../src/request-activity.js';
 import { niceDelay } from '../../src/jobs/runner.js';
 
 describe('how long an instance has been serving anyone', () => {
@@ -47,5 +47,29 @@ describe('the pause after a chunk', () => {
 
   it('is cut to two seconds, so a stopping runner is not held by a long chunk', () => {
     expect(niceDelay({ niceRatio: 10 }, 60_000, false)).toBe(2_000);
+  });
+});
+
+describe('what the mail thread hears of the requests', () => {
+  it('is told how long requests were in flight since the last report, and nothing while none are', async () => {
+    const activity = createRequestActivity();
+    const heard: number[] = [];
+    const stop = reportServed(activity, (ms) => heard.push(ms), 20);
+    try {
+      await new Promise((r) => setTimeout(r, 70));
+      expect(heard).toEqual([]);
+      activity.began();
+      await new Promise((r) => setTimeout(r, 100));
+      activity.ended();
+      await new Promise((r) => setTimeout(r, 40));
+      const told = heard.reduce((a, b) => a + b, 0);
+      expect(told).toBeGreaterThanOrEqual(90);
+      expect(told).toBeLessThanOrEqual(activity.servedMs());
+      const after = heard.length;
+      await new Promise((r) => setTimeout(r, 70));
+      expect(heard.length).toBe(after);
+    } finally {
+      stop();
+    }
   });
 });
