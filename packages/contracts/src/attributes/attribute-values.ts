@@ -30,7 +30,9 @@ export function isCalendarDate(text: string): boolean {
   const m = ISO_DATE.exec(text);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
@@ -121,6 +123,9 @@ export function checkAttributeValue(rules: AttributeRules, raw: unknown): ValueC
 }
 
 function isWebAddress(text: string): boolean {
+  // The URL parser also reads `http:example.com` and `https:/example.com` as web addresses, but a
+  // browser resolves such an href against the page: the value must say `//` itself.
+  if (!/^https?:\/\//i.test(text)) return false;
   try {
     const url = new URL(text);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
