@@ -44,8 +44,8 @@ const PROBES: ReadonlySet<string> = new Set([
   '/api/health',
   '/api/ready',
   '/api/metrics',
-  '/trpc/system.health',
-  '/trpc/system.ready',
+  '/api/trpc/system.health',
+  '/api/trpc/system.ready',
 ]);
 
 export const isProbe = (url: string): boolean => PROBES.has(url.split('?')[0] ?? url);

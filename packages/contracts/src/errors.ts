@@ -20,6 +20,10 @@ export const ERRORS = {
     title: 'This role has members. Delete it with detach=true to take it from them.',
   },
   JOB_FINISHED: { status: 409, title: 'The job has already finished.' },
+  ATTRIBUTE_CONFLICT: {
+    status: 409,
+    title: 'This change would break values users hold. Send onConflict: "clear" to clear those values.',
+  },
   NOT_UNDOABLE: { status: 409, title: 'This job cannot be undone.' },
   IDEMPOTENCY_KEY_IN_USE: {
     status: 409,
@@ -111,6 +115,8 @@ export const ProblemSchema = z.object({
   limit: z.number().int().positive().optional(),
   // A refused import file: how it was read (its columns), so the sender can map them and retry.
   file: ImportFilePreviewSchema.optional(),
+  // A refused attribute change (409 ATTRIBUTE_CONFLICT): who holds a value, whose would break.
+  impact: z.object({ holders: z.number().int().nonnegative(), failing: z.number().int().nonnegative() }).optional(),
 });
 
 /** The extension members a problem may carry beyond the contract's fields. */
@@ -118,6 +124,7 @@ export interface ProblemExtra {
   permission?: string;
   limit?: number;
   file?: ImportFilePreview;
+  impact?: { holders: number; failing: number };
 }
 
 export type Problem = z.infer<typeof ProblemSchema>;
@@ -142,6 +149,7 @@ export function makeProblem(
     ...(extra.permission ? { permission: extra.permission } : {}),
     ...(extra.limit ? { limit: extra.limit } : {}),
     ...(extra.file ? { file: extra.file } : {}),
+    ...(extra.impact ? { impact: extra.impact } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { capabilityMap, PERMISSIONS, PermissionSchema, SEEDED_ROLES } from './permissions';
 
 describe('permissions', () => {
-  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations, jobs.view by background jobs, roles.create/update/delete by the role editor, auth.manage by single sign-on)', () => {
+  it('lists the permission names of the contract, in order (audit.view added by the audit log, tokens.manage and webhooks.manage by integrations, jobs.view by background jobs, roles.create/update/delete by the role editor, auth.manage by single sign-on, attributes.manage and attributes.sensitive.view by custom attributes)', () => {
     expect(PERMISSIONS).toEqual([
       'users.view',
       'users.create',
@@ -21,6 +21,8 @@ describe('permissions', () => {
       'webhooks.manage',
       'jobs.view',
       'auth.manage',
+      'attributes.manage',
+      'attributes.sensitive.view',
     ]);
   });
 

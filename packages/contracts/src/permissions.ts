@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   'webhooks.manage',
   'jobs.view',
   'auth.manage',
+  'attributes.manage',
+  'attributes.sensitive.view',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,6 +1,7 @@
 import { accountRouter } from '../modules/account/account.router.js';
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
+import { attributesRouter } from '../modules/attributes/attributes.router.js';
 import { authProvidersRouter } from '../modules/auth-providers/auth-providers.router.js';
 import { importsRouter } from '../modules/imports/imports.router.js';
 import { invitationsRouter } from '../modules/invitations/invitations.router.js';
@@ -46,6 +47,7 @@ export const appRouter = router({
   invitations: invitationsRouter,
   passwordReset: passwordResetRouter,
   authProviders: authProvidersRouter,
+  attributes: attributesRouter,
   account: accountRouter,
   twoFactor: twoFactorRouter,
 });

@@ -18,6 +18,8 @@ interface ErrorData {
   httpStatus: number;
   errors?: FieldErrors;
   permission?: string;
+  /** A refused attribute change: who holds a value, whose would break. */
+  impact?: { holders: number; failing: number };
   path?: string;
 }
 
@@ -133,6 +135,7 @@ export function formatTrpcError({ error, path }: { shape: DefaultErrorShape; err
     httpStatus: ERRORS[code].status,
     ...(errors ? { errors } : {}),
     ...(permission ? { permission } : {}),
+    ...(extra?.impact ? { impact: extra.impact } : {}),
     ...(path ? { path } : {}),
   };
   // tRPC wraps a thrown AppError as an internal error; the envelope's code follows the contract.

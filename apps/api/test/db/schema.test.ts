@@ -57,6 +57,8 @@ describe('migrations', () => {
     expect(await tables()).toEqual(
       [
         'api_tokens',
+        // Custom attributes (migration 0023): the declared schema and the users' typed values.
+        'attributes',
         'audit_logs',
         'audit_targets',
         'auth_providers',
@@ -83,6 +85,7 @@ describe('migrations', () => {
         // Two-factor sign-in (migration 0020): recovery codes (hashed), sign-ins awaiting their code.
         'two_factor_challenges',
         'two_factor_recovery_codes',
+        'user_attribute_values',
         // The links mail carries (migration 0019): invitations and password resets, hashed.
         'user_links',
         'user_permissions',

@@ -40,6 +40,8 @@ describe('login', () => {
         'webhooks.manage': false,
         'jobs.view': false,
         'auth.manage': false,
+        'attributes.manage': false,
+        'attributes.sensitive.view': false,
       },
       two_factor: { enrolled: false, required: false },
     });

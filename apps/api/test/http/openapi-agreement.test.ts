@@ -4,6 +4,7 @@ import type { OpenApiDocument, OpenApiOperation } from '../../src/rest/openapi.j
 import { given } from '../support/given.js';
 import { type ApiInput, documentJudge, urlOf } from '../support/openapi-agreement.js';
 import { CaseMaker, type Where } from '../support/openapi-cases.js';
+import { typesOf } from '../support/openapi-variants.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -38,6 +39,8 @@ const SHAPE_CODES = ['VALIDATION_FAILED', 'RELATION_NOT_ALLOWED', 'COUNT_NOT_ALL
 const STATEFUL_REFUSALS: RegExp[] = [
   /There is no role with id/, // roles_ids naming a role that does not exist
   /already used by another account/, // an e-mail address taken
+  /There is already an attribute with the key/, // an attribute declared by an earlier case
+  /There can be at most \d+ attributes/, // as many attributes declared as may be
   /^A role named .+ already exists\.$/, // a role name taken (cases of one batch run side by side)
   /There can be at most \d+ webhooks/,
   /API tokens: revoke one/,
@@ -136,7 +139,15 @@ function operations(document: OpenApiDocument) {
 function casesOf(op: OpenApiOperation, maker: CaseMaker): Case[] {
   const overrides = seedOverrides(op.operationId);
   const params = op.parameters ?? [];
-  const path = Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, MISSING]));
+  // A key of text (an attribute's `{key}`) that no record has: the schema's own sample, as ids are MISSING.
+  const path = Object.fromEntries(
+    params
+      .filter((p) => p.in === 'path')
+      .map((p) => [
+        p.name,
+        typesOf(p.schema).has('string') && !typesOf(p.schema).has('integer') ? 'missing_record' : MISSING,
+      ]),
+  );
   const query: Record<string, unknown> = {};
   const bodySchema = op.requestBody?.content['application/json']?.schema;
   const body = bodySchema

@@ -157,7 +157,7 @@ describe('GET /users/{id}/edit', () => {
       allowed: false,
       code: 'OUTRANKED',
       message:
-        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, roles.create, roles.update, roles.delete, audit.view, tokens.manage, webhooks.manage, jobs.view, auth.manage): only someone who holds all of them can change this account.',
+        'Ada Lovelace holds permissions you do not have (users.create, users.delete, users.restore, users.forceDelete, roles.create, roles.update, roles.delete, audit.view, tokens.manage, webhooks.manage, jobs.view, auth.manage, attributes.manage, attributes.sensitive.view): only someone who holds all of them can change this account.',
     });
   });
 

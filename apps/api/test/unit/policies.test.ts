@@ -68,6 +68,8 @@ describe('anti-escalation', () => {
           'webhooks.manage',
           'jobs.view',
           'auth.manage',
+          'attributes.manage',
+          'attributes.sensitive.view',
         ],
       },
     ]);

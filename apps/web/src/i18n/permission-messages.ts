@@ -19,6 +19,8 @@ const LABELS: Record<Permission, string> = {
   'webhooks.manage': 'Manage webhooks',
   'jobs.view': 'View everyone’s jobs',
   'auth.manage': 'Manage single sign-on providers',
+  'attributes.manage': 'Manage custom attributes',
+  'attributes.sensitive.view': 'View sensitive attribute values',
 };
 
 const GROUPS: Record<PermissionResource | 'other', string> = {
@@ -29,6 +31,7 @@ const GROUPS: Record<PermissionResource | 'other', string> = {
   webhooks: 'Webhooks',
   jobs: 'Background jobs',
   auth: 'Sign-in',
+  attributes: 'Custom attributes',
   other: 'Other',
 };
 

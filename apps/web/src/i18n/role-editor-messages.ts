@@ -18,6 +18,7 @@ const ACTIONS: Record<PermissionAction, string> = {
   export: 'Export',
   setActive: 'Activate',
   manage: 'Manage',
+  'sensitive.view': 'View sensitive',
 };
 
 /**

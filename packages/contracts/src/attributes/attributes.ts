@@ -77,17 +77,30 @@ export const AttributeValidatorsSchema = z
   .strict();
 export type AttributeValidators = z.infer<typeof AttributeValidatorsSchema>;
 
-const EnumValueSchema = plainText('value', { error: 'Give each value as text.' })
-  .min(1, 'A value cannot be empty.')
-  .max(ATTRIBUTE_TEXT_MAX, `A value can be at most ${ATTRIBUTE_TEXT_MAX} characters long.`);
+/** For the OpenAPI document: trimmed before its length is counted, so not blank. */
+const notBlank = <S extends z.ZodType>(schema: S): S => constrainInput(schema, { pattern: '\\S' });
+
+const EnumValueSchema = notBlank(
+  plainText('value', { error: 'Give each value as text.' })
+    .min(1, 'A value cannot be empty.')
+    .max(ATTRIBUTE_TEXT_MAX, `A value can be at most ${ATTRIBUTE_TEXT_MAX} characters long.`),
+);
 
 /** What every write of a definition carries; the key is given once, at creation. */
 const definitionFields = {
-  label: plainText('label', { error: 'Give the attribute a label.' })
-    .min(1, 'Give the attribute a label.')
-    .max(100, 'A label can be at most 100 characters long.'),
+  label: notBlank(
+    plainText('label', { error: 'Give the attribute a label.' })
+      .min(1, 'Give the attribute a label.')
+      .max(100, 'A label can be at most 100 characters long.'),
+  ),
   type: z.enum(ATTRIBUTE_TYPES, { error: `A type is one of: ${ATTRIBUTE_TYPES.join(', ')}.` }),
-  values: z.array(EnumValueSchema).max(ATTRIBUTE_ENUM_MAX, `At most ${ATTRIBUTE_ENUM_MAX} values.`).optional(),
+  values: constrainInput(
+    z
+      .array(EnumValueSchema)
+      .min(1, 'List the values people can pick.')
+      .max(ATTRIBUTE_ENUM_MAX, `At most ${ATTRIBUTE_ENUM_MAX} values.`),
+    { uniqueItems: true },
+  ).optional(),
   required: z.boolean().default(false),
   unique: z.boolean().default(false),
   validators: AttributeValidatorsSchema.default({}),
@@ -164,10 +177,59 @@ const withDefinitionRules = <T extends DefinitionDraft>(ctx: z.RefinementCtx, va
   }
 };
 
+const typeIn = (types: readonly AttributeType[]) => ({
+  properties: { type: { enum: [...types] } },
+  required: ['type'],
+});
+const without = (...keys: string[]) => ({ not: { anyOf: keys.map((k) => ({ required: [k] })) } });
+const NOT_TEXT = ATTRIBUTE_TYPES.filter((t) => !TEXT_ATTRIBUTE_TYPES.includes(t));
+const NOT_RANGED = ATTRIBUTE_TYPES.filter((t) => !RANGED_ATTRIBUTE_TYPES.includes(t));
+
+/**
+ * The rules between fields, for the OpenAPI document as JSON Schema (`definitionIssues` is the
+ * server's and the SPA's): an enumeration lists its values and nothing else does; length and
+ * pattern only for text; bounds only for numbers (as numbers) and dates (as dates); a yes/no or a
+ * user reference is never unique. What JSON Schema cannot say (values once each whatever their
+ * case, lowest below highest, a pattern RE2 reads) is the server's 422, named by field.
+ */
+/** JSON Schema's if/then/else (`then` spelled through an entry: a literal one reads as a thenable). */
+const when = (condition: object, then: object, otherwise?: object) =>
+  Object.fromEntries([['if', condition], ['then', then], ...(otherwise ? [['else', otherwise]] : [])]);
+
+const DEFINITION_RULES = {
+  allOf: [
+    when(typeIn(['enum']), { required: ['values'] }, without('values')),
+    when(typeIn(NOT_TEXT), { properties: { validators: without('min_length', 'max_length', 'pattern') } }),
+    when(typeIn(NOT_RANGED), { properties: { validators: without('min', 'max') } }),
+    when(typeIn(['number']), {
+      properties: { validators: { properties: { min: { type: 'number' }, max: { type: 'number' } } } },
+    }),
+    when(typeIn(['date']), {
+      properties: { validators: { properties: { min: { type: 'string' }, max: { type: 'string' } } } },
+    }),
+    when(typeIn(['boolean', 'user']), { properties: { unique: { const: false } } }),
+  ],
+};
+
 /** POST /attributes. */
-export const AttributeCreateInputSchema = z
-  .object({ key: AttributeKeySchema, ...definitionFields })
-  .superRefine((value, ctx) => withDefinitionRules(ctx, value));
+export const AttributeCreateInputSchema = constrainInput(
+  z
+    .object({ key: AttributeKeySchema, ...definitionFields })
+    .superRefine((value, ctx) => withDefinitionRules(ctx, value)),
+  {
+    ...DEFINITION_RULES,
+    examples: [
+      { key: 'department', label: 'Department', type: 'enum', values: ['Sales', 'Support'] },
+      {
+        key: 'employee_number',
+        label: 'Employee number',
+        type: 'string',
+        unique: true,
+        validators: { pattern: '[0-9]{6}' },
+      },
+    ],
+  },
+);
 export type AttributeCreateInput = z.infer<typeof AttributeCreateInputSchema>;
 
 /**
@@ -175,13 +237,16 @@ export type AttributeCreateInput = z.infer<typeof AttributeCreateInputSchema>;
  * only; a change that would break stored values is refused (409 ATTRIBUTE_CONFLICT) unless
  * `onConflict: "clear"` clears those values.
  */
-export const AttributeUpdateInputSchema = z
-  .object({
-    ...definitionFields,
-    dryRun: z.boolean().default(false),
-    onConflict: z.enum(['refuse', 'clear']).default('refuse'),
-  })
-  .superRefine((value, ctx) => withDefinitionRules(ctx, value));
+export const AttributeUpdateInputSchema = constrainInput(
+  z
+    .object({
+      ...definitionFields,
+      dryRun: z.boolean().default(false),
+      onConflict: z.enum(['refuse', 'clear']).default('refuse'),
+    })
+    .superRefine((value, ctx) => withDefinitionRules(ctx, value)),
+  { ...DEFINITION_RULES, examples: [{ label: 'Department', type: 'enum', values: ['Sales', 'Support', 'Legal'] }] },
+);
 export type AttributeUpdateInput = z.infer<typeof AttributeUpdateInputSchema>;
 
 /** The path's `{key}`. */

@@ -3,7 +3,16 @@ import { IdSchema, NamedRefSchema } from '../common';
 import { type Permission, PermissionSchema } from '../permissions';
 
 /** What a permission acts on: the first half of its name. */
-export const PERMISSION_RESOURCES = ['users', 'roles', 'audit', 'tokens', 'webhooks', 'jobs', 'auth'] as const;
+export const PERMISSION_RESOURCES = [
+  'users',
+  'roles',
+  'audit',
+  'tokens',
+  'webhooks',
+  'jobs',
+  'auth',
+  'attributes',
+] as const;
 export type PermissionResource = (typeof PERMISSION_RESOURCES)[number];
 
 /** What it allows on that resource: the second half of its name. */
@@ -17,6 +26,7 @@ export const PERMISSION_ACTIONS = [
   'export',
   'setActive',
   'manage',
+  'sensitive.view',
 ] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
@@ -93,6 +103,16 @@ export const PERMISSION_CATALOGUE: { readonly [P in Permission]: PermissionEntry
     resource: 'auth',
     action: 'manage',
     description: 'Set up single sign-on: the identity providers people sign in with, and the accounts they may create.',
+  },
+  'attributes.manage': {
+    resource: 'attributes',
+    action: 'manage',
+    description: 'Declare, change and remove the custom attributes users carry.',
+  },
+  'attributes.sensitive.view': {
+    resource: 'attributes',
+    action: 'sensitive.view',
+    description: 'See and export the values of attributes marked sensitive.',
   },
 };
 

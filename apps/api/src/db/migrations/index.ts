@@ -20,6 +20,7 @@ import { userLinks } from './0019-user-links.js';
 import { twoFactor } from './0020-two-factor.js';
 import { authProviders } from './0021-auth-providers.js';
 import { usersTwoFactorIndex } from './0022-users-two-factor-index.js';
+import { attributes } from './0023-attributes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   twoFactor,
   authProviders,
   usersTwoFactorIndex,
+  attributes,
 ];

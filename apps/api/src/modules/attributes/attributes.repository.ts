@@ -1,0 +1,176 @@
+import {
+  type Attribute,
+  type AttributeRules,
+  type AttributeSensitivity,
+  type AttributeType,
+  type AttributeValidators,
+  AttributeValidatorsSchema,
+  type AttributeValue,
+} from '@app/contracts';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../errors.js';
+
+/** A row of `attributes` as the database answers it. */
+interface AttributeRecord {
+  id: number | string;
+  key: string;
+  label: string;
+  type: string;
+  enum_values: string | null;
+  required: unknown;
+  is_unique: unknown;
+  validators: string;
+  sensitivity: string;
+  description: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** A declared attribute, read. */
+export interface AttributeDefinition extends AttributeRules {
+  id: number;
+  key: string;
+  unique: boolean;
+  sensitivity: AttributeSensitivity;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const bool = (v: unknown) => v === true || Number(v) === 1;
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+function toDefinition(r: AttributeRecord): AttributeDefinition {
+  return {
+    id: Number(r.id),
+    key: r.key,
+    label: r.label,
+    type: r.type as AttributeType,
+    values: r.enum_values === null ? null : (JSON.parse(r.enum_values) as string[]),
+    required: bool(r.required),
+    unique: bool(r.is_unique),
+    validators: AttributeValidatorsSchema.parse(JSON.parse(r.validators)),
+    sensitivity: r.sensitivity as AttributeSensitivity,
+    description: r.description,
+    createdAt: date(r.created_at),
+    updatedAt: date(r.updated_at),
+  };
+}
+
+/** Every declared attribute, by label. */
+export async function listDefinitions(db: Database, tx?: Transaction): Promise<AttributeDefinition[]> {
+  const rows = await db.sequelize.query<AttributeRecord>('SELECT * FROM attributes ORDER BY label, id', {
+    type: QueryTypes.SELECT,
+    ...(tx ? { transaction: tx } : {}),
+  });
+  return rows.map(toDefinition);
+}
+
+/** The attribute `key` (locked for the transaction's writes on MariaDB when `lock`), or 404. */
+export async function findDefinition(
+  db: Database,
+  key: string,
+  tx?: Transaction,
+  lock = false,
+): Promise<AttributeDefinition> {
+  const forUpdate = lock && db.dialect === 'mysql' ? ' FOR UPDATE' : '';
+  const [row] = await db.sequelize.query<AttributeRecord>(`SELECT * FROM attributes WHERE \`key\` = :key${forUpdate}`, {
+    replacements: { key },
+    type: QueryTypes.SELECT,
+    ...(tx ? { transaction: tx } : {}),
+  });
+  if (!row) throw new AppError('NOT_FOUND', `There is no attribute with the key "${key}".`);
+  return toDefinition(row);
+}
+
+/** How many users hold a value of each attribute (one range of the primary key each). */
+export async function holdersOf(db: Database, ids: readonly number[], tx?: Transaction): Promise<Map<number, number>> {
+  const counts = new Map<number, number>(ids.map((id) => [id, 0]));
+  if (ids.length === 0) return counts;
+  const rows = await db.sequelize.query<{ attribute_id: number | string; n: number | string }>(
+    'SELECT attribute_id, COUNT(*) AS n FROM user_attribute_values WHERE attribute_id IN (:ids) GROUP BY attribute_id',
+    { replacements: { ids: [...ids] }, type: QueryTypes.SELECT, ...(tx ? { transaction: tx } : {}) },
+  );
+  for (const r of rows) counts.set(Number(r.attribute_id), Number(r.n));
+  return counts;
+}
+
+/** The definition as answered. */
+export function toAttribute(d: AttributeDefinition, holders: number): Attribute {
+  return {
+    key: d.key,
+    label: d.label,
+    type: d.type,
+    values: d.values ? [...d.values] : null,
+    required: d.required,
+    unique: d.unique,
+    validators: d.validators,
+    sensitivity: d.sensitivity,
+    description: d.description,
+    holders,
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+/** What the audit keeps of a definition (everything people declared). */
+export function auditedDefinition(
+  d: Pick<
+    AttributeDefinition,
+    'key' | 'label' | 'type' | 'values' | 'required' | 'unique' | 'validators' | 'sensitivity' | 'description'
+  >,
+) {
+  return {
+    key: d.key,
+    label: d.label,
+    type: d.type,
+    values: d.values,
+    required: d.required,
+    unique: d.unique,
+    validators: d.validators,
+    sensitivity: d.sensitivity,
+    description: d.description,
+  };
+}
+
+/** The columns a definition is written to. */
+export function definitionColumns(d: {
+  label: string;
+  type: AttributeType;
+  values?: readonly string[] | null | undefined;
+  required: boolean;
+  unique: boolean;
+  validators: AttributeValidators;
+  sensitivity: AttributeSensitivity;
+  description?: string | null | undefined;
+}) {
+  return {
+    label: d.label,
+    type: d.type,
+    enum_values: d.type === 'enum' && d.values ? JSON.stringify(d.values) : null,
+    required: d.required,
+    is_unique: d.unique,
+    validators: JSON.stringify(d.validators),
+    sensitivity: d.sensitivity,
+    description: d.description ?? null,
+  };
+}
+
+/** A stored value's columns: text types in `text_value`, the rest in `number_value`. */
+export function valueColumns(value: AttributeValue, unique: boolean) {
+  if (typeof value === 'string') return { text_value: value, number_value: null, unique_value: unique ? value : null };
+  const n = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  return { text_value: null, number_value: n, unique_value: unique ? String(n) : null };
+}
+
+/** A stored value read back, in the attribute's own type. */
+export function storedValue(
+  type: AttributeType,
+  row: { text_value: string | null; number_value: number | string | null },
+): AttributeValue | null {
+  if (row.text_value !== null) return row.text_value;
+  if (row.number_value === null) return null;
+  const n = Number(row.number_value);
+  return type === 'boolean' ? n === 1 : n;
+}

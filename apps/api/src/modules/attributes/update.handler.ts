@@ -1,0 +1,65 @@
+import type { Attribute, AttributeImpact, AttributeUpdateInput } from '@app/contracts';
+import { writeTransaction } from '../../db/transaction.js';
+import { AppError } from '../../errors.js';
+import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
+import type { ManageCall } from './attributes.call.js';
+import { walkValues } from './attributes.impact.js';
+import {
+  auditedDefinition,
+  definitionColumns,
+  findDefinition,
+  holdersOf,
+  toAttribute,
+} from './attributes.repository.js';
+
+type UpdateInput = AttributeUpdateInput & { key: string };
+
+export const conflict = (impact: AttributeImpact) =>
+  new AppError(
+    'ATTRIBUTE_CONFLICT',
+    `${impact.failing.toLocaleString('en')} of the ${impact.holders.toLocaleString('en')} values users hold would break. Send onConflict: "clear" to clear them, or change the definition.`,
+    { extra: { impact } },
+  );
+
+/**
+ * PUT /attributes/{key}: the whole definition again. With `dryRun`, the impact only: how many
+ * users hold a value and how many of those would break (a type they cannot be read as, a
+ * validator they fail, a value shared once the attribute is unique). A change that breaks any is
+ * refused (409 ATTRIBUTE_CONFLICT, with the impact) unless `onConflict: "clear"`, which clears
+ * them; the others are rewritten in the new type's form. Making an attribute required holds new
+ * users and cleared values to it; users without a value keep none (docs/decisions.md).
+ */
+export async function updateAttribute({
+  ctx,
+  input,
+}: ManageCall<UpdateInput>): Promise<{ item: Attribute } | { impact: AttributeImpact }> {
+  const { db } = ctx;
+  const current = await findDefinition(db, input.key);
+  const next = { ...input, values: input.type === 'enum' ? (input.values ?? []) : null };
+  const impact = await walkValues(db, current, next, false);
+  if (input.dryRun) return { impact };
+  if (impact.failing > 0 && input.onConflict !== 'clear') throw conflict(impact);
+  if (impact.holders > 0) await walkValues(db, current, next, true);
+  return writeTransaction(db, async (tx) => {
+    const before = await findDefinition(db, input.key, tx, true);
+    const columns = definitionColumns(next);
+    await db.sequelize.query(
+      `UPDATE attributes SET label = :label, type = :type, enum_values = :enum_values, required = :required,
+              is_unique = :is_unique, validators = :validators, sensitivity = :sensitivity,
+              description = :description, updated_at = :now
+        WHERE id = :id`,
+      { replacements: { ...columns, now: new Date(), id: before.id }, transaction: tx },
+    );
+    const after = await findDefinition(db, input.key, tx);
+    await recordChange(db, tx, {
+      ...auditOriginOf(ctx),
+      action: 'attribute.update',
+      targetType: 'attribute',
+      targetIds: [after.id],
+      changes: diff(auditedDefinition(before), auditedDefinition(after)),
+      context: impact.failing > 0 ? { cleared: impact.failing } : {},
+    });
+    const holders = await holdersOf(db, [after.id], tx);
+    return { item: toAttribute(after, holders.get(after.id) ?? 0) };
+  });
+}
