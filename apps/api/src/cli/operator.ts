@@ -40,11 +40,15 @@ export async function asOperator<T>(run: () => Promise<T>, flags: Record<string,
 }
 
 /** Validates with a contract schema the API uses; the first problem becomes the operator's one line. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  flags: Record<string, string> = {},
+): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const [field, messages] = Object.entries(fieldErrorsFromZod(parsed.error))[0] ?? ['input', ['is invalid']];
-    throw new CliError(`--${field}: ${messages[0]}`);
+    throw new CliError(`--${flags[field] ?? field}: ${messages[0]}`);
   }
   return parsed.data;
 }

@@ -2,6 +2,7 @@ import { openConfiguredDatabase } from '../bootstrap.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { CliError, type CliIO } from './cli-error.js';
+import { attributeCreate, attributeDelete, attributeList } from './commands/attribute.commands.js';
 import { auditPrune } from './commands/audit.commands.js';
 import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate, roleDelete, roleUpdate } from './commands/role.commands.js';
@@ -24,6 +25,16 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   },
   'user:set-password': { run: userSetPassword, usage: 'user:set-password --email E --password P' },
   'role:create': { run: roleCreate, usage: 'role:create --name N [--permission P]...' },
+  'attribute:list': { run: attributeList, usage: 'attribute:list                   the declared custom attributes' },
+  'attribute:create': {
+    run: attributeCreate,
+    usage:
+      'attribute:create --key K --label L --type T [--value V]... [--required] [--unique] [--sensitivity S] [--pattern P] [--min-length N] [--max-length N] [--min X] [--max X] [--description D]',
+  },
+  'attribute:delete': {
+    run: attributeDelete,
+    usage: 'attribute:delete --key K [--dry-run]   the attribute and every value of it',
+  },
   'role:update': {
     run: roleUpdate,
     usage: 'role:update --name N [--rename M] [--permission P]... | [--no-permissions]   the whole list',

@@ -1,8 +1,7 @@
-import type { Actor } from '../../auth/actor.js';
-import type { Context } from '../../context.js';
+import type { HandlerContext } from '../../context.js';
 
-/** What every attribute handler is called with: a signed-in caller holding `attributes.manage`. */
+/** What every attribute handler is called with: a caller holding `attributes.manage` (a request, or the CLI's operator). */
 export interface ManageCall<Input> {
-  ctx: Context & { actor: Actor };
+  ctx: HandlerContext;
   input: Input;
 }
