@@ -22,6 +22,11 @@ export interface ChangeEntry {
   source?: 'cli';
   /** How the change came in; kept in `via` and `via_name`. */
   via?: AuditVia | null;
+  /**
+   * What the change's webhook event reports of the thing changed when the audit row does not hold
+   * it whole (an attribute's definition after a change); never written to the audit trail.
+   */
+  subject?: Record<string, unknown>;
 }
 
 interface AuditVia {

@@ -3,6 +3,7 @@ import type { ChangeEntry } from './entry.js';
 
 type UserEventType = Extract<WebhookEventType, `user.${string}`>;
 type RoleEventType = Extract<WebhookEventType, `role.${string}`>;
+type AttributeEventType = Extract<WebhookEventType, `attribute.${string}`>;
 
 /** A changed field as receivers see it (and as the audit API shows it). */
 type FieldChanges = Record<string, { from: unknown; to: unknown }>;
@@ -60,6 +61,8 @@ export interface EventPlan {
   bulk: BulkCompleted | null;
   /** A role's event: the role's id, and its name for `role.deleted` (the row is gone by then). */
   role?: { type: RoleEventType; id: number; name: string | null } | null;
+  /** An attribute's event: the definition as the change left it (as it was, for a removal). */
+  attribute?: { type: AttributeEventType; definition: Record<string, unknown> } | null;
 }
 
 /** Single-user actions and the event each makes. Keyed by the contract's actions: a renamed one fails to compile. */
@@ -90,6 +93,33 @@ const ROLE = {
   'role.update': 'role.updated',
   'role.delete': 'role.deleted',
 } as const satisfies Partial<Record<AuditAction, RoleEventType>>;
+
+/** Attribute actions and the event each makes. */
+const ATTRIBUTE = {
+  'attribute.create': 'attribute.created',
+  'attribute.update': 'attribute.updated',
+  'attribute.delete': 'attribute.deleted',
+} as const satisfies Partial<Record<AuditAction, AttributeEventType>>;
+
+const isAttribute = (action: AuditAction): action is keyof typeof ATTRIBUTE => action in ATTRIBUTE;
+
+/**
+ * An attribute change's event: the definition as the change left it (as it was, for a removal),
+ * which the handler hands over as the entry's `subject`; an update's `changes` beside it.
+ */
+function attributeEvent(entry: ChangeEntry & { action: keyof typeof ATTRIBUTE }): EventPlan | null {
+  if (entry.targetType !== 'attribute') return null;
+  const type = ATTRIBUTE[entry.action];
+  const definition = entry.subject;
+  if (!definition) return null;
+  return {
+    userIds: [],
+    userTypes: [],
+    changes: type === 'attribute.updated' ? fieldChanges(entry) : null,
+    bulk: null,
+    attribute: { type, definition },
+  };
+}
 
 const isSingle = (action: AuditAction): action is keyof typeof SINGLE => action in SINGLE;
 const isBulk = (action: AuditAction): action is keyof typeof BULK => action in BULK;
@@ -178,6 +208,7 @@ function roleBulkSummary(entry: ChangeEntry): BulkCompleted | null {
 export function planEvents(entry: ChangeEntry): EventPlan | null {
   if (entry.action === 'job.finish') return jobSummary(entry);
   if (isRole(entry.action)) return roleEvent({ ...entry, action: entry.action });
+  if (isAttribute(entry.action)) return attributeEvent({ ...entry, action: entry.action });
   const userIds = entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])] : [];
   if (userIds.length === 0) return null;
   if (isSingle(entry.action)) {

@@ -157,6 +157,11 @@ async function buildEvents(
     const data = snapshot ?? { id: role.id, name: role.name };
     add(role.type, role.type === 'role.updated' ? { role: data, changes: plan.changes ?? {} } : { role: data });
   }
+  const attribute = plan.attribute;
+  if (attribute && wanted.has(attribute.type)) {
+    const data = { attribute: attribute.definition };
+    add(attribute.type, attribute.type === 'attribute.updated' ? { ...data, changes: plan.changes ?? {} } : data);
+  }
   return rows;
 }
 
@@ -211,6 +216,7 @@ export async function recordWebhookEvents(db: Database, tx: Transaction | null, 
     ...plan.userTypes,
     ...(plan.bulk ? ['bulk.completed'] : []),
     ...(plan.role ? [plan.role.type] : []),
+    ...(plan.attribute ? [plan.attribute.type] : []),
   ]);
   const wanted = new Set([...types].filter((type) => endpoints.some((endpoint) => endpoint.events.has(type))));
   if (wanted.size === 0) return;

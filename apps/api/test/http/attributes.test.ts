@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { auditRows } from '../support/jobs-bed.js';
+import { outboxEvents, subscribe } from '../support/webhooks.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -27,6 +28,7 @@ beforeAll(async () => {
   admin = request(t.app, { token: await given(t.db).token(a.id) });
   const m = await given(t.db).user({ roles: ['manager'] });
   manager = request(t.app, { token: await given(t.db).token(m.id) });
+  await subscribe(t.db, ['attribute.created', 'attribute.updated', 'attribute.deleted']);
 });
 afterAll(() => t.close());
 
@@ -205,5 +207,47 @@ describe('the tRPC door', () => {
     const res = await admin.post('/api/trpc/attributes.update', { key: 'room', label: 'Room', type: 'number' });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.data).toMatchObject({ code: 'ATTRIBUTE_CONFLICT', impact: { holders: 1, failing: 1 } });
+  });
+});
+
+describe('webhook events', () => {
+  const eventsFor = async (type: string, key: string) =>
+    (await outboxEvents(t.db)).filter(
+      (e) => e.type === type && (e.payload.data.attribute as { key: string } | undefined)?.key === key,
+    );
+
+  it('announces a declaration, a change with what moved, and a removal with the definition as it was', async () => {
+    await admin.post('/api/attributes', {
+      key: 'cost_centre',
+      label: 'Cost centre',
+      type: 'string',
+      sensitivity: 'personal',
+    });
+    const [created] = await eventsFor('attribute.created', 'cost_centre');
+    expect(created?.payload.data).toEqual({
+      attribute: {
+        key: 'cost_centre',
+        label: 'Cost centre',
+        type: 'string',
+        values: null,
+        required: false,
+        unique: false,
+        validators: {},
+        sensitivity: 'personal',
+        description: null,
+      },
+    });
+    await admin.put('/api/attributes/cost_centre', { label: 'Cost center', type: 'string', sensitivity: 'personal' });
+    const [updated] = await eventsFor('attribute.updated', 'cost_centre');
+    expect(updated?.payload.data).toMatchObject({
+      attribute: { key: 'cost_centre', label: 'Cost center' },
+      changes: { label: { from: 'Cost centre', to: 'Cost center' } },
+    });
+    // A dry run changes nothing, so it announces nothing.
+    await admin.put('/api/attributes/cost_centre', { label: 'CC', type: 'string', dryRun: true });
+    expect(await eventsFor('attribute.updated', 'cost_centre')).toHaveLength(1);
+    await admin.delete('/api/attributes/cost_centre');
+    const [deleted] = await eventsFor('attribute.deleted', 'cost_centre');
+    expect(deleted?.payload.data).toMatchObject({ attribute: { key: 'cost_centre', label: 'Cost center' } });
   });
 });

@@ -42,6 +42,18 @@ const EVENTS: Record<DeliveredEventType, { label: string; description: string }>
     label: 'Role deleted',
     description: 'A role was deleted; its members, if any, lost it.',
   },
+  'attribute.created': {
+    label: 'Attribute declared',
+    description: 'A custom attribute was declared: a field users can now carry.',
+  },
+  'attribute.updated': {
+    label: 'Attribute changed',
+    description: 'A custom attribute’s definition changed; values it would break were cleared when asked to.',
+  },
+  'attribute.deleted': {
+    label: 'Attribute removed',
+    description: 'A custom attribute was removed, with every user’s value of it.',
+  },
   'webhook.test': {
     label: 'Test event',
     description: 'Sent on request to this endpoint alone, to check the receiver.',

@@ -23,6 +23,9 @@ export const WEBHOOK_EVENTS = [
   'role.created',
   'role.updated',
   'role.deleted',
+  'attribute.created',
+  'attribute.updated',
+  'attribute.deleted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENTS, {

@@ -49,6 +49,7 @@ export async function createAttribute({ ctx, input }: ManageCall<AttributeCreate
       targetType: 'attribute',
       targetIds: [created.id],
       changes: diff(null, auditedDefinition(created)),
+      subject: auditedDefinition(created),
     });
     return { item: toAttribute(created, 0) };
   });

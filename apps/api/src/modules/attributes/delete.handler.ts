@@ -51,6 +51,7 @@ export async function deleteAttribute({
       targetIds: [before.id],
       changes: diff(auditedDefinition(before), null),
       context: { values_removed: holders },
+      subject: auditedDefinition(before),
     });
   });
   return { impact };

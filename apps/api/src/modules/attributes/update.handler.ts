@@ -58,6 +58,7 @@ export async function updateAttribute({
       targetIds: [after.id],
       changes: diff(auditedDefinition(before), auditedDefinition(after)),
       context: impact.failing > 0 ? { cleared: impact.failing } : {},
+      subject: auditedDefinition(after),
     });
     const holders = await holdersOf(db, [after.id], tx);
     return { item: toAttribute(after, holders.get(after.id) ?? 0) };
