@@ -36,10 +36,12 @@ export async function updateAttribute({
   const { db } = ctx;
   const current = await findDefinition(db, input.key);
   const next = { ...input, values: input.type === 'enum' ? (input.values ?? []) : null };
-  const impact = await walkValues(db, current, next, false);
+  // Told to clear, the walk that judges the values also applies the change: one pass, not two.
+  const clearing = !input.dryRun && input.onConflict === 'clear';
+  const impact = await walkValues(db, current, next, clearing);
   if (input.dryRun) return { impact };
-  if (impact.failing > 0 && input.onConflict !== 'clear') throw conflict(impact);
-  if (impact.holders > 0) await walkValues(db, current, next, true);
+  if (impact.failing > 0 && !clearing) throw conflict(impact);
+  if (!clearing && impact.holders > 0) await walkValues(db, current, next, true);
   return writeTransaction(db, async (tx) => {
     const before = await findDefinition(db, input.key, tx, true);
     const columns = definitionColumns(next);
