@@ -143,6 +143,7 @@ export function userEdit(
   extra: {
     roles?: UserEditResult['options']['roles'];
     permissions?: UserEditResult['options']['permissions'];
+    attributes?: UserEditResult['options']['attributes'];
     can?: Partial<UserEditResult['can']>;
   } = {},
 ): UserEditResult {
@@ -165,6 +166,7 @@ export function userEdit(
     options: {
       roles: extra.roles ?? ROLE_OPTIONS,
       permissions: extra.permissions ?? PERMISSIONS.map((name) => ({ name, grantable: true })),
+      attributes: extra.attributes ?? [],
     },
     can: { update: true, setActive: true, delete: true, restore: false, forceDelete: false, ...extra.can },
   };

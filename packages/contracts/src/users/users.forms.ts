@@ -1,3 +1,4 @@
+import { UserAttributesInputSchema } from '../attributes/user-attributes';
 import { z } from 'zod';
 import { canonicalEmailField, EMAIL_PATTERN } from '../email';
 import { constrainInput, describeInput, ifThen, inputJsonSchema } from '../json-schema';
@@ -107,6 +108,8 @@ export const UserCreateInputSchema = z
     permissions: directPermissions.optional(),
     is_active: isActive.optional(),
     invite: z.boolean({ error: 'Invite must be true or false.' }).optional(),
+    /** Custom attribute values by key (SPEC §14); every required attribute the caller may see. */
+    attributes: UserAttributesInputSchema.optional(),
   })
   .superRefine(confirmationMatches, always)
   .superRefine(passwordOrInvite, always);
@@ -129,6 +132,8 @@ export const UserUpdateInputSchema = z
     roles_ids: rolesIds.optional(),
     permissions: directPermissions.optional(),
     is_active: isActive.optional(),
+    /** Only the keys given change; `null` clears one. */
+    attributes: UserAttributesInputSchema.optional(),
     version: z
       .string({ error: 'The version is missing. Reload the record and try again.' })
       .min(1, 'The version is missing. Reload the record and try again.'),

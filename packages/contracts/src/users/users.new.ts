@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttributeFieldSchema } from '../attributes/user-attributes';
 import { NamedRefSchema } from '../common';
 import { PermissionSchema } from '../permissions';
 
@@ -32,7 +33,12 @@ export type PermissionOption = z.infer<typeof PermissionOptionSchema>;
  * inactive (users.setActive).
  */
 export const UserNewResultSchema = z.object({
-  options: z.object({ roles: z.array(RoleOptionSchema), permissions: z.array(PermissionOptionSchema) }),
+  options: z.object({
+    roles: z.array(RoleOptionSchema),
+    permissions: z.array(PermissionOptionSchema),
+    /** The custom attributes the caller may see and write, as the form renders them. */
+    attributes: z.array(AttributeFieldSchema),
+  }),
   can: z.object({ setActive: z.boolean() }),
 });
 export type UserNewResult = z.infer<typeof UserNewResultSchema>;

@@ -1,3 +1,4 @@
+import { AttributeFieldSchema, UserAttributesSchema } from '../attributes/user-attributes';
 import { z } from 'zod';
 import { TwoFactorStateSchema } from '../account';
 import { InvitationStatusSchema, InviteAnswerSchema } from '../invitations';
@@ -42,6 +43,8 @@ export const UserItemSchema = z.object({
   permission_names: z.array(z.string()).optional(),
   /** The latest invitation; null when never invited (SPEC §14). */
   invitation: InvitationStatusSchema.nullable().optional(),
+  /** Custom attribute values by key: those the caller may see that hold a value (SPEC §14). */
+  attributes: UserAttributesSchema.optional(),
 });
 export type UserItem = z.infer<typeof UserItemSchema>;
 
@@ -117,7 +120,12 @@ export type UsersListResult = z.infer<typeof UsersListResultSchema>;
  */
 export const UserEditResultSchema = z.object({
   item: UserEditItemSchema,
-  options: z.object({ roles: z.array(RoleOptionSchema), permissions: z.array(PermissionOptionSchema) }),
+  options: z.object({
+    roles: z.array(RoleOptionSchema),
+    permissions: z.array(PermissionOptionSchema),
+    /** The custom attributes the caller may see and write, as the form renders them. */
+    attributes: z.array(AttributeFieldSchema),
+  }),
   can: z.object({
     update: z.boolean(),
     setActive: z.boolean(),

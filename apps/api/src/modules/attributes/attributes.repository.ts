@@ -1,5 +1,6 @@
 import {
   type Attribute,
+  type AttributeField,
   type AttributeRules,
   type AttributeSensitivity,
   type AttributeType,
@@ -67,6 +68,26 @@ export async function listDefinitions(db: Database, tx?: Transaction): Promise<A
   return rows.map(toDefinition);
 }
 
+/**
+ * The attributes named by `keys` as they are now, share-locked for the transaction on MariaDB: a
+ * write of their values waits for a schema change under way (which holds its definition's row
+ * for its walk over the values) and holds the next one until it commits. A locking read sees the
+ * latest definition even when the transaction's snapshot is older.
+ */
+export async function lockDefinitionsShared(
+  db: Database,
+  tx: Transaction,
+  keys: readonly string[],
+): Promise<AttributeDefinition[]> {
+  if (keys.length === 0) return [];
+  const share = db.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+  const rows = await db.sequelize.query<AttributeRecord>(
+    `SELECT * FROM attributes WHERE \`key\` IN (:keys) ORDER BY id${share}`,
+    { replacements: { keys: [...keys] }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return rows.map(toDefinition);
+}
+
 /** The attribute `key` (locked for the transaction's writes on MariaDB when `lock`), or 404. */
 export async function findDefinition(
   db: Database,
@@ -96,8 +117,8 @@ export async function holdersOf(db: Database, ids: readonly number[], tx?: Trans
   return counts;
 }
 
-/** The definition as answered. */
-export function toAttribute(d: AttributeDefinition, holders: number): Attribute {
+/** A definition as forms, list columns and filters get it: what is declared. */
+export function toAttributeField(d: AttributeDefinition): AttributeField {
   return {
     key: d.key,
     label: d.label,
@@ -108,6 +129,13 @@ export function toAttribute(d: AttributeDefinition, holders: number): Attribute 
     validators: d.validators,
     sensitivity: d.sensitivity,
     description: d.description,
+  };
+}
+
+/** The definition as answered: what is declared, how many hold a value, when. */
+export function toAttribute(d: AttributeDefinition, holders: number): Attribute {
+  return {
+    ...toAttributeField(d),
     holders,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),

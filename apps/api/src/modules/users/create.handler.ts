@@ -15,6 +15,8 @@ import { roleFactsOf } from './users.roles-change.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerCall, HandlerContext } from '../../context.js';
 import { inviteUsers } from '../invitations/invitations.issue.js';
+import { visibleValuesOfUser } from '../attributes/attribute-values.repository.js';
+import { sensitivityContext, writeAttributeValues } from '../attributes/attribute-values.write.js';
 
 export const emailTakenError = () =>
   new AppError('VALIDATION_FAILED', EMAIL_TAKEN, { errors: { email: [EMAIL_TAKEN] } });
@@ -24,7 +26,8 @@ export const emailTakenError = () =>
  * roles and the direct grants (`permissions`) are judged by the edit's own rules (the caller gives
  * only what it holds), so every door — REST, tRPC, the CLI — creates under them. With `invite:
  * true` (and no password) the account is created without a usable password and invited in the
- * same transaction, answered as POST /users/{id}/invite answers beside the item.
+ * same transaction, answered as POST /users/{id}/invite answers beside the item. Custom attribute
+ * values are judged and stored in that transaction too (every required one the caller may see).
  */
 export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): Promise<UserCreateAnswer> {
   if (input.is_active === false && !usersPolicy.createInactive(ctx.actor)) throw forbidden('users.setActive');
@@ -49,6 +52,9 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
         roleIds,
       );
       await replaceGrants(ctx.db, tx, user.id, grants);
+      const attributes = await writeAttributeValues(ctx.db, tx, ctx.actor, user.id, input.attributes, {
+        creating: true,
+      });
       const roles = await rolesOf(ctx.db, user.id, tx);
       await recordChange(ctx.db, tx, {
         ...auditOriginOf(ctx),
@@ -61,11 +67,14 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
           is_active: isActive,
           roles: roles.map((r) => r.name),
           ...(grants.added.length ? { permissions: grants.added } : {}),
+          ...attributes.after,
         }),
+        ...(Object.keys(attributes.sensitivity).length ? { context: sensitivityContext(attributes) } : {}),
       });
       const invitation = input.invite ? await inviteCreated(ctx, tx, user) : {};
       await user.reload({ transaction: tx });
-      return { item: { ...toUserItem(user), roles }, ...invitation };
+      const values = await visibleValuesOfUser(ctx.db, ctx.actor, user.id, tx);
+      return { item: { ...toUserItem(user), roles, attributes: values }, ...invitation };
     });
   } catch (err) {
     // Two creations racing for one e-mail: the unique index decides, the loser gets the same 422.

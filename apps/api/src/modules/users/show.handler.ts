@@ -11,6 +11,7 @@ import { actionsFrom } from '../../domain/users.actions.js';
 import { invitationStatus } from '../../domain/users.invite.js';
 import { signInActionsOf } from '../../domain/users.sign-in-actions.js';
 import { toIso } from '../../db/sql-date.js';
+import { visibleValuesOfUser } from '../attributes/attribute-values.repository.js';
 
 /** Loads a user for a show-like route: 404 when absent or trashed without `withTrashed`. */
 export async function findUserForView(ctx: Context & { actor: Actor }, id: number, withTrashed: boolean) {
@@ -54,7 +55,11 @@ export async function showUser({
   }
   if (input.append.includes('permission_names')) item.permission_names = await sortedPermissionNames(ctx.db, user.id);
   // The record's actions and the sign-in ones read the same facts (the ceiling's grants).
-  const [facts, twoFactor] = await Promise.all([readActionFacts(ctx, [user.id]), readTwoFactorFacts(ctx.db, user.id)]);
+  const [facts, twoFactor, attributes] = await Promise.all([
+    readActionFacts(ctx, [user.id]),
+    readTwoFactorFacts(ctx.db, user.id),
+    visibleValuesOfUser(ctx.db, ctx.actor, user.id),
+  ]);
   const target = toTarget(user, facts.held.get(user.id));
   const record = actionsFrom(ctx, [target], facts).get(user.id);
   if (!record) throw new Error('the actions of a user read were not decided');
@@ -62,6 +67,7 @@ export async function showUser({
   return {
     item: {
       ...item,
+      attributes,
       last_sign_in_at: toIso(user.last_sign_in_at),
       two_factor: { enrolled: twoFactor.enrolled, required: twoFactor.required },
       actions: { ...record, ...signIn },

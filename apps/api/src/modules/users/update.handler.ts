@@ -16,12 +16,20 @@ import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { directGrantsOf, replaceGrants } from './users.permissions-change.js';
 import { roleFactsOf } from './users.roles-change.js';
 import { emailTaken, replaceRoles, roleIdsOf } from './users.write-repository.js';
+import { visibleValuesOfUser } from '../attributes/attribute-values.repository.js';
+import { sensitivityContext, writeAttributeValues } from '../attributes/attribute-values.write.js';
+
+/** An audit context of the parts given, or none when all are empty. */
+const contextOf = (...parts: Record<string, unknown>[]) => {
+  const context = Object.assign({}, ...parts) as Record<string, unknown>;
+  return Object.keys(context).length > 0 ? { context } : {};
+};
 
 /**
  * PUT /users/{id} as a transaction script: lock the user (and take the administrators' turn when
  * the change could take one away), read the facts, ask the plan (domain/users.edit-plan.ts: the
  * ceiling, the version, the e-mail, the grants, the status, the roles and the rules, in that
- * order), apply it. A new password ends the user's other sessions and tokens in that transaction.
+ * order), apply it, with the custom attribute values given (only their keys change). A new password ends the user's other sessions and tokens in that transaction.
  */
 export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdateInput>): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
@@ -73,6 +81,7 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
       await replaceRoles(db, tx, user.id, plan.roles.added, plan.roles.removed);
       if (plan.grants) await replaceGrants(db, tx, user.id, plan.grants);
       await guard?.check();
+      const attributes = await writeAttributeValues(db, tx, ctx.actor, user.id, input.attributes, { creating: false });
       const deactivated = plan.statusChanges && !input.is_active;
       if (deactivated) await revokeCredentials(db, tx, [user.id]);
       // Whoever changed the password, the old one's sessions and tokens must not outlive it; the
@@ -88,18 +97,20 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
         targetType: 'user',
         targetIds: [user.id],
         changes: diff(
-          { ...before, roles: beforeRoles, permissions: grantsBefore },
+          { ...before, roles: beforeRoles, permissions: grantsBefore, ...attributes.before },
           {
             name: user.name,
             email: user.email,
             is_active: Boolean(user.is_active),
             roles: roles.map((r) => r.name),
             permissions: plan.grants ? await directGrantsOf(db, tx, user.id) : grantsBefore,
+            ...attributes.after,
           },
         ),
-        ...(passwordHash ? { context: { passwordChanged: true, ...revoked } } : {}),
+        ...contextOf(passwordHash ? { passwordChanged: true, ...revoked } : {}, sensitivityContext(attributes)),
       });
-      return { item: { ...toUserItem(user), roles } };
+      const values = await visibleValuesOfUser(db, ctx.actor, user.id, tx);
+      return { item: { ...toUserItem(user), roles, attributes: values } };
     });
   } catch (err) {
     if (err instanceof UniqueConstraintError) throw emailTakenError();

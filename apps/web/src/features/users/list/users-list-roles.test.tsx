@@ -34,6 +34,7 @@ const NEW_FORM: UserNewResult = {
       { id: 3, name: 'viewer', assignable: true },
     ],
     permissions: [],
+    attributes: [],
   },
   can: { setActive: true },
 };
