@@ -1,3 +1,4 @@
+import { clearReferencesTo } from '../attributes/attribute-references.js';
 import { isBulkRoleOperation } from '@app/contracts';
 import type { Transaction } from 'sequelize';
 import { recordChange } from '../../journal/journal.js';
@@ -35,6 +36,7 @@ function stateAfter(input: BulkSpec, user: Target): CountedState {
     case 'addRole':
     case 'removeRole':
     case 'invite':
+    case 'setAttribute':
       return { is_active, deleted };
   }
 }
@@ -65,6 +67,7 @@ async function apply(ctx: HandlerContext, input: BulkSpec, users: Map<number, Ta
       case 'delete':
         await updateMany(db, tx, ids, { deleted_at: now });
         await revokeCredentials(db, tx, ids);
+        await clearReferencesTo(ctx, tx, ids);
         changes = { deleted_at: { before: null, after: toIso(now) } };
         break;
       case 'restore':
@@ -80,6 +83,8 @@ async function apply(ctx: HandlerContext, input: BulkSpec, users: Map<number, Ta
         throw new Error('role changes are applied by applyRoleChange');
       case 'invite':
         throw new Error('invitations are issued by runInviteBatch');
+      case 'setAttribute':
+        throw new Error('attribute values are set by runAttributeBatch');
     }
   });
   return changes;
@@ -117,6 +122,7 @@ export async function runBatch(
       },
 ): Promise<BatchOutcome> {
   if (spec.operation === 'invite') throw new Error('invitations are issued by runInviteBatch (bulk.invite.ts)');
+  if (spec.operation === 'setAttribute') throw new Error('attribute values are set by runAttributeBatch');
   const { db, config } = ctx;
   const adminRoleName = config.users.activation.adminRoleName;
   const roleOperation = isBulkRoleOperation(spec.operation);

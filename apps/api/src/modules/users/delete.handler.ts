@@ -9,8 +9,10 @@ import { targetOf } from '../../repositories/users.targets.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerCall } from '../../context.js';
 import { revokeCredentials, updateMany } from './users.batch-repository.js';
+import { clearReferencesTo } from '../attributes/attribute-references.js';
 
-/** DELETE /users/{id}: soft delete after the ceiling, self-delete, rule 3 and rule 4, in that order. */
+/** DELETE /users/{id}: soft delete after the ceiling, self-delete, rule 3 and rule 4, in that order;
+ * the values of `user` attributes that name the user are cleared with it. */
 export async function deleteUser({ ctx, input }: HandlerCall<IdInput>): Promise<void> {
   const { db, config } = ctx;
   await writeTransaction(db, async (tx) => {
@@ -21,6 +23,7 @@ export async function deleteUser({ ctx, input }: HandlerCall<IdInput>): Promise<
     const now = new Date();
     await updateMany(db, tx, [user.id], { deleted_at: now });
     await revokeCredentials(db, tx, [user.id]);
+    await clearReferencesTo(ctx, tx, [user.id]);
     await recordChange(db, tx, {
       ...auditOriginOf(ctx),
       action: 'user.delete',
