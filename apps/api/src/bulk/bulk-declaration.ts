@@ -84,6 +84,11 @@ export interface BulkDeclaration<
    * page reads them as it reads any job's): plain JSON, no key of the kit's own (`JOB_KEYS` in selection-job.ts).
    */
   store(args: Args): Record<string, unknown>;
+  /**
+   * What the submission's audit row keeps of the stored arguments, when not all of them (a value
+   * the audit's readers must not all see); absent: all of them.
+   */
+  audited?(args: Args): Record<string, unknown>;
   /** Asked again at each chunk, from what `store` kept: the arguments now, or the sentence the job fails with. */
   recheck(
     ctx: HandlerContext,

@@ -49,6 +49,18 @@ async function highestId(model: ModelStatic<Model>): Promise<number> {
   return Number(top ?? 0);
 }
 
+/** The params a submission's audit row keeps: the declaration's say over its own stored arguments. */
+function auditedParams(
+  declaration: AnyBulkDeclaration,
+  args: unknown,
+  params: Record<string, unknown>,
+  stored: Record<string, unknown>,
+): Record<string, unknown> {
+  if (!declaration.audited) return params;
+  const kit = Object.fromEntries(Object.entries(params).filter(([key]) => !(key in stored)));
+  return { ...kit, ...declaration.audited(args) };
+}
+
 /** POST /<resource>/bulk with a selection: the job, queued (202). The query is the list's, validated as such. */
 export async function submitSelectionJob<D extends AnyBulkDeclaration>(
   ctx: HandlerContext,
@@ -94,7 +106,13 @@ export async function submitSelectionJob<D extends AnyBulkDeclaration>(
       action: 'job.submit',
       targetType: 'job',
       targetIds: [jobId],
-      context: { kind: 'bulk', operation: input.operation, dryRun: input.dryRun, total, ...params },
+      context: {
+        kind: 'bulk',
+        operation: input.operation,
+        dryRun: input.dryRun,
+        total,
+        ...auditedParams(declaration, args, params, stored),
+      },
     });
     return jobId;
   });

@@ -78,6 +78,8 @@ function toChange(spec: BulkSpec, user: Target, adminRoleId: number | null): Cha
     case 'addRole':
     // Invitations are planned by planInvites (users.invite.ts); judged as an edit, should one come here.
     case 'invite':
+    // An attribute value is changed on the edit form, under its rules (the ceiling).
+    case 'setAttribute':
       return { kind: 'update', target: user };
     case 'removeRole':
       return spec.role?.id === adminRoleId

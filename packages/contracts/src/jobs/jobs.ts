@@ -176,6 +176,7 @@ export const JOB_CODE_SENTENCES: Readonly<Record<JobReportCode, string>> = {
   ROLE_NOT_HELD: 'The user does not hold the role.',
   NOT_ACTIVE: 'The user is not active: activate the account before inviting them.',
   ALREADY_SIGNED_IN: 'The user has already signed in: send a password reset instead.',
+  ATTRIBUTE_VALUE_TAKEN: 'Another user already holds this value of a unique attribute.',
   EMAIL_TAKEN: 'The e-mail address already has an account.',
   DUPLICATE_IN_FILE: 'An earlier line of the file has the same e-mail address.',
   USER_DELETED: 'The account is deleted, and the import was not asked to restore it.',

@@ -11,6 +11,7 @@ export const BULK_OPERATIONS = [
   'addRole',
   'removeRole',
   'invite',
+  'setAttribute',
 ] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];
 
@@ -31,4 +32,6 @@ export const BULK_PERMISSIONS: Readonly<Record<BulkOperation, Permission>> = {
   removeRole: 'users.update',
   // As POST /users/{id}/invite: an invitation sets the password, as the edit form can.
   invite: 'users.update',
+  // As the edit form, where a user's attribute values are changed.
+  setAttribute: 'users.update',
 };

@@ -68,7 +68,9 @@ describe('bulk input', () => {
 
   it('refuses an unknown operation, listing the allowed ones', () => {
     expect(refuse(BulkInputSchema, { operation: 'archive', ids: [1] }).errors).toEqual({
-      operation: ['Operation must be one of: delete, restore, forceDelete, setActive, addRole, removeRole, invite.'],
+      operation: [
+        'Operation must be one of: delete, restore, forceDelete, setActive, addRole, removeRole, invite, setAttribute.',
+      ],
     });
   });
 
@@ -81,7 +83,35 @@ describe('bulk input', () => {
       addRole: 'users.update',
       removeRole: 'users.update',
       invite: 'users.update',
+      setAttribute: 'users.update',
     });
+  });
+
+  it('accepts setAttribute with an attribute key and a value, null included (it clears)', () => {
+    expect(
+      accept(BulkInputSchema, { operation: 'setAttribute', ids: [1], attribute: 'department', value: 'Sales' }),
+    ).toMatchObject({ attribute: 'department', value: 'Sales' });
+    expect(
+      accept(BulkInputSchema, { operation: 'setAttribute', ids: [1], attribute: 'department', value: null }).value,
+    ).toBeNull();
+    expect(accept(BulkInputSchema, { operation: 'setAttribute', ids: [1], attribute: 'band', value: 3 }).value).toBe(3);
+  });
+
+  it('refuses setAttribute without its attribute or its value, and a key that is not one', () => {
+    expect(refuse(BulkInputSchema, { operation: 'setAttribute', ids: [1] }).errors).toEqual({
+      attribute: ['Say which attribute to set: attribute (its key) is required.'],
+      value: ['Say which value to give: value is required (null clears it).'],
+    });
+    expect(
+      Object.keys(
+        refuse(BulkInputSchema, { operation: 'setAttribute', ids: [1], attribute: 'Dept!', value: 1 }).errors,
+      ),
+    ).toEqual(['attribute']);
+    expect(
+      Object.keys(
+        refuse(BulkInputSchema, { operation: 'setAttribute', ids: [1], attribute: 'd', value: { a: 1 } }).errors,
+      ),
+    ).toEqual(['value']);
   });
 
   it('accepts addRole and removeRole with a role id, on ids or a selection', () => {

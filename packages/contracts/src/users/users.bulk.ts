@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { IdSchema } from '../common';
 import type { ErrorCode } from '../errors';
+import { AttributeKeySchema } from '../attributes/attributes';
+import { AttributeValueSchema } from '../attributes/user-attributes';
 import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
 import { type BulkNoun, bulkIds, bulkSelection, checkBulkTargets, dryRunField } from '../bulk';
@@ -23,6 +25,12 @@ export type UsersRuleCode = (typeof USERS_RULE_CODES)[number];
  */
 export const BULK_ROLE_SKIP_CODES = ['ROLE_ALREADY_HELD', 'ROLE_NOT_HELD'] as const;
 
+/**
+ * setAttribute of a unique attribute: another user already holds the value. Not an error of the
+ * request (the value itself is fine), so not among the error codes.
+ */
+export const BULK_ATTRIBUTE_SKIP_CODES = ['ATTRIBUTE_VALUE_TAKEN'] as const;
+
 /** Why a bulk entry was skipped: a rule, a missing user, a wrong state, or the record policy. */
 export const BULK_SKIP_CODES = [
   ...USERS_RULE_CODES,
@@ -33,7 +41,12 @@ export const BULK_SKIP_CODES = [
   // Invite: an account that cannot accept an invitation (domain/users.invite.ts).
   'NOT_ACTIVE',
   'ALREADY_SIGNED_IN',
-] as const satisfies readonly (ErrorCode | (typeof BULK_ROLE_SKIP_CODES)[number])[];
+  ...BULK_ATTRIBUTE_SKIP_CODES,
+] as const satisfies readonly (
+  | ErrorCode
+  | (typeof BULK_ROLE_SKIP_CODES)[number]
+  | (typeof BULK_ATTRIBUTE_SKIP_CODES)[number]
+)[];
 export type BulkSkipCode = (typeof BULK_SKIP_CODES)[number];
 
 const USERS: BulkNoun = { one: 'user', many: 'users' };
@@ -53,6 +66,9 @@ export const BulkInputSchema = z
       .int('A role id must be a whole number of 1 or more.')
       .positive('A role id must be a whole number of 1 or more.')
       .optional(),
+    /** setAttribute: the attribute's key, and the value to give every user (null clears it). */
+    attribute: AttributeKeySchema.optional(),
+    value: AttributeValueSchema.nullable().optional(),
     dryRun: dryRunField,
   })
   .superRefine(
@@ -73,6 +89,25 @@ export const BulkInputSchema = z
           input: undefined,
         });
       }
+      if (value.operation === 'setAttribute') {
+        if (value.attribute === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['attribute'],
+            message: 'Say which attribute to set: attribute (its key) is required.',
+            input: undefined,
+          });
+        }
+        // Absent is a mistake; null says "clear it" (the definition's rules judge the value itself).
+        if (value.value === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['value'],
+            message: 'Say which value to give: value is required (null clears it).',
+            input: undefined,
+          });
+        }
+      }
       checkBulkTargets(value, ctx, USERS);
     },
     // Checked even when `ids` failed, so every mistake is reported at once.
@@ -88,6 +123,10 @@ constrainInput(BulkInputSchema, {
     ifThen(
       { properties: { operation: { enum: [...BULK_ROLE_OPERATIONS] } }, required: ['operation'] },
       { required: ['role_id'] },
+    ),
+    ifThen(
+      { properties: { operation: { const: 'setAttribute' } }, required: ['operation'] },
+      { required: ['attribute', 'value'] },
     ),
   ],
   oneOf: [{ required: ['ids'] }, { required: ['selection'] }],

@@ -42,7 +42,7 @@ async function definitionsFor(
 }
 
 /** The users among `ids` that are live, share-locked: a deletion waits for this write, or this write sees it. */
-async function liveUserIds(db: Database, tx: Transaction, ids: readonly number[]): Promise<Set<number>> {
+export async function liveUserIds(db: Database, tx: Transaction, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const share = db.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
   const rows = await db.sequelize.query<{ id: number | string }>(

@@ -14,6 +14,14 @@ import type { RoleGrant } from '../../domain/escalation.js';
 import { jobPermissions } from '../../domain/jobs.rules.js';
 import { AppError } from '../../errors.js';
 import { runBatch } from './bulk.chunk.js';
+import { runAttributeBatch } from './bulk.attribute-batch.js';
+import {
+  assertBulkAttribute,
+  auditedAttribute,
+  type BulkAttribute,
+  recheckBulkAttribute,
+  storedAttribute,
+} from './bulk.attributes.js';
 import { runInviteBatch } from './bulk.invite.js';
 import { mailSettings } from '../../mail/settings.js';
 import type { HandlerContext } from '../../context.js';
@@ -23,7 +31,7 @@ import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-q
 
 /**
  * The users list's bulk actions (POST /users/bulk, SPEC §7, §14): delete, restore, purge,
- * (de)activate, give or take a role, invite, over ids or every user a list query matches. Each user
+ * (de)activate, give or take a role, invite, set an attribute's value, over ids or every user a list query matches. Each user
  * meets the rules of its single-record route (bulk.chunk.ts); the kit (bulk/) does the rest.
  */
 
@@ -33,6 +41,8 @@ interface UsersBulkArgs {
   role: RoleGrant | undefined;
   /** invite: whether SMTP_URL is set (null for the other operations). */
   mailed: boolean | null;
+  /** setAttribute: the attribute and its value, judged. */
+  attribute?: BulkAttribute | undefined;
 }
 
 /** A selection's query as a job stores it: its filters and search, as validated at submission. */
@@ -58,6 +68,15 @@ const argsOf = (
   active: operation === 'setActive' ? (active ?? null) : null,
   role,
   mailed: operation === 'invite' ? mailSettings(ctx.config).enabled : null,
+});
+
+/** What a job keeps of its arguments. The job's page reads `active`, `roleId` and `roleName` (jobs/job-rows.ts). */
+const storedArgs = (args: UsersBulkArgs): Record<string, unknown> => ({
+  active: args.active,
+  roleId: args.role?.id ?? null,
+  roleName: args.role?.name ?? null,
+  ...(args.mailed === null ? {} : { mailed: args.mailed }),
+  ...(args.attribute ? storedAttribute(args.attribute) : {}),
 });
 
 /** What an invite's report says of its links: mailed (so many), or not mailed at all. */
@@ -104,16 +123,14 @@ export const usersBulk: BulkDeclaration<
       isBulkRoleOperation(input.operation) && input.role_id !== undefined
         ? await assertBulkRole(ctx, tx, input.role_id)
         : undefined;
-    return argsOf(ctx, input.operation, input.active, role);
+    const attribute = input.operation === 'setAttribute' ? await assertBulkAttribute(ctx, tx, input) : undefined;
+    return { ...argsOf(ctx, input.operation, input.active, role), attribute };
   },
 
-  // The job's page reads `active`, `roleId` and `roleName` (jobs/job-rows.ts).
-  store: (args) => ({
-    active: args.active,
-    roleId: args.role?.id ?? null,
-    roleName: args.role?.name ?? null,
-    ...(args.mailed === null ? {} : { mailed: args.mailed }),
-  }),
+  store: storedArgs,
+
+  // A sensitive attribute's value stays out of the audit log (it is in each user's change row).
+  audited: (args) => (args.attribute ? auditedAttribute(storedArgs(args), args.attribute) : storedArgs(args)),
 
   async recheck(ctx, tx, stored) {
     const roleId = typeof stored.roleId === 'number' ? stored.roleId : null;
@@ -124,7 +141,9 @@ export const usersBulk: BulkDeclaration<
     if (mailed !== null && mailed !== mailSettings(ctx.config).enabled) {
       return { fail: 'Mail was turned on or off while the invitations were being sent: submit the job again.' };
     }
-    return { args: { active: typeof stored.active === 'boolean' ? stored.active : null, role, mailed } };
+    const attribute = 'attribute' in stored ? await recheckBulkAttribute(ctx, tx, stored) : undefined;
+    if (attribute && 'fail' in attribute) return attribute;
+    return { args: { active: typeof stored.active === 'boolean' ? stored.active : null, role, mailed, attribute } };
   },
 
   permissions: (operation) => jobPermissions({ kind: 'bulk', operation }),
@@ -132,6 +151,12 @@ export const usersBulk: BulkDeclaration<
   async batch(ctx, tx, { operation, args, ids }, options) {
     if (operation === 'invite') {
       return { outcome: await runInviteBatch(ctx, tx, ids, { dryRun: options.dryRun, context: options.context }) };
+    }
+    if (operation === 'setAttribute') {
+      if (!args.attribute) throw new Error('setAttribute needs its attribute');
+      const read = options.read ? targetsOf(options.read) : undefined;
+      const batchOptions = { dryRun: options.dryRun, context: options.context, read };
+      return { outcome: await runAttributeBatch(ctx, tx, args.attribute, ids, batchOptions) };
     }
     const spec = { operation, active: args.active ?? undefined, role: args.role };
     const context = options.context;
