@@ -63,6 +63,11 @@ export interface EventPlan {
   role?: { type: RoleEventType; id: number; name: string | null } | null;
   /** An attribute's event: the definition as the change left it (as it was, for a removal). */
   attribute?: { type: AttributeEventType; definition: Record<string, unknown> } | null;
+  /**
+   * Changed fields holding a `personal` attribute's value: sent only to endpoints that opted in
+   * (`include_personal`). A `sensitive` one's never reaches a plan (see fieldChanges).
+   */
+  personal?: ReadonlySet<string>;
 }
 
 /** Single-user actions and the event each makes. Keyed by the contract's actions: a renamed one fails to compile. */
@@ -140,10 +145,27 @@ function roleEvent(entry: ChangeEntry & { action: keyof typeof ROLE }): EventPla
   };
 }
 
+/** The sensitivity its writer gave each changed field that has one (a custom attribute's). */
+function sensitivityOf(entry: ChangeEntry): Record<string, unknown> {
+  return (entry.context?.sensitivity ?? {}) as Record<string, unknown>;
+}
+
+/** The entry's changes as receivers see them: a sensitive attribute's value never leaves the product. */
 function fieldChanges(entry: ChangeEntry): FieldChanges {
+  const sensitivity = sensitivityOf(entry);
   const out: FieldChanges = {};
   for (const [field, change] of Object.entries(entry.changes ?? {})) {
+    if (sensitivity[field] === 'sensitive') continue;
     out[field] = { from: change.before ?? null, to: change.after ?? null };
+  }
+  return out;
+}
+
+/** The entries' changed fields that hold a personal attribute's value. */
+function personalFields(entries: readonly ChangeEntry[]): Set<string> {
+  const out = new Set<string>();
+  for (const entry of entries) {
+    for (const [field, level] of Object.entries(sensitivityOf(entry))) if (level === 'personal') out.add(field);
   }
   return out;
 }
@@ -177,7 +199,11 @@ export function planManyEvents(entries: readonly ChangeEntry[]): EventPlan | nul
   if (!first) return null;
   const plan = planEvents({ ...first, changes: null, targetIds: entries.flatMap((e) => e.targetIds ?? []) });
   if (!plan || plan.changes === null) return plan;
-  return { ...plan, changesByUser: new Map(entries.map((e) => [e.targetIds?.[0] ?? 0, fieldChanges(e)])) };
+  return {
+    ...plan,
+    changesByUser: new Map(entries.map((e) => [e.targetIds?.[0] ?? 0, fieldChanges(e)])),
+    personal: personalFields(entries),
+  };
 }
 
 /**
@@ -214,7 +240,7 @@ export function planEvents(entry: ChangeEntry): EventPlan | null {
   if (isSingle(entry.action)) {
     // A creation says what it gave beside the account's fields: its roles and direct grants, as an edit does.
     const changes = entry.action === 'user.create' ? fieldChanges(entry) : null;
-    return { userIds, userTypes: [SINGLE[entry.action]], changes, bulk: null };
+    return { userIds, userTypes: [SINGLE[entry.action]], changes, bulk: null, personal: personalFields([entry]) };
   }
   // One's own name changed on /account is the same change to receivers as an administrator's edit.
   if (entry.action === 'user.update' || entry.action === 'account.update') {
@@ -224,6 +250,7 @@ export function planEvents(entry: ChangeEntry): EventPlan | null {
       userTypes: status ? ['user.updated', status] : ['user.updated'],
       changes: fieldChanges(entry),
       bulk: roleBulkSummary(entry),
+      personal: personalFields([entry]),
     };
   }
   if (!isBulk(entry.action)) return null;

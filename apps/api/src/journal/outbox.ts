@@ -19,6 +19,8 @@ const ROWS_PER_STATEMENT = 1_000;
 interface Endpoint {
   id: number;
   events: ReadonlySet<string>;
+  /** Whether it receives personal attribute values (`include_personal`). */
+  personal: boolean;
 }
 
 interface UserSnapshot {
@@ -41,10 +43,17 @@ interface RawUser {
   deleted_at: Date | string | null;
 }
 
+/**
+ * Who an event row is for: every subscriber, or — when a change holds personal attribute values —
+ * the endpoints that opted in (`personal`: the whole changes) and the others (`plain`: without them).
+ */
+type Audience = 'all' | 'personal' | 'plain';
+
 interface EventRow {
   id: string;
   type: WebhookEventType;
   payload: string;
+  audience: Audience;
 }
 
 const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
@@ -58,11 +67,11 @@ const chunks = <T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] => {
 /** Active endpoints and what they subscribe to, read in the change's transaction (never cached). */
 async function activeEndpoints(db: Database, tx: Transaction | null): Promise<Endpoint[]> {
   const rows = await db.models.Webhook.findAll({
-    attributes: ['id', 'events'],
+    attributes: ['id', 'events', 'include_personal'],
     where: { active: true },
     transaction: tx,
   });
-  return rows.map((w) => ({ id: w.id, events: new Set(w.events) }));
+  return rows.map((w) => ({ id: w.id, events: new Set(w.events), personal: Boolean(w.include_personal) }));
 }
 
 /** The users as the transaction leaves them, deleted ones included. */
@@ -132,6 +141,7 @@ async function buildEvents(
   tx: Transaction | null,
   plan: EventPlan,
   wanted: ReadonlySet<string>,
+  endpoints: readonly Endpoint[],
   now: Date,
 ): Promise<EventRow[]> {
   const timestamp = now.toISOString();
@@ -139,14 +149,26 @@ async function buildEvents(
   const needsUsers = types.some((type) => type !== 'user.force_deleted');
   const users = needsUsers ? await userSnapshots(db, tx, plan.userIds) : new Map<number, UserSnapshot>();
   const rows: EventRow[] = [];
-  const add = (type: WebhookEventType, data: unknown) =>
-    rows.push({ id: newEventId(now.getTime()), type, payload: JSON.stringify({ type, timestamp, data }) });
+  const add = (type: WebhookEventType, data: unknown, audience: Audience = 'all') =>
+    rows.push({ id: newEventId(now.getTime()), type, payload: JSON.stringify({ type, timestamp, data }), audience });
+  const personal = plan.personal ?? new Set<string>();
   for (const id of plan.userIds) {
     for (const type of types) {
       // An erased user is only an id: nothing of the account's data outlives it.
       const user = type === 'user.force_deleted' ? { id } : (users.get(id) ?? { id });
+      if (type !== 'user.updated' && type !== 'user.created') {
+        add(type, { user });
+        continue;
+      }
       const changes = plan.changesByUser?.get(id) ?? plan.changes ?? {};
-      add(type, type === 'user.updated' || type === 'user.created' ? { user, changes } : { user });
+      const plain = withoutFields(changes, personal);
+      if (plain === changes) {
+        add(type, { user, changes });
+        continue;
+      }
+      const subscribers = endpoints.filter((endpoint) => endpoint.events.has(type));
+      if (subscribers.some((endpoint) => endpoint.personal)) add(type, { user, changes }, 'personal');
+      if (subscribers.some((endpoint) => !endpoint.personal)) add(type, { user, changes: plain }, 'plain');
     }
   }
   if (plan.bulk && wanted.has('bulk.completed')) add('bulk.completed', plan.bulk);
@@ -164,6 +186,16 @@ async function buildEvents(
   }
   return rows;
 }
+
+/** `changes` less `fields`; the same object when it holds none of them. */
+function withoutFields<T extends Record<string, unknown>>(changes: T, fields: ReadonlySet<string>): T {
+  if (!Object.keys(changes).some((field) => fields.has(field))) return changes;
+  return Object.fromEntries(Object.entries(changes).filter(([field]) => !fields.has(field))) as T;
+}
+
+const reaches = (endpoint: Endpoint, event: EventRow) =>
+  endpoint.events.has(event.type) &&
+  (event.audience === 'all' || (event.audience === 'personal') === endpoint.personal);
 
 async function insertEvents(db: Database, tx: Transaction | null, events: EventRow[], now: Date) {
   for (const part of chunks(events)) {
@@ -183,7 +215,7 @@ async function insertDeliveries(
   now: Date,
 ) {
   const rows = events.flatMap((event) =>
-    endpoints.filter((endpoint) => endpoint.events.has(event.type)).map((endpoint) => ({ endpoint, event })),
+    endpoints.filter((endpoint) => reaches(endpoint, event)).map((endpoint) => ({ endpoint, event })),
   );
   for (const part of chunks(rows)) {
     await db.sequelize.query(
@@ -222,7 +254,7 @@ export async function recordWebhookEvents(db: Database, tx: Transaction | null, 
   if (wanted.size === 0) return;
   const write = async () => {
     const now = new Date();
-    const events = await buildEvents(db, tx, plan, wanted, now);
+    const events = await buildEvents(db, tx, plan, wanted, endpoints, now);
     await insertEvents(db, tx, events, now);
     await insertDeliveries(db, tx, events, endpoints, now);
   };

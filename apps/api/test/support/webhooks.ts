@@ -16,7 +16,7 @@ export async function subscribe(
   db: Database,
   events: WebhookEventType[],
   url = 'http://127.0.0.1:9/hooks',
-  extra: { active?: boolean } = {},
+  extra: { active?: boolean; includePersonal?: boolean } = {},
 ): Promise<{ id: number; secret: string }> {
   const secret = newWebhookSecret();
   const row = await db.models.Webhook.create({
@@ -25,6 +25,7 @@ export async function subscribe(
     events,
     secret,
     active: extra.active ?? true,
+    include_personal: extra.includePersonal ?? false,
     created_by: null,
   });
   return { id: row.id, secret };

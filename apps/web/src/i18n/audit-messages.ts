@@ -109,6 +109,8 @@ export const auditMessages = {
   targetsCount: (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`,
   noChanges: 'No field changed',
   changedFields: (fields: string[]) => fields.join(', '),
+  /** A field whose value the reader may not see: named, not shown. */
+  hiddenField: (label: string) => `${label} (hidden)`,
   filters: {
     ...kit.filters,
     action: 'Actions',
@@ -160,6 +162,7 @@ export const auditMessages = {
     field: 'Field',
     before: 'Before',
     after: 'After',
+    hiddenValue: 'Changed. The value is sensitive: seeing it takes the attributes.sensitive.view permission.',
     moreTargetIds: (count: number) => `And ${formatCount(count)} more, by id:`,
     allTargetEvents: 'Events about this user',
   },

@@ -120,6 +120,9 @@ export const webhooksMessages = {
     selectAll: 'Select all',
     active: 'Active',
     activeDescription: 'While paused, the endpoint is sent nothing.',
+    includePersonal: 'Send personal attributes',
+    includePersonalDescription:
+      'Events then carry the values of attributes marked personal (a phone number, a home address). Sensitive attributes are never sent.',
     create: 'Add endpoint',
     save: 'Save changes',
     cancel: 'Cancel',

@@ -124,6 +124,12 @@ export const AuditRowSchema = z.object({
    */
   target_names: z.record(z.string(), z.string()),
   changes: z.record(z.string(), AuditChangeSchema),
+  /**
+   * Fields the event changed whose values the reader may not see (a sensitive attribute, for a
+   * reader without attributes.sensitive.view): absent from `changes`, named here so the trail
+   * still says that they changed.
+   */
+  hidden_changes: z.array(z.string()),
   ip: z.string().nullable(),
   via: AuditViaSchema,
   request_id: z.string().nullable(),

@@ -59,6 +59,8 @@ export const WebhookInputSchema = z.object({
     { uniqueItems: true },
   ),
   active: z.boolean().default(true),
+  /** Send the values of `personal` custom attributes in events (left out unless this is on). */
+  include_personal: z.boolean({ error: 'include_personal must be true or false.' }).default(false),
 });
 export type WebhookInput = z.infer<typeof WebhookInputSchema>;
 
@@ -70,6 +72,8 @@ export const WebhookSchema = z.object({
   description: z.string(),
   events: z.array(WebhookEventTypeSchema),
   active: z.boolean(),
+  /** Whether events carry the values of `personal` custom attributes. Sensitive ones never leave. */
+  include_personal: z.boolean(),
   /** Why the dispatcher switched it off (failing for too long), or null. */
   disabled_reason: z.string().nullable(),
   /** Since when every attempt has failed, or null while it succeeds. */

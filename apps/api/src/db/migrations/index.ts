@@ -21,6 +21,7 @@ import { twoFactor } from './0020-two-factor.js';
 import { authProviders } from './0021-auth-providers.js';
 import { usersTwoFactorIndex } from './0022-users-two-factor-index.js';
 import { attributes } from './0023-attributes.js';
+import { webhookPersonal } from './0024-webhook-personal.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   authProviders,
   usersTwoFactorIndex,
   attributes,
+  webhookPersonal,
 ];

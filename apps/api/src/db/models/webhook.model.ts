@@ -19,6 +19,8 @@ export class Webhook extends Model<InferAttributes<Webhook>, InferCreationAttrib
   /** The signing secret as stored: sealed when SECRETS_KEY is set (webhooks/secret-box.ts). */
   declare secret: string;
   declare active: CreationOptional<boolean>;
+  /** Whether events carry the values of `personal` custom attributes (migration 0024). */
+  declare include_personal: CreationOptional<boolean>;
   declare disabled_reason: CreationOptional<string | null>;
   declare failing_since: CreationOptional<Date | null>;
   declare consecutive_failures: CreationOptional<number>;
@@ -87,6 +89,7 @@ export function initWebhooks(sequelize: Sequelize, dialect: Dialect) {
       },
       secret: { type: DataTypes.STRING(255), allowNull: false },
       active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      include_personal: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       disabled_reason: { type: DataTypes.STRING(255), allowNull: true },
       failing_since: { type: t.date, allowNull: true },
       consecutive_failures: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

@@ -2,6 +2,7 @@ import { AUDIT_ROW_TARGETS, type AuditItem, type AuditRow, type AuditVia, SIGN_I
 import { Op, QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AuditLog } from '../../db/models/audit.model.js';
+import type { AuditRedaction } from './audit.redaction.js';
 import { toIso } from '../../db/sql-date.js';
 
 /** The door an event came through; older events (before it was recorded) say `unknown`. */
@@ -16,12 +17,15 @@ type Json = AuditRow['changes'][string]['from'];
 /** A value read back from the JSON column is JSON; a side that was never written is null. */
 const json = (value: unknown): Json => (value ?? null) as Json;
 
-/** Stored `{before, after}` as the contract's `{from, to}`. */
-function changesOf(event: AuditLog): AuditRow['changes'] {
-  const out: AuditRow['changes'] = {};
-  for (const [field, change] of Object.entries(event.changes ?? {}))
-    out[field] = { from: json(change.before), to: json(change.after) };
-  return out;
+/** Stored `{before, after}` as the contract's `{from, to}`, less the fields the reader may not see (named apart). */
+function changesOf(event: AuditLog, redaction: AuditRedaction): Pick<AuditRow, 'changes' | 'hidden_changes'> {
+  const changes: AuditRow['changes'] = {};
+  const hidden: string[] = [];
+  for (const [field, change] of Object.entries(event.changes ?? {})) {
+    if (redaction?.(field, event.context)) hidden.push(field);
+    else changes[field] = { from: json(change.before), to: json(change.after) };
+  }
+  return { changes, hidden_changes: hidden };
 }
 
 /** The users whose names an event's row shows: its actor and (unless not wanted) its first targets. */
@@ -59,7 +63,7 @@ function userAgentOf(event: AuditLog): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function toRow(event: AuditLog, names: Map<number, string>, targets: number): AuditRow {
+function toRow(event: AuditLog, names: Map<number, string>, targets: number, redaction: AuditRedaction): AuditRow {
   const ids = (event.target_ids ?? []).map(Number);
   return {
     id: event.id,
@@ -71,7 +75,7 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number): Au
     target_ids: ids.slice(0, targets),
     target_count: ids.length,
     target_names: targetNamesOf(event, names),
-    changes: changesOf(event),
+    ...changesOf(event, redaction),
     ip: event.ip,
     via: viaOf(event),
     request_id: event.request_id,
@@ -87,20 +91,21 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number): Au
 export async function auditRowsByIds(
   db: Database,
   ids: readonly number[],
+  redaction: AuditRedaction,
   { allTargets = false } = {},
 ): Promise<AuditRow[]> {
   if (ids.length === 0) return [];
   const events = await db.models.AuditLog.findAll({ where: { id: { [Op.in]: [...ids] } } });
   const names = await userNames(db, events, !allTargets);
   const targets = allTargets ? Number.POSITIVE_INFINITY : AUDIT_ROW_TARGETS;
-  const byId = new Map(events.map((e) => [e.id, toRow(e, names, targets)]));
+  const byId = new Map(events.map((e) => [e.id, toRow(e, names, targets, redaction)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** One event with every target and its context; null when there is none. */
-export async function auditItem(db: Database, id: number): Promise<AuditItem | null> {
+export async function auditItem(db: Database, id: number, redaction: AuditRedaction): Promise<AuditItem | null> {
   const event = await db.models.AuditLog.findByPk(id);
   if (!event) return null;
-  const row = toRow(event, await userNames(db, [event]), Number.POSITIVE_INFINITY);
+  const row = toRow(event, await userNames(db, [event]), Number.POSITIVE_INFINITY, redaction);
   return { ...row, context: event.context };
 }

@@ -7,6 +7,7 @@ import type { FileDownload } from '../../export/file-download.js';
 import { after } from '../../query/list-query-engine.js';
 import { auditMapping } from './audit.mapping.js';
 import { auditPageIds, auditScope } from './audit.reads.js';
+import { type AuditRedaction, auditRedactionFor } from './audit.redaction.js';
 import { auditRowsByIds } from './audit.rows.js';
 import type { HandlerCall } from '../../context.js';
 
@@ -24,17 +25,22 @@ export async function exportAudit({ ctx, input }: HandlerCall<AuditExportInput, 
     sheetName: 'Audit',
     columns: AUDIT_COLUMNS,
     audit: { action: 'audit.export' },
-    batches: () => auditBatches(ctx.db, input),
+    batches: async () => auditBatches(ctx.db, input, await auditRedactionFor(ctx.db, ctx.actor)),
   });
 }
 
 /** The events in the list's order, each batch continuing after the last row of the one before. */
-async function auditBatches(db: Database, input: AuditExportInput): Promise<AsyncGenerator<AuditRow[]>> {
+async function auditBatches(
+  db: Database,
+  input: AuditExportInput,
+  redaction: AuditRedaction,
+): Promise<AsyncGenerator<AuditRow[]>> {
   const scope = await auditScope(db, input);
   const read = async (last: AuditRow | undefined) => {
     const continuation = last && after(auditMapping, input, { ...last, occurred_at: new Date(last.occurred_at) });
     const where = continuation ? { [Op.and]: [scope.where, continuation] } : scope.where;
-    return auditRowsByIds(db, await auditPageIds(db, { ...scope, where }, input, BATCH, 0), { allTargets: true });
+    const ids = await auditPageIds(db, { ...scope, where }, input, BATCH, 0);
+    return auditRowsByIds(db, ids, redaction, { allTargets: true });
   };
   return keysetBatches(read, BATCH);
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { listPage, pageOffset } from '../../query/list-page.js';
 import { plainFilters } from '../../query/list-query-engine.js';
 import { auditPageIds, auditScope, auditTotal } from './audit.reads.js';
+import { auditRedactionFor } from './audit.redaction.js';
 import { auditRowsByIds } from './audit.rows.js';
 
 /** GET /audit: one page of events, newest first unless sorted otherwise, and its meta. */
@@ -16,9 +17,11 @@ export async function listAudit({
 }): Promise<AuditListResult> {
   const { db } = ctx;
   const scope = await auditScope(db, input);
-  const [ids, counted] = await Promise.all([
+  const [ids, counted, redaction] = await Promise.all([
     auditPageIds(db, scope, input, input.perPage, pageOffset(input)),
     auditTotal(db, scope),
+    auditRedactionFor(db, ctx.actor),
   ]);
-  return { ...listPage(input, counted, ids, await auditRowsByIds(db, ids)), filters: plainFilters(input.filters) };
+  const rows = await auditRowsByIds(db, ids, redaction);
+  return { ...listPage(input, counted, ids, rows), filters: plainFilters(input.filters) };
 }

@@ -1,11 +1,16 @@
 import type { AuditShowResult, IdInput } from '@app/contracts';
 import { notFound } from '../../errors.js';
 import type { Context, HandlerCall } from '../../context.js';
+import type { Actor } from '../../auth/actor.js';
+import { auditRedactionFor } from './audit.redaction.js';
 import { auditItem } from './audit.rows.js';
 
 /** GET /audit/{id}: one event with every target and the context its writer recorded. */
-export async function showAudit({ ctx, input }: HandlerCall<IdInput, Pick<Context, 'db'>>): Promise<AuditShowResult> {
-  const item = await auditItem(ctx.db, input.id);
+export async function showAudit({
+  ctx,
+  input,
+}: HandlerCall<IdInput, Pick<Context, 'db'> & { actor: Actor }>): Promise<AuditShowResult> {
+  const item = await auditItem(ctx.db, input.id, await auditRedactionFor(ctx.db, ctx.actor));
   if (!item) throw notFound('The audit event');
   return { item };
 }

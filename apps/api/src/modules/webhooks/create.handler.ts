@@ -15,11 +15,18 @@ const tooMany = () => {
 };
 
 /** The fields of an endpoint its audit rows show (never the secret). */
-export const auditedFields = (w: { url: string; description: string; events: string[]; active: boolean }) => ({
+export const auditedFields = (w: {
+  url: string;
+  description: string;
+  events: string[];
+  active: boolean;
+  include_personal: boolean;
+}) => ({
   url: w.url,
   description: w.description,
   events: w.events,
   active: w.active,
+  include_personal: w.include_personal,
 });
 
 /** POST /webhooks: 201 with the endpoint and its signing secret, shown this once. */
@@ -35,6 +42,7 @@ export async function createWebhook({ ctx, input }: WebhooksCall<WebhookInput>):
         description: input.description,
         events: input.events,
         active: input.active,
+        include_personal: input.include_personal,
         secret: sealSecret(secret, secretKeysOf(ctx.config)),
         created_by: ctx.actor.id,
       },

@@ -16,7 +16,8 @@ const HEALTHY = {
 };
 
 /**
- * PUT /webhooks/{id}: URL, description, events and the active flag, all replaced. Turning an
+ * PUT /webhooks/{id}: URL, description, events, the active flag and whether personal attribute
+ * values are sent, all replaced. Turning an
  * endpoint on again clears what the dispatcher held against it (its failing streak, an open
  * circuit, the reason it was switched off); its waiting deliveries then go out.
  */
@@ -25,13 +26,18 @@ export async function updateWebhook({ ctx, input }: WebhooksCall<IdInput & Webho
   assertDeliverableUrl(input.url, ctx.config.WEBHOOKS_ALLOW_PRIVATE);
   return writeTransaction(db, async (tx) => {
     const webhook = await findWebhook(db, input.id, tx);
-    const before = auditedFields({ ...webhook.get(), active: Boolean(webhook.active) });
+    const before = auditedFields({
+      ...webhook.get(),
+      active: Boolean(webhook.active),
+      include_personal: Boolean(webhook.include_personal),
+    });
     const reactivated = input.active && !webhook.active;
     webhook.set({
       url: input.url,
       description: input.description,
       events: input.events,
       active: input.active,
+      include_personal: input.include_personal,
       ...(reactivated ? HEALTHY : {}),
     });
     await webhook.save({ transaction: tx });

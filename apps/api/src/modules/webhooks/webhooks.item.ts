@@ -23,6 +23,7 @@ export function toWebhookItem(webhook: Webhook, creator: string | null): Webhook
     description: webhook.description,
     events: webhook.events as EventType[],
     active: Boolean(webhook.active),
+    include_personal: Boolean(webhook.include_personal),
     disabled_reason: webhook.disabled_reason ?? null,
     failing_since: toIso(webhook.failing_since ?? null),
     circuit: circuitOf(webhook.circuit_open_until ?? null),

@@ -119,7 +119,7 @@ function AuditEvent({ event }: { event: AuditItem }) {
               <CardDescription>{t.changesDescription}</CardDescription>
             </div>
           </CardHeader>
-          <ChangeList changes={event.changes} className="px-5 pb-5" />
+          <ChangeList changes={event.changes} hidden={event.hidden_changes} className="px-5 pb-5" />
         </Card>
 
         {context.length > 0 ? (

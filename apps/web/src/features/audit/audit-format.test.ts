@@ -28,6 +28,12 @@ describe('audit wording', () => {
     expect(changesSummary({ changes: {} }, en)).toBe('');
   });
 
+  it('names a change whose value the reader may not see, without a value', () => {
+    const row = { changes: { 'attributes.level': { from: 2, to: 3 } }, hidden_changes: ['attributes.salary'] };
+    expect(changesSummary(row, en)).toBe('level, salary (hidden)');
+    expect(changesSummary({ changes: {}, hidden_changes: ['attributes.salary'] }, en)).toBe('salary (hidden)');
+  });
+
   it('says who and through which door, also when the account or the token is gone', () => {
     const web = { kind: 'session', name: null } as const;
     expect(actorText({ actor_id: 3, actor_name: 'Ada', via: web }, en)).toBe('Ada');

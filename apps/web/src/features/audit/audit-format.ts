@@ -32,7 +32,8 @@ export function viaText(via: AuditVia, m: AuditPageMessages): string {
 }
 
 export function fieldLabel(field: string, m: AuditPageMessages): string {
-  return m.audit.fields[field] ?? field;
+  // A custom attribute's field is `attributes.<key>`: its key is the label the trail can give.
+  return m.audit.fields[field] ?? (field.startsWith('attributes.') ? field.slice('attributes.'.length) : field);
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
@@ -84,9 +85,17 @@ export function otherTarget(
   return { text: targetText(row, first, m), userId: named ? first : null };
 }
 
-/** One line for the changes column: the field's before → after when one changed, else the fields' names. */
-export function changesSummary(row: Pick<AuditRow, 'changes'>, m: AuditPageMessages): string {
+/**
+ * One line for the changes column: the field's before → after when one changed, else the fields'
+ * names; a field whose value the reader may not see is only named.
+ */
+export function changesSummary(
+  row: Pick<AuditRow, 'changes'> & Partial<Pick<AuditRow, 'hidden_changes'>>,
+  m: AuditPageMessages,
+): string {
   const fields = Object.keys(row.changes);
+  const hidden = (row.hidden_changes ?? []).map((field) => m.audit.hiddenField(fieldLabel(field, m)));
+  if (hidden.length > 0) return m.audit.changedFields([...fields.map((field) => fieldLabel(field, m)), ...hidden]);
   if (fields.length === 0) return '';
   if (fields.length === 1) {
     const field = fields[0] as string;

@@ -8,11 +8,21 @@ import { fieldLabel, valueText } from './audit-format';
  * An event's changes, one field per line: its name, the value before (struck through) and the
  * value after. Screen readers hear "Status: Active, then Inactive" rather than the arrow.
  */
-export function ChangeList({ changes, className }: { changes: AuditRow['changes']; className?: string }) {
+export function ChangeList({
+  changes,
+  hidden = [],
+  className,
+}: {
+  changes: AuditRow['changes'];
+  /** Fields that changed whose values the reader may not see. */
+  hidden?: readonly string[];
+  className?: string;
+}) {
   const m = useAuditMessages();
   const t = m.audit.event;
   const fields = Object.entries(changes);
-  if (fields.length === 0) return <p className={cn('text-sm text-muted-foreground', className)}>{m.audit.noChanges}</p>;
+  if (fields.length === 0 && hidden.length === 0)
+    return <p className={cn('text-sm text-muted-foreground', className)}>{m.audit.noChanges}</p>;
   return (
     <dl className={cn('grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[minmax(6rem,auto)_1fr]', className)}>
       {fields.map(([field, change]) => (
@@ -34,6 +44,12 @@ export function ChangeList({ changes, className }: { changes: AuditRow['changes'
               {valueText(field, change.to, m)}
             </span>
           </dd>
+        </div>
+      ))}
+      {hidden.map((field) => (
+        <div key={field} className="contents">
+          <dt className="font-medium text-foreground">{fieldLabel(field, m)}</dt>
+          <dd className="text-muted-foreground">{t.hiddenValue}</dd>
         </div>
       ))}
     </dl>

@@ -21,6 +21,7 @@ function event(overrides: Partial<AuditRow>): AuditRow {
     target_count: 1,
     target_names: { '42': 'Ann Lee' },
     changes: {},
+    hidden_changes: [],
     ip: '203.0.113.9',
     via: { kind: 'session', name: null },
     request_id: 'req-1',

@@ -75,7 +75,9 @@ function HistoryEntry({ event, userId }: { event: AuditRow; userId: number }) {
         ) : null}
         {!target && more > 0 ? ` · ${t.more(more)}` : null}
       </p>
-      {Object.keys(event.changes).length > 0 ? <ChangeList changes={event.changes} className="mt-3" /> : null}
+      {Object.keys(event.changes).length + event.hidden_changes.length > 0 ? (
+        <ChangeList changes={event.changes} hidden={event.hidden_changes} className="mt-3" />
+      ) : null}
     </li>
   );
 }

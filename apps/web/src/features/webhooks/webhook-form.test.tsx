@@ -65,6 +65,7 @@ describe('webhook form', () => {
     fireEvent.click(eventBox('user.updated'));
     fireEvent.click(eventBox('user.created'));
     fireEvent.click(screen.getByRole('switch', { name: f.active }));
+    fireEvent.click(screen.getByRole('switch', { name: f.includePersonal }));
     fireEvent.click(screen.getByRole('button', { name: f.create }));
 
     const dialog = await screen.findByRole('dialog', { name: t.secret.createdTitle });
@@ -77,6 +78,7 @@ describe('webhook form', () => {
         description: 'HR system',
         events: ['user.created', 'user.updated'],
         active: false,
+        include_personal: true,
       },
     ]);
     fireEvent.click(within(dialog).getByRole('button', { name: t.secret.done }));
@@ -102,7 +104,13 @@ describe('webhook form', () => {
 
     await screen.findByRole('dialog', { name: t.secret.createdTitle });
     expect(api.callsTo('webhooks.create')).toEqual([
-      { url: 'https://hooks.example.com/all', description: '', events: [...WEBHOOK_EVENTS], active: true },
+      {
+        url: 'https://hooks.example.com/all',
+        description: '',
+        events: [...WEBHOOK_EVENTS],
+        active: true,
+        include_personal: false,
+      },
     ]);
   });
 
@@ -123,7 +131,14 @@ describe('webhook form', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/webhooks/3'));
     expect(api.callsTo('webhooks.update')).toEqual([
-      { id: 3, url: 'https://hooks.example.com/v2', description: 'HR system', events: ['user.deleted'], active: true },
+      {
+        id: 3,
+        url: 'https://hooks.example.com/v2',
+        description: 'HR system',
+        events: ['user.deleted'],
+        active: true,
+        include_personal: false,
+      },
     ]);
   });
 });

@@ -19,17 +19,25 @@ export interface WebhookFormValues {
   description: string;
   events: WebhookEventType[];
   active: boolean;
+  include_personal: boolean;
 }
 
-const FIELDS = ['url', 'description', 'events', 'active'] as const;
+const FIELDS = ['url', 'description', 'events', 'active', 'include_personal'] as const;
 
-export const EMPTY_WEBHOOK_FORM: WebhookFormValues = { url: '', description: '', events: [], active: true };
+export const EMPTY_WEBHOOK_FORM: WebhookFormValues = {
+  url: '',
+  description: '',
+  events: [],
+  active: true,
+  include_personal: false,
+};
 
 export const toWebhookFormValues = (item: Webhook): WebhookFormValues => ({
   url: item.url,
   description: item.description,
   events: WEBHOOK_EVENTS.filter((event) => item.events.includes(event)),
   active: item.active,
+  include_personal: item.include_personal,
 });
 
 // The contract's own schema validates the form, so the messages are the server's.
@@ -115,6 +123,21 @@ export function WebhookForm({ initial, submitLabel, onSubmit, onCancel }: Webhoo
               <SwitchField
                 label={t.active}
                 description={t.activeDescription}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="include_personal"
+            render={({ field, fieldState }) => (
+              <SwitchField
+                label={t.includePersonal}
+                description={t.includePersonalDescription}
                 checked={field.value}
                 onCheckedChange={field.onChange}
                 onBlur={field.onBlur}

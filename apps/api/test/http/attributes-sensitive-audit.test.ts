@@ -1,0 +1,101 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given } from '../support/given.js';
+import { request } from '../support/http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * A sensitive attribute's values in the audit trail (issue 38): the trail records that one
+ * changed; its values are read only by holders of attributes.sensitive.view — in the list, an
+ * event, and every export format — and a value written while the attribute was sensitive stays
+ * hidden after it is relaxed.
+ */
+
+let t: TestApp;
+let admin: ReturnType<typeof request>;
+let auditor: ReturnType<typeof request>;
+let userId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const a = await given(t.db).user({ roles: ['admin'] });
+  admin = request(t.app, { token: await given(t.db).token(a.id) });
+  await given(t.db).role('auditor', ['audit.view', 'users.view']);
+  const r = await given(t.db).user({ roles: ['auditor'] });
+  auditor = request(t.app, { token: await given(t.db).token(r.id) });
+  const declared = await admin.post('/api/attributes', {
+    key: 'salary',
+    label: 'Salary',
+    type: 'number',
+    sensitivity: 'sensitive',
+  });
+  expect(declared.statusCode).toBe(201);
+  await admin.post('/api/attributes', { key: 'level', label: 'Level', type: 'number', sensitivity: 'none' });
+  const created = await admin.post('/api/users', {
+    name: 'Paid Person',
+    email: 'paid@example.com',
+    password: 'Correct-Horse-9',
+    password_confirmation: 'Correct-Horse-9',
+    attributes: { salary: 73_456, level: 4 },
+  });
+  expect(created.statusCode).toBe(201);
+  userId = created.json().item.id;
+});
+afterAll(() => t.close());
+
+/** Every cell of an XLSX file's first sheet, as text. */
+async function sheetText(payload: Buffer): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(payload as unknown as ArrayBuffer);
+  const cells: string[] = [];
+  book.worksheets[0]?.eachRow((row) => {
+    row.eachCell((cell) => {
+      cells.push(String(cell.value));
+    });
+  });
+  return cells.join('\n');
+}
+
+async function creation(caller: ReturnType<typeof request>) {
+  const list = await caller.get(`/api/audit?filters[action][]=user.create&perPage=100`);
+  expect(list.statusCode, list.body).toBe(200);
+  const row = list.json().rows.find((r: { target_ids: number[] }) => r.target_ids.includes(userId));
+  expect(row).toBeDefined();
+  return row as { id: number; changes: Record<string, unknown>; hidden_changes: string[] };
+}
+
+describe('the audit trail of a sensitive value', () => {
+  it('shows the value to a holder of attributes.sensitive.view', async () => {
+    const row = await creation(admin);
+    expect(row.changes['attributes.salary']).toEqual({ from: null, to: 73_456 });
+    expect(row.hidden_changes).toEqual([]);
+  });
+
+  it('names the change without its value for any other reader: list, event and every export', async () => {
+    const row = await creation(auditor);
+    expect(row.changes).not.toHaveProperty('attributes.salary');
+    expect(row.changes['attributes.level']).toEqual({ from: null, to: 4 });
+    expect(row.hidden_changes).toEqual(['attributes.salary']);
+    const event = await auditor.get(`/api/audit/${row.id}`);
+    expect(event.json().item.hidden_changes).toEqual(['attributes.salary']);
+    expect(event.body).not.toContain('73456');
+    for (const format of ['csv', 'json', 'xlsx']) {
+      const file = await auditor.get(`/api/audit/export?format=${format}&filters[action][]=user.create`);
+      expect(file.statusCode).toBe(200);
+      const text = format === 'xlsx' ? await sheetText(file.rawPayload) : file.body;
+      expect(text).toContain('attributes.level');
+      expect(text).not.toContain('73456');
+      expect(text).not.toContain('salary');
+    }
+  });
+
+  it('stays hidden after the attribute is relaxed: the value was written as sensitive', async () => {
+    const relaxed = await admin.put('/api/attributes/salary', {
+      label: 'Salary',
+      type: 'number',
+      sensitivity: 'none',
+    });
+    expect(relaxed.statusCode, relaxed.body).toBe(200);
+    expect((await creation(auditor)).hidden_changes).toEqual(['attributes.salary']);
+  });
+});
