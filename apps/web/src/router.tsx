@@ -186,6 +186,27 @@ export const routes: RouteObject[] = [
         path: 'settings/sign-in/:id',
         lazy: lazyPage(() => import('./features/providers/provider-page').then((m) => m.ProviderPage), 'auth.manage'),
       },
+      {
+        path: 'settings/attributes',
+        lazy: lazyPage(
+          () => import('./features/attributes/attributes-page').then((m) => m.AttributesPage),
+          'attributes.manage',
+        ),
+      },
+      {
+        path: 'settings/attributes/new',
+        lazy: lazyPage(
+          () => import('./features/attributes/attribute-page').then((m) => m.AttributeNewPage),
+          'attributes.manage',
+        ),
+      },
+      {
+        path: 'settings/attributes/:key',
+        lazy: lazyPage(
+          () => import('./features/attributes/attribute-page').then((m) => m.AttributeEditPage),
+          'attributes.manage',
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -27,6 +27,7 @@ export const shellMessages = {
     roles: 'Roles',
     webhooks: 'Webhooks',
     signIn: 'Sign-in',
+    attributes: 'Attributes',
     status: 'Status',
     openMenu: 'Open navigation',
   },

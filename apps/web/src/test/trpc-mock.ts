@@ -11,6 +11,8 @@ export interface TrpcErrorBody {
   httpStatus: number;
   errors?: Record<string, string[]>;
   permission?: string;
+  /** A refused attribute change's impact (409 ATTRIBUTE_CONFLICT). */
+  impact?: { holders: number; failing: number };
 }
 
 export type TrpcResolver = (input: unknown) => TrpcReply | Promise<TrpcReply>;
@@ -69,6 +71,7 @@ export function mockTrpc(table: Record<string, TrpcResolver | TrpcReply>) {
                 httpStatus: reply.error.httpStatus,
                 ...(reply.error.errors ? { errors: reply.error.errors } : {}),
                 ...(reply.error.permission ? { permission: reply.error.permission } : {}),
+                ...(reply.error.impact ? { impact: reply.error.impact } : {}),
               },
             },
           }

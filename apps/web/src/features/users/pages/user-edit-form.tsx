@@ -2,18 +2,18 @@ import type { UserEditResult, UserUpdateInput } from '@app/contracts';
 import { FormError } from '@app/ui';
 import { ConflictBanner, type ConflictState } from '../../../components/conflict-banner';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from '../../../lib/toast';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorCode, apiErrorMessage } from '../../../lib/api-error';
-import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { useLeaveBack } from '../../../lib/use-leave-back';
 import { UserFormFields } from './user-form-fields';
 import { FormFrame } from '../../../components/form-frame';
 import { userUpdateResolver } from './user-form-resolvers';
+import { applyUserFormErrors, withAttributeValues } from '../../attributes/user-attribute-form';
 import {
   type ConflictField,
   type DraftValues,
@@ -38,10 +38,22 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
   const cancel = useLeaveBack(`/users/${id}`);
   const opened = useRef<UserFormValues>(toFormValues(data.item));
   const saved = useRef(false);
-  const form = useForm<UserFormValues, unknown, UserUpdateInput>({
-    resolver: userUpdateResolver,
-    defaultValues: opened.current,
-  });
+  const attributeFields = data.options.attributes;
+  // Only the attributes changed since the form opened (or since a reload) are judged and sent.
+  const resolver = useMemo(
+    () =>
+      withAttributeValues(
+        userUpdateResolver,
+        { current: attributeFields },
+        {
+          get current() {
+            return opened.current.attributes ?? {};
+          },
+        },
+      ),
+    [attributeFields],
+  );
+  const form = useForm<UserFormValues, unknown, UserUpdateInput>({ resolver, defaultValues: opened.current });
   // Read while rendering: react-hook-form only tracks the dirty state of a form that shows it.
   const { isDirty } = form.formState;
   const [formError, setFormError] = useState<string | null>(null);
@@ -70,7 +82,7 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
             setConflict({ stage: 'detected', message: apiErrorMessage(error, m) });
             return;
           }
-          const { applied, unplaced } = applyServerFieldErrors(error, USER_FORM_FIELDS, form.setError);
+          const { applied, unplaced } = applyUserFormErrors(error, USER_FORM_FIELDS, attributeFields, form.setError);
           if (!applied || unplaced.length > 0) setFormError(unplaced.join(' ') || apiErrorMessage(error, m));
         },
       },
@@ -136,6 +148,7 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
         roleOptions={data.options.roles}
         showActive={showActive}
         permissionOptions={data.options.permissions}
+        attributeFields={attributeFields}
         draft={draft}
         onUseDraft={restoreDraft}
       />

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { FormSection } from '../../../components/form-frame';
-import type { PermissionOption } from '@app/contracts';
+import type { AttributeField, PermissionOption } from '@app/contracts';
+import { AttributeValueFields } from '../../attributes/attribute-value-fields';
 import { InviteInsteadSwitch } from './invite-instead-switch';
 import { UserDirectPermissions } from './user-direct-permissions';
 import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
@@ -26,6 +27,8 @@ export interface UserFormFieldsProps<TSubmitted> {
    * left out without them.
    */
   permissionOptions?: readonly PermissionOption[] | undefined;
+  /** The custom attributes the caller may fill in, as the server offers them. */
+  attributeFields?: readonly AttributeField[];
   /** The user's own values replaced by a reload after a conflict, shown under their fields. */
   draft?: DraftValues;
   onUseDraft?: (field: ConflictField) => void;
@@ -56,6 +59,7 @@ export function UserFormFields<TSubmitted>({
   roleOptions,
   showActive,
   permissionOptions,
+  attributeFields = [],
   draft = {},
   onUseDraft,
 }: UserFormFieldsProps<TSubmitted>) {
@@ -90,6 +94,8 @@ export function UserFormFields<TSubmitted>({
         />
         {hint('email', draft.email ?? '')}
       </FormSection>
+
+      <AttributeValueFields form={form} fields={attributeFields} />
 
       <FormSection
         title={f.passwordTitle}

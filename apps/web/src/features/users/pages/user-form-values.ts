@@ -1,4 +1,5 @@
 import type { UserEditItem } from '@app/contracts';
+import { type AttributeTexts, toAttributeTexts } from '../../attributes/user-attribute-values';
 
 /** What the user form holds; the contracts' schemas turn it into the API's input on submit. */
 export interface UserFormValues {
@@ -14,6 +15,8 @@ export interface UserFormValues {
   invite?: boolean;
   /** The optimistic-lock token of the record being edited (edit only). */
   version?: string;
+  /** Custom attribute values as typed, by key (see AttributeTexts). */
+  attributes?: AttributeTexts;
 }
 
 /** Fields the server may name in `error.data.errors`, in the order the form shows them. */
@@ -41,6 +44,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   permissions: [],
   is_active: true,
   invite: false,
+  attributes: {},
 };
 
 export function toFormValues(item: UserEditItem): UserFormValues {
@@ -53,6 +57,7 @@ export function toFormValues(item: UserEditItem): UserFormValues {
     permissions: [...item.permissions],
     is_active: item.is_active,
     version: item.version,
+    attributes: toAttributeTexts(item.attributes),
   };
 }
 

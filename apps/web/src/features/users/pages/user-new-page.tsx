@@ -1,13 +1,12 @@
 import type { UserCreateInput } from '@app/contracts';
 import { FormError, PageHeader } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from '../../../lib/toast';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorMessage } from '../../../lib/api-error';
-import { applyServerFieldErrors } from '../../../lib/form-errors';
 import { useTRPC } from '../../../lib/trpc';
 import { BackLink } from '../../../components/back-link';
 import { useLeaveBack } from '../../../lib/use-leave-back';
@@ -18,6 +17,7 @@ import { UserFormFields } from './user-form-fields';
 import { FormFrame } from '../../../components/form-frame';
 import { userCreateResolver } from './user-form-resolvers';
 import { EMPTY_USER_FORM, USER_FORM_FIELDS, type UserFormValues } from './user-form-values';
+import { applyUserFormErrors, withAttributeValues } from '../../attributes/user-attribute-form';
 
 /**
  * `/users/new` (users.create): the user form, empty; roles, direct permissions and the active switch
@@ -29,12 +29,13 @@ export function UserNewPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const cancel = useLeaveBack('/users');
-  const { roleOptions, showActive, permissionOptions } = useNewUserFormData();
+  const { roleOptions, showActive, permissionOptions, attributeFields } = useNewUserFormData();
   const created = useRef(false);
-  const form = useForm<UserFormValues, unknown, UserCreateInput>({
-    resolver: userCreateResolver,
-    defaultValues: EMPTY_USER_FORM,
-  });
+  // The attributes arrive with GET /users/new, after the form is made: the resolver reads them then.
+  const fields = useRef(attributeFields);
+  fields.current = attributeFields;
+  const resolver = useMemo(() => withAttributeValues(userCreateResolver, fields, { current: null }), []);
+  const form = useForm<UserFormValues, unknown, UserCreateInput>({ resolver, defaultValues: EMPTY_USER_FORM });
   // Read while rendering: react-hook-form only tracks the dirty state of a form that shows it.
   const { isDirty } = form.formState;
   const [formError, setFormError] = useState<string | null>(null);
@@ -64,7 +65,7 @@ export function UserNewPage() {
           else openUser(item.id);
         },
         onError: (error) => {
-          const { applied, unplaced } = applyServerFieldErrors(error, USER_FORM_FIELDS, form.setError);
+          const { applied, unplaced } = applyUserFormErrors(error, USER_FORM_FIELDS, attributeFields, form.setError);
           if (!applied || unplaced.length > 0) setFormError(unplaced.join(' ') || apiErrorMessage(error, m));
         },
       },
@@ -91,6 +92,7 @@ export function UserNewPage() {
             roleOptions={roleOptions}
             showActive={showActive}
             permissionOptions={permissionOptions}
+            attributeFields={attributeFields}
           />
         </FormFrame>
       </div>

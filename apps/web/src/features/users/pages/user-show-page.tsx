@@ -16,6 +16,7 @@ import { UserDangerZone, UserHeaderActions } from './user-actions';
 import { UserStatusBadge } from './user-badges';
 import { UserTwoFactorCard } from './user-two-factor-card';
 import { UserDetailsCard, UserPermissionsCard, UserRolesCard } from './user-show-cards';
+import { UserAttributesCard } from '../../attributes/user-attributes-card';
 
 /** `/users/:id`: who the user is, what they may do, and what the viewer may do to them. */
 export function UserShowPage() {
@@ -92,6 +93,7 @@ function UserProfile({ user }: { user: UserShowItem }) {
       {/* One column in reading order on small screens; roles move to a side column on wide ones. */}
       <div className="mt-8 grid gap-6 lg:grid-cols-3 lg:items-start">
         <UserDetailsCard user={user} className="lg:col-span-2" />
+        <UserAttributesCard values={user.attributes} className="lg:col-span-2" />
         <UserRolesCard roles={user.roles ?? []} className="lg:col-start-3 lg:row-span-3 lg:row-start-1" />
         <UserPermissionsCard userId={user.id} names={user.permission_names ?? []} className="lg:col-span-2" />
         <UserAccessCard user={user} className="lg:col-span-2" />
