@@ -41,6 +41,7 @@ const STATEFUL_REFUSALS: RegExp[] = [
   /already used by another account/, // an e-mail address taken
   /There is already an attribute with the key/, // an attribute declared by an earlier case
   /There can be at most \d+ attributes/, // as many attributes declared as may be
+  /There is no attribute with the key/, // a value of an attribute not declared (bulk setAttribute, user attributes)
   /^A role named .+ already exists\.$/, // a role name taken (cases of one batch run side by side)
   /There can be at most \d+ webhooks/,
   /API tokens: revoke one/,

@@ -120,3 +120,46 @@ describe('matching header names to user fields', () => {
     ]);
   });
 });
+
+describe('matching header names to custom attributes', () => {
+  const attributes = [
+    { key: 'department', label: 'Department' },
+    { key: 'cost_centre', label: 'Cost centre' },
+    { key: 'full_name', label: 'Name' },
+  ];
+
+  it('matches an attribute by its key, its label or attributes.<key>, whatever the case', () => {
+    expect(fields(['E-mail', 'DEPARTMENT', 'cost_centre'], {}, [], attributes)).toEqual([
+      'email',
+      'attributes.department',
+      'attributes.cost_centre',
+    ]);
+    expect(fields(['email', 'Cost Centre', 'attributes.department'], {}, [], attributes)).toEqual([
+      'email',
+      'attributes.cost_centre',
+      'attributes.department',
+    ]);
+  });
+
+  it("keeps the user's own fields first, and leaves a header naming no attribute unknown", () => {
+    const match = matchColumns(['Name', 'email', 'Shoe size', 'attributes.full_name'], {}, [], attributes);
+    expect(match.columns.map((c) => c.field)).toEqual(['name', 'email', null, 'attributes.full_name']);
+    expect(match.unknown).toEqual(['Shoe size']);
+  });
+
+  it('takes an attribute once, and a mapping to attributes.<key> by the caller', () => {
+    const match = matchColumns(
+      ['email', 'Department', 'department', 'Team'],
+      { Team: 'attributes.cost_centre' },
+      [],
+      attributes,
+    );
+    expect(match.columns.map((c) => c.field)).toEqual([
+      'email',
+      'attributes.department',
+      null,
+      'attributes.cost_centre',
+    ]);
+    expect(match.duplicates).toEqual(['department']);
+  });
+});

@@ -34,6 +34,7 @@ describe('turning a row into a user record', () => {
         password: 'pw-1',
         password_hash: null,
         external_id: 'E1',
+        attributes: {},
       },
     });
   });
@@ -48,6 +49,7 @@ describe('turning a row into a user record', () => {
       password: null,
       password_hash: null,
       external_id: null,
+      attributes: {},
     };
     expect(recordOf(row, columns)).toEqual({ record });
   });

@@ -19,6 +19,17 @@ export const IMPORT_FIELDS = [
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
+/**
+ * A column holding a custom attribute's values (SPEC §14): `attributes.<key>`. The file names it
+ * by the attribute's key or label (or `attributes.<key>`, as a JSON export writes it).
+ */
+export const ImportAttributeColumnSchema = z.templateLiteral(['attributes.', z.string().regex(/^[a-z][a-z0-9_]*$/)]);
+export type ImportAttributeColumn = z.infer<typeof ImportAttributeColumnSchema>;
+/** What a column of the file can fill: a user's field, or a custom attribute. */
+export type ImportTarget = ImportField | ImportAttributeColumn;
+export const isImportAttributeColumn = (target: string): target is ImportAttributeColumn =>
+  ImportAttributeColumnSchema.safeParse(target).success;
+
 export const IMPORT_FORMATS = ['csv', 'xlsx', 'json', 'ndjson'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -64,6 +75,8 @@ export const IMPORT_ERROR_CODES = [
   'BAD_ACTIVE',
   'UNKNOWN_ROLE',
   'ROLE_NOT_GRANTABLE',
+  // A custom attribute's value the definition refuses (its message names the attribute and the rule).
+  'INVALID_ATTRIBUTE',
 ] as const;
 /** Rules of SPEC §7 an update in the file can break, with the codes the API answers them with. */
 export const IMPORT_RULE_CODES = ['OUTRANKED', 'FORBIDDEN', 'SELF_DEACTIVATION', 'LAST_ADMIN'] as const;
@@ -98,7 +111,9 @@ export const ImportOptionsSchema = z.object({
   map: z
     .record(
       z.string().max(255),
-      z.enum([...IMPORT_FIELDS, 'ignore'], { error: `Map a column to one of: ${IMPORT_FIELDS.join(', ')}, ignore.` }),
+      z.union([z.enum([...IMPORT_FIELDS, 'ignore']), ImportAttributeColumnSchema], {
+        error: `Map a column to one of: ${IMPORT_FIELDS.join(', ')}, ignore, or attributes.<key> for a custom attribute.`,
+      }),
     )
     .optional(),
 });
@@ -106,7 +121,7 @@ export type ImportOptions = z.output<typeof ImportOptionsSchema>;
 
 export const ImportColumnSchema = z.object({
   header: z.string(),
-  field: z.enum(IMPORT_FIELDS).nullable(),
+  field: z.union([z.enum(IMPORT_FIELDS), ImportAttributeColumnSchema]).nullable(),
 });
 export type ImportColumn = z.infer<typeof ImportColumnSchema>;
 

@@ -1,15 +1,15 @@
 import type { SourceRow } from './types.js';
 
-import { IMPORT_FIELDS, type ImportField } from '@app/contracts';
+import { attributePath, IMPORT_FIELDS, type ImportField, type ImportTarget } from '@app/contracts';
 
-export { IMPORT_FIELDS, type ImportField };
+export { IMPORT_FIELDS, type ImportField, type ImportTarget };
 /** Without an e-mail a row names no account; every other field has a default or may stay unset. */
 export const REQUIRED_FIELDS: readonly ImportField[] = ['email'];
 
 export interface ColumnMapping {
   index: number;
   header: string;
-  field: ImportField | null;
+  field: ImportTarget | null;
 }
 
 export interface ColumnMatch {
@@ -21,7 +21,13 @@ export interface ColumnMatch {
   missing: ImportField[];
 }
 
-export type ColumnOverrides = Record<string, ImportField | 'ignore'>;
+export type ColumnOverrides = Record<string, ImportTarget | 'ignore'>;
+
+/** A custom attribute a column can fill: by its key or its label, as the caller may see it. */
+export interface AttributeHeader {
+  key: string;
+  label: string;
+}
 
 /** Lower case, accents and spaces, `_`, `-`, `.` dropped: "E-Mail-Adresse" → "emailadresse". */
 export function headerKey(header: string): string {
@@ -60,17 +66,35 @@ function holdsHashes(index: number, sample: readonly SourceRow[]): boolean {
 }
 
 /**
+ * The attribute columns by header key: an attribute's key, its label, and `attributes.<key>` (a
+ * JSON export's). The user's own fields come first: an attribute labelled "Name" is not the name.
+ */
+function attributeKeys(attributes: readonly AttributeHeader[]): Map<string, ImportTarget> {
+  const out = new Map<string, ImportTarget>();
+  for (const a of attributes) {
+    for (const name of [attributePath(a.key), a.key, a.label]) {
+      const key = headerKey(name);
+      if (!FIELD_OF_KEY.has(key) && !out.has(key)) out.set(key, attributePath(a.key));
+    }
+  }
+  return out;
+}
+
+/**
  * Maps each header to a field: the user's override first (`ignore` drops a column), then the
- * known names and synonyms, compared without case, accents, spaces, `_` or `-`. Repeated roles
- * columns all map to roles; any other field goes to the first column naming it. With a `sample`
- * of rows, a `password` column that holds only bcrypt/argon2id hashes maps to `password_hash`.
+ * known names and synonyms, then the custom attributes' keys and labels, all compared without
+ * case, accents, spaces, `_` or `-`. Repeated roles columns all map to roles; any other field goes
+ * to the first column naming it. With a `sample` of rows, a `password` column that holds only
+ * bcrypt/argon2id hashes maps to `password_hash`.
  */
 export function matchColumns(
   headers: readonly string[],
   overrides: ColumnOverrides = {},
   sample: readonly SourceRow[] = [],
+  attributes: readonly AttributeHeader[] = [],
 ): ColumnMatch {
-  const taken = new Set<ImportField>();
+  const byAttribute = attributeKeys(attributes);
+  const taken = new Set<ImportTarget>();
   const columns: ColumnMapping[] = [];
   const unknown: string[] = [];
   const duplicates: string[] = [];
@@ -89,7 +113,7 @@ export function matchColumns(
       columns.push({ index, header, field: choice });
       return;
     }
-    let field = FIELD_OF_KEY.get(headerKey(header)) ?? null;
+    let field: ImportTarget | null = FIELD_OF_KEY.get(headerKey(header)) ?? byAttribute.get(headerKey(header)) ?? null;
     if (field === 'password' && !taken.has('password_hash') && holdsHashes(index, sample)) field = 'password_hash';
     if (field === null) unknown.push(header);
     else if (field !== 'roles' && taken.has(field)) {

@@ -2,6 +2,7 @@
 export { openImportFile } from './open.js';
 export { ImportFileError, type ImportFileErrorCode } from './errors.js';
 export {
+  type AttributeHeader,
   type ColumnMapping,
   type ColumnOverrides,
   type ImportField,

@@ -1,3 +1,4 @@
+import { isImportAttributeColumn } from '@app/contracts';
 import type { ColumnMapping } from './columns.js';
 import type { SourceRow } from './types.js';
 
@@ -12,6 +13,11 @@ export interface ImportRecord {
   password: string | null;
   password_hash: string | null;
   external_id: string | null;
+  /**
+   * Custom attribute values by key, as the cells say them (typed by each definition later). An
+   * empty cell is absent: it leaves the value as it is.
+   */
+  attributes: Record<string, string>;
 }
 
 export interface RecordError {
@@ -60,12 +66,15 @@ export function recordOf(
     password: null,
     password_hash: null,
     external_id: null,
+    attributes: {},
   };
   let roles: string[] | null = null;
   for (const { index, field } of columns) {
     if (!field) continue;
     const value = row.values[index] ?? '';
-    if (field === 'roles') {
+    if (isImportAttributeColumn(field)) {
+      if (value.trim() !== '') record.attributes[field.slice('attributes.'.length)] = value;
+    } else if (field === 'roles') {
       const names = splitRoles(value);
       if (names.length > 0) roles = [...(roles ?? []), ...names];
     } else if (field === 'is_active') {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { hashPassword } from '../../auth/password.js';
 import { AppError } from '../../errors.js';
 import {
+  type AttributeHeader,
   ImportFileError,
   looksLikePasswordHash,
   matchColumns,
@@ -78,6 +79,7 @@ async function stagedLine(
     password_hash: r.password_hash,
     hash_from: r.password_hash === null ? null : 'password_hash',
     external_id: r.external_id,
+    ...(Object.keys(r.attributes).length > 0 ? { attributes: r.attributes } : {}),
     problem: null,
   };
   const record = await withPassword(base, r.password, dryRun);
@@ -130,7 +132,8 @@ async function stageBatch(
 
 /**
  * Reads a spooled file into the staging tables: its format as detected (or given), its columns
- * as matched (the options' `map` first), its first rows, then every line, a batch at a time. A
+ * as matched (the options' `map` first; `attributes`: the custom attributes the caller may see,
+ * by key or label), its first rows, then every line, a batch at a time. A
  * file that cannot be read at all is refused whole (422) and nothing of it stays staged.
  */
 export async function stageFile(
@@ -139,6 +142,7 @@ export async function stageFile(
   actorId: number | null,
   spooled: SpooledFile,
   options: ImportOptions,
+  attributes: readonly AttributeHeader[] = [],
 ): Promise<{ uploadId: number; file: ImportFile }> {
   let uploadId: number | null = null;
   try {
@@ -161,7 +165,7 @@ export async function stageFile(
       step = await iterator.next();
     }
     const { headers } = opened.detected;
-    const match = matchColumns(headers, options.map ?? {}, first);
+    const match = matchColumns(headers, options.map ?? {}, first, attributes);
     const file: Omit<ImportFile, 'rows'> = {
       name: spooled.name,
       bytes: spooled.bytes,

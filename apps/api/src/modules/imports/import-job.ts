@@ -1,4 +1,4 @@
-import type { Permission } from '@app/contracts';
+import { attributePath, type Permission } from '@app/contracts';
 import { type Transaction, UniqueConstraintError } from 'sequelize';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -28,6 +28,18 @@ import {
   updateAccount,
 } from './imports.accounts.js';
 import { firstLines, linesAfter } from './imports.staging.js';
+import { judgeChunkAttributes, sensitivityOf, storeValues } from './import.attributes.js';
+
+/** Stores values, a unique value taken meanwhile by another door sending the chunk to be decided again. */
+async function storeOrRetry(...args: Parameters<typeof storeValues>) {
+  try {
+    await storeValues(...args);
+  } catch (err) {
+    if (err instanceof UniqueConstraintError)
+      throw new RetryTransaction('a unique attribute value was taken meanwhile');
+    throw err;
+  }
+}
 
 const EMPTY_STATE: ImportJobState = { outcomes: { create: 0, update: 0, unchanged: 0, skip: 0, error: 0 }, fields: {} };
 
@@ -112,6 +124,10 @@ async function applyDecisions(
       tx,
       created.flatMap(({ c, id }) => c.roleIds.map((r) => [id, r] as const)),
     );
+    const given = created.flatMap(({ c, id }) =>
+      c.line.attributes.filter((w) => w.value !== null).map((write) => ({ userId: id, write })),
+    );
+    await storeOrRetry(db, tx, given, { replacing: false });
     // One audit row per new account, with its values (as a form's creation records them) and the
     // line it came from; written in multi-row statements, with one user.created event each.
     await recordChanges(
@@ -128,8 +144,16 @@ async function applyDecisions(
           is_active: c.isActive,
           roles: c.roleIds.map((r) => roleNames.get(r) ?? String(r)).sort(),
           ...(c.line.externalId ? { external_id: c.line.externalId } : {}),
+          ...Object.fromEntries(c.line.attributes.map((w) => [attributePath(w.definition.key), w.value])),
         }),
-        context: { job_id: jobId, line: c.line.line },
+        context: {
+          job_id: jobId,
+          line: c.line.line,
+          ...sensitivityOf(
+            c.line.attributes.filter((w) => w.value !== null),
+            c.line.attributes.map((w) => attributePath(w.definition.key)),
+          ),
+        },
       })),
     );
     for (const { c, id } of created)
@@ -152,7 +176,7 @@ async function applyDecisions(
       targetType: 'user',
       targetIds: [u.account.id],
       changes: diff(before, after),
-      context: { job_id: jobId, line: u.line.line },
+      context: { job_id: jobId, line: u.line.line, ...sensitivityOf(u.set.attributes ?? [], Object.keys(after)) },
     });
     undo.push({
       userId: u.account.id,
@@ -162,6 +186,10 @@ async function applyDecisions(
       before,
     });
   }
+  const changedValues = updates.flatMap((u) =>
+    (u.set.attributes ?? []).map((write) => ({ userId: u.account.id, write })),
+  );
+  await storeOrRetry(db, tx, changedValues, { replacing: true });
   // A deactivated or re-deleted account loses its sessions and tokens at once, as with any door.
   const deactivated = updates.filter((u) => u.set.is_active === false).map((u) => u.account.id);
   if (deactivated.length) await revokeCredentials(db, tx, deactivated);
@@ -245,10 +273,18 @@ export function importJobKind(db: Database, config: AppConfig): JobKindRunner {
         adminRoleId,
         rules: config.users,
       };
+      // Custom attribute cells are judged with the accounts the lines name: a new one must get
+      // every required attribute, and a unique value must be free.
+      const attributes = await judgeChunkAttributes(ctx, tx, valid, facts, params);
+      const withAttributes = judged.map((j) => {
+        const a = 'code' in j ? undefined : attributes.judged.get(j.line);
+        if (a === undefined || 'code' in j) return j;
+        return Array.isArray(a) ? { ...j, attributes: a } : { ...a, line: j.line, email: j.email };
+      });
       const decisions = decideChunk(
         ctx.actor,
-        judged,
-        { ...facts, roles: new Map(grants.map((g) => [g.id, g])) },
+        withAttributes,
+        { ...facts, roles: new Map(grants.map((g) => [g.id, g])), attributeValues: attributes.held },
         settings,
       );
       if (!dryRun) await applyDecisions(ctx, tx, Number(job.id), decisions, new Map(grants.map((g) => [g.id, g.name])));

@@ -1,4 +1,5 @@
-import type { ImportMode, ImportProblemCode } from '@app/contracts';
+import { attributePath, type ImportMode, type ImportProblemCode } from '@app/contracts';
+import type { AttributeWrite } from '../../domain/attributes.values-plan.js';
 import type { Actor } from '../../auth/actor.js';
 import { type RoleGrant, roleRefusal, rolesBeyondActor } from '../../domain/escalation.js';
 import { usersPolicy } from '../../domain/users.policy.js';
@@ -28,6 +29,8 @@ export interface UpdateSet {
   is_active?: boolean;
   external_id?: string | null;
   restore?: boolean;
+  /** The custom attribute values the line changes (those it names and the account holds otherwise). */
+  attributes?: AttributeWrite[];
 }
 
 export type Decision =
@@ -68,6 +71,8 @@ export interface ChunkFacts {
   beyond: ReadonlyMap<number, ReadonlySet<string>>;
   roles: ReadonlyMap<number, RoleGrant>;
   admins: ReadonlySet<number>;
+  /** What each account holds now of the attributes its line names, by key. */
+  attributeValues: ReadonlyMap<number, ReadonlyMap<string, unknown>>;
 }
 
 const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
@@ -117,6 +122,13 @@ function proposal(line: ValidLine, account: Account, facts: ChunkFacts, s: Setti
     [before.is_active, after.is_active] = [account.is_active, line.isActive];
     changes.push({ kind: 'setActive', target, active: line.isActive });
   }
+  const held = facts.attributeValues.get(account.id);
+  const changedAttributes = line.attributes.filter((w) => (held?.get(w.definition.key) ?? null) !== w.value);
+  for (const w of changedAttributes) {
+    const field = attributePath(w.definition.key);
+    [before[field], after[field]] = [held?.get(w.definition.key) ?? null, w.value];
+  }
+  if (changedAttributes.length > 0) set.attributes = changedAttributes;
   let roles: { next: number[]; added: number[]; removed: number[] } | null = null;
   if (line.roleIds !== null && !sameSet(line.roleIds, account.roleIds)) {
     const next = line.roleIds;

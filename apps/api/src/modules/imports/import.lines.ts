@@ -2,6 +2,7 @@ import { type ImportProblemCode, plainText, UserCreateInputSchema } from '@app/c
 import type { Actor } from '../../auth/actor.js';
 import { classifyImportedHash } from '../../auth/imported-hashes.js';
 import { UNUSABLE_PASSWORD } from '../../auth/password.js';
+import type { AttributeWrite } from '../../domain/attributes.values-plan.js';
 import { type RoleGrant, roleRefusal, rolesByName } from '../../domain/escalation.js';
 import type { StagedLine } from './imports.staging.js';
 
@@ -26,6 +27,10 @@ export interface ValidLine {
   /** For a new account only: our hash, an imported one, or none (no usable password). */
   passwordHash: string | null;
   externalId: string | null;
+  /** Custom attribute cells by key, as the file says them (typed and judged with the chunk's facts). */
+  attributeCells: Readonly<Record<string, string>>;
+  /** The attribute values the line writes, once judged (import.attributes.ts). */
+  attributes: AttributeWrite[];
 }
 
 /** What a chunk's lines are judged against: the roles (by lower-case name) and who imports. */
@@ -87,6 +92,8 @@ export function validateLine(staged: StagedLine, env: LineEnv): ValidLine | Line
     isActive: r.is_active,
     passwordHash: r.password_hash,
     externalId,
+    attributeCells: r.attributes ?? {},
+    attributes: [],
   };
 }
 

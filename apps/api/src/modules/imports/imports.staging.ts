@@ -21,6 +21,8 @@ export interface StagedRecord {
   /** Which column the hash came from: `password_hash` must still pass the imported-hash check. */
   hash_from: 'password' | 'password_hash' | null;
   external_id: string | null;
+  /** Custom attribute values by key, as the file's cells say them (absent: none given). */
+  attributes?: Record<string, string>;
   /** Why the line cannot be imported, found while reading it. */
   problem: { code: string; message: string } | null;
 }

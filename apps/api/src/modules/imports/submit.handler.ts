@@ -15,6 +15,7 @@ import type { Actor } from '../../auth/actor.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerContext } from '../../context.js';
 import { stageFile } from './import-file.js';
+import { visibleDefinitionsOf } from '../attributes/attribute-values.repository.js';
 import {
   answerRetry,
   claimKey,
@@ -139,7 +140,9 @@ async function receive(
   const spooled = await spool(ctx, upload);
   let staged: Awaited<ReturnType<typeof stageFile>>;
   try {
-    staged = await stageFile(db, config, ctx.actor.id, spooled, input);
+    // A column matches an attribute the caller may see; a sensitive one it may not is unknown.
+    const attributes = await visibleDefinitionsOf(db, ctx.actor);
+    staged = await stageFile(db, config, ctx.actor.id, spooled, input, attributes);
   } finally {
     await spooled.remove();
   }

@@ -19,6 +19,20 @@ import { auditOriginOf } from '../../journal/journal.js';
 import { type ImportChange, importChangesAfter } from './imports.undo-repository.js';
 import { type Account, readAccounts, updateAccount } from './imports.accounts.js';
 import type { HandlerContext } from '../../context.js';
+import { type AttributeDefinition, listDefinitions } from '../attributes/attributes.repository.js';
+import { type HeldValues, heldValues, storeValues } from './import.attributes.js';
+
+const ATTRIBUTE = 'attributes.';
+
+/** The attributes an import's records name (`attributes.<key>` in their before-values), as declared now. */
+async function attributesNamed(db: Database, tx: Transaction, changes: readonly ImportChange[]) {
+  const keys = new Set(
+    changes
+      .flatMap((c) => Object.keys(c.before ?? {}).filter((f) => f.startsWith(ATTRIBUTE)))
+      .map((f) => f.slice(ATTRIBUTE.length)),
+  );
+  return keys.size === 0 ? [] : (await listDefinitions(db, tx)).filter((d) => keys.has(d.key));
+}
 
 /**
  * Undoing an import, a chunk of its changed accounts at a time (in user id order): each account
@@ -29,7 +43,8 @@ import type { HandlerContext } from '../../context.js';
  */
 
 /** An account's value of a field an import's diff names (`roles`: the role names, sorted). */
-function fieldOf(account: Account, field: string): unknown {
+function fieldOf(account: Account, field: string, held: HeldValues): unknown {
+  if (field.startsWith(ATTRIBUTE)) return held.get(account.id)?.get(field.slice(ATTRIBUTE.length)) ?? null;
   switch (field) {
     case 'name':
       return account.name;
@@ -67,7 +82,14 @@ const item = (userId: number, email: string, code: string, message: string): Job
   message,
 });
 
-async function applyPlans(ctx: HandlerContext, tx: Transaction, jobId: number, of: number, plans: Plan[]) {
+async function applyPlans(
+  ctx: HandlerContext,
+  tx: Transaction,
+  jobId: number,
+  of: number,
+  plans: Plan[],
+  attributes: readonly AttributeDefinition[],
+) {
   const { db } = ctx;
   const now = new Date();
   const origin = { ...auditOriginOf(ctx), context: { job_id: jobId, undo_of: of } };
@@ -120,6 +142,15 @@ async function applyPlans(ctx: HandlerContext, tx: Transaction, jobId: number, o
       }
     });
     if (deleting || set.is_active === false) await revokeCredentials(db, tx, [p.target.id]);
+    // The custom attribute values as they were (an attribute removed since has nothing to put back).
+    const values = attributes.flatMap((definition) => {
+      const field = `${ATTRIBUTE}${definition.key}`;
+      if (!(field in b)) return [];
+      const value = b[field];
+      const typed = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
+      return [{ userId: p.target.id, write: { definition, value: typed } }];
+    });
+    await storeValues(db, tx, values, { replacing: true });
     await recordChange(db, tx, {
       ...origin,
       action: 'user.update',
@@ -144,6 +175,13 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
       if (changes.length === 0) return { progress: empty, items: [], done: true };
       const read = await readAccounts(db, tx, { ids: changes.map((c) => c.userId) }, true);
       const accounts = new Map(read.map((a) => [a.id, a]));
+      const attributes = await attributesNamed(db, tx, changes);
+      const held = await heldValues(
+        db,
+        tx,
+        read.map((a) => a.id),
+        attributes,
+      );
       const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
       const items: JobItem[] = [];
       const plans: Plan[] = [];
@@ -174,7 +212,7 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
           plans.push({ kind: 'remove', change: { ...change, roleIds: account.roleIds }, target });
         else {
           const before = change.before ?? {};
-          const now = Object.fromEntries(Object.keys(before).map((k) => [k, fieldOf(account, k)]));
+          const now = Object.fromEntries(Object.keys(before).map((k) => [k, fieldOf(account, k, held)]));
           plans.push({ kind: 'restore', change: { ...change, roleIds: account.roleIds }, target, before, now });
         }
       }
@@ -215,7 +253,7 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
         if (v) items.push(item(p.target.id, accounts.get(p.target.id)?.email ?? '', v.code, v.message));
         return !v;
       });
-      await applyPlans(ctx, tx, Number(job.id), params.of, allowed);
+      await applyPlans(ctx, tx, Number(job.id), params.of, allowed, attributes);
       const counts: Record<string, number> = {};
       for (const i of items) counts[i.code] = (counts[i.code] ?? 0) + 1;
       return {
