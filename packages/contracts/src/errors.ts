@@ -24,6 +24,10 @@ export const ERRORS = {
     status: 409,
     title: 'This change would break values users hold. Send onConflict: "clear" to clear those values.',
   },
+  ATTRIBUTE_BUSY: {
+    status: 409,
+    title: 'This attribute is being changed by another administrator. Try again when that change is done.',
+  },
   NOT_UNDOABLE: { status: 409, title: 'This job cannot be undone.' },
   IDEMPOTENCY_KEY_IN_USE: {
     status: 409,

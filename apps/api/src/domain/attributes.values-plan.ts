@@ -15,6 +15,8 @@ export interface AttributeFacts extends AttributeRules {
   key: string;
   unique: boolean;
   sensitivity: AttributeSensitivity;
+  /** A schema change is walking the stored values: a write now could slip past its judgement. */
+  changing: boolean;
 }
 
 /** One value to store (`value`), or to clear (`null`). */
@@ -22,6 +24,10 @@ export interface AttributeWrite<D extends AttributeFacts = AttributeFacts> {
   definition: D;
   value: AttributeValue | null;
 }
+
+/** The refusal of a value whose attribute a schema change is walking. */
+export const changingMessage = (label: string) =>
+  `${label} is being changed by an administrator right now. Try again in a minute.`;
 
 export type AttributeErrors = Record<string, string[]>;
 
@@ -32,7 +38,8 @@ export type AttributePlan<D extends AttributeFacts> = { writes: AttributeWrite<D
  * job, an import line): each key must name an attribute the actor may see — a sensitive one does
  * not exist for anyone else, so it is refused as unknown — and each value must pass the
  * definition's rules (`checkAttributeValue`, the SPA's form runs the same). A creation must give
- * every required attribute the actor may see. Errors are keyed `attributes.<key>`, the 422's shape.
+ * every required attribute the actor may see. While a schema change walks an attribute's stored
+ * values (attributes.change-lease.ts), its values cannot be written. Errors are keyed `attributes.<key>`, the 422's shape.
  * Whether a user reference names a live user, and whether a unique value is free, needs the
  * database: attribute-values.write.ts asks that after this.
  */
@@ -49,6 +56,10 @@ export function planAttributeValues<D extends AttributeFacts>(
     const definition = visible.get(key);
     if (!definition) {
       errors[attributePath(key)] = [`There is no attribute with the key "${key}".`];
+      continue;
+    }
+    if (definition.changing) {
+      errors[attributePath(key)] = [changingMessage(definition.label)];
       continue;
     }
     const checked = checkAttributeValue(definition, raw);

@@ -22,6 +22,7 @@ import { authProviders } from './0021-auth-providers.js';
 import { usersTwoFactorIndex } from './0022-users-two-factor-index.js';
 import { attributes } from './0023-attributes.js';
 import { webhookPersonal } from './0024-webhook-personal.js';
+import { attributeChangeLease } from './0025-attribute-change-lease.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usersTwoFactorIndex,
   attributes,
   webhookPersonal,
+  attributeChangeLease,
 ];

@@ -8,6 +8,7 @@ import {
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { writeTransaction } from '../../db/transaction.js';
+import type { RenewLease } from './attributes.change-lease.js';
 import { type AttributeDefinition, storedValue, valueColumns } from './attributes.repository.js';
 
 /**
@@ -21,6 +22,16 @@ const BATCH = 1_000;
 
 export interface NextDefinition extends AttributeRules {
   unique: boolean;
+}
+
+/** Whether a change can break or reshape stored values (a label, a description or a sensitivity cannot). */
+export function affectsValues(current: AttributeDefinition, next: NextDefinition): boolean {
+  return (
+    current.type !== next.type ||
+    current.unique !== next.unique ||
+    JSON.stringify(current.values) !== JSON.stringify(next.values) ||
+    JSON.stringify(current.validators) !== JSON.stringify(next.validators)
+  );
 }
 
 /** A stored value as input to `type`: the same value, or the text or number it reads as. */
@@ -109,6 +120,7 @@ export async function walkValues(
   current: AttributeDefinition,
   next: NextDefinition,
   apply: boolean,
+  renew?: RenewLease,
 ): Promise<AttributeImpact> {
   const shared = next.unique && !current.unique ? await sharedValues(db, current) : new Set<number>();
   const retype = next.type !== current.type || next.unique !== current.unique;
@@ -118,6 +130,7 @@ export async function walkValues(
   for (;;) {
     const rows = await batchAfter(db, current.id, after);
     if (rows.length === 0) break;
+    await renew?.();
     after = Number(rows[rows.length - 1]?.user_id);
     holders += rows.length;
     const judged = await judgeBatch(db, current, next, rows);

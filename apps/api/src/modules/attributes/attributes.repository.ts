@@ -26,6 +26,7 @@ interface AttributeRecord {
   description: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  changing_until: Date | string | null;
 }
 
 /** A declared attribute, read. */
@@ -37,6 +38,8 @@ export interface AttributeDefinition extends AttributeRules {
   description: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** A schema change is walking its values now: writes of them are refused (attributes.change-lease.ts). */
+  changing: boolean;
 }
 
 const bool = (v: unknown) => v === true || Number(v) === 1;
@@ -55,6 +58,7 @@ function toDefinition(r: AttributeRecord): AttributeDefinition {
     sensitivity: r.sensitivity as AttributeSensitivity,
     description: r.description,
     createdAt: date(r.created_at),
+    changing: r.changing_until !== null && date(r.changing_until).getTime() > Date.now(),
     updatedAt: date(r.updated_at),
   };
 }

@@ -1,6 +1,7 @@
 import type { AttributeDeleteQuery, AttributeImpact } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { writeTransaction } from '../../db/transaction.js';
+import { AppError } from '../../errors.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import type { ManageCall } from './attributes.call.js';
 import { auditedDefinition, findDefinition, holdersOf } from './attributes.repository.js';
@@ -20,6 +21,7 @@ export async function deleteAttribute({
 }: ManageCall<AttributeDeleteQuery & { key: string }>): Promise<{ impact: AttributeImpact }> {
   const { db } = ctx;
   const definition = await findDefinition(db, input.key);
+  if (definition.changing && !input.dryRun) throw new AppError('ATTRIBUTE_BUSY');
   const holders = (await holdersOf(db, [definition.id])).get(definition.id) ?? 0;
   const impact = { holders, failing: holders };
   if (input.dryRun) return { impact };
