@@ -7,7 +7,7 @@ import { auditPrune } from './commands/audit.commands.js';
 import { dbMigrate, dbSeed } from './commands/db.commands.js';
 import { roleCreate, roleDelete, roleUpdate } from './commands/role.commands.js';
 import { tokenCreate } from './commands/token.commands.js';
-import { userCreate, userSetPassword } from './commands/user.commands.js';
+import { userCreate, userSetPassword, userUpdate } from './commands/user.commands.js';
 import { secretsReseal } from './commands/secrets.commands.js';
 import { webhooksPrune, webhooksReseal } from './commands/webhook.commands.js';
 
@@ -21,7 +21,12 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   },
   'user:create': {
     run: userCreate,
-    usage: 'user:create --email E --name N --password P [--role R]... [--permission P]... [--inactive]',
+    usage:
+      'user:create --email E --name N --password P [--role R]... [--permission P]... [--inactive] [--attribute key=value]...',
+  },
+  'user:update': {
+    run: userUpdate,
+    usage: 'user:update --email E [--name N] [--attribute key=value]...   key= clears an attribute',
   },
   'user:set-password': { run: userSetPassword, usage: 'user:set-password --email E --password P' },
   'role:create': { run: roleCreate, usage: 'role:create --name N [--permission P]...' },

@@ -367,49 +367,6 @@ describe('the operator CLI', () => {
     );
   });
 
-  it("declares, lists and removes custom attributes through the API's handlers, under the same rules", async () => {
-    expect(await cli('attribute:list')).toMatchObject({ code: 0, out: 'No attributes are declared.' });
-    const created = await cli(
-      'attribute:create',
-      '--key',
-      'grade',
-      '--label',
-      'Grade',
-      '--type',
-      'enum',
-      '--value',
-      'Junior',
-      '--value',
-      'Senior',
-      '--required',
-    );
-    expect(created).toMatchObject({ code: 0, out: 'Declared attribute grade (enum): Grade.' });
-    const audit = await db.models.AuditLog.findOne({ where: { action: 'attribute.create' }, order: [['id', 'DESC']] });
-    expect(audit?.actor_id).toBeNull();
-    expect(audit?.context).toMatchObject({ source: 'cli' });
-    // The rules between fields and the key rule, each named by its flag.
-    expect((await cli('attribute:create', '--key', 'Grade', '--label', 'G', '--type', 'string')).err).toMatch(
-      /^Error: --key: A key starts with a lower-case letter/,
-    );
-    expect(
-      (await cli('attribute:create', '--key', 'code', '--label', 'Code', '--type', 'string', '--pattern', '(a)\\1'))
-        .err,
-    ).toMatch(/^Error: --pattern: This pattern cannot be read/);
-    expect((await cli('attribute:create', '--key', 'grade', '--label', 'G', '--type', 'string')).err).toBe(
-      'Error: --key: There is already an attribute with the key "grade".',
-    );
-    expect((await cli('attribute:list')).out).toBe('grade\tenum\tGrade (required)\t0 holder(s)');
-    expect((await cli('attribute:delete', '--key', 'grade', '--dry-run')).out).toBe(
-      'Removing attribute grade would clear the value(s) of 0 user(s). Nothing was changed.',
-    );
-    expect((await cli('attribute:delete', '--key', 'grade')).out).toBe(
-      'Removed attribute grade and the value(s) of 0 user(s).',
-    );
-    expect((await cli('attribute:delete', '--key', 'grade')).err).toBe(
-      'Error: There is no attribute with the key "grade".',
-    );
-  });
-
   it('explains unknown commands and flags with a non-zero exit', async () => {
     const unknown = await cli('users:explode');
     expect(unknown.code).toBe(1);

@@ -18,6 +18,7 @@ import { findByEmail } from '../../modules/users/users.write-repository.js';
 import { CliError, type CliIO } from '../cli-error.js';
 import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';
+import { attributesOption } from '../attribute-values.js';
 
 async function resolveRoleIds(db: Database, names: string[]): Promise<number[]> {
   if (names.length === 0) return [];
@@ -40,6 +41,7 @@ export async function userCreate(db: Database, config: AppConfig, args: string[]
       role: { type: 'string', multiple: true },
       permission: { type: 'string', multiple: true },
       inactive: { type: 'boolean' },
+      attribute: { type: 'string', multiple: true },
     },
     z.object({
       email: z.string({ error: 'is required' }),
@@ -48,8 +50,10 @@ export async function userCreate(db: Database, config: AppConfig, args: string[]
       role: z.array(z.string()).default([]),
       permission: z.array(PermissionSchema, { error: 'is not a known permission' }).default([]),
       inactive: z.boolean().default(false),
+      attribute: z.array(z.string()).default([]),
     }),
   );
+  const values = await attributesOption(db, opts.attribute);
   const roleIds = await resolveRoleIds(db, [...new Set(opts.role)]);
   // The API's own schema and handler: the command line cannot create what POST /users would refuse.
   const input = parseInput(UserCreateInputSchema, {
@@ -60,8 +64,9 @@ export async function userCreate(db: Database, config: AppConfig, args: string[]
     is_active: !opts.inactive,
     roles_ids: roleIds,
     permissions: opts.permission,
+    ...(values ? { attributes: values.attributes } : {}),
   });
-  const { item } = await asOperator(() => createUser({ ctx: operatorContext(db, config), input }));
+  const { item } = await asOperator(() => createUser({ ctx: operatorContext(db, config), input }), values?.flags);
   io.out(`Created user #${item.id} ${item.email}${opts.inactive ? ' (inactive)' : ''}.`);
 }
 
@@ -95,4 +100,39 @@ export async function userSetPassword(db: Database, config: AppConfig, args: str
   });
   await asOperator(() => updateUser({ ctx: operatorContext(db, config), input: { id: user.id, ...input } }));
   io.out(`Password updated for ${user.email}; every session signed out and every API token revoked.`);
+}
+
+/**
+ * `user:update --email E [--name N] [--attribute key=value]...`: PUT /users/{id} with the record
+ * as it is and the changes given (only the attributes named change; `key=` clears one).
+ */
+export async function userUpdate(db: Database, config: AppConfig, args: string[], io: CliIO) {
+  const opts = parseOptions(
+    args,
+    { email: { type: 'string' }, name: { type: 'string' }, attribute: { type: 'string', multiple: true } },
+    z.object({
+      email: z.string({ error: 'is required' }),
+      name: z.string().optional(),
+      attribute: z.array(z.string()).default([]),
+    }),
+  );
+  if (opts.name === undefined && opts.attribute.length === 0)
+    throw new CliError('Give --name or --attribute: nothing to change.');
+  const user = await findByEmail(db, null, canonicalEmail(opts.email));
+  if (!user) throw new CliError(`No user has the e-mail ${opts.email}.`);
+  const place = trashRefusal('update', { name: user.email, deleted: user.deleted_at !== null });
+  if (place) throw new CliError(place.message);
+  const values = await attributesOption(db, opts.attribute);
+  const input = parseInput(UserUpdateInputSchema, {
+    name: opts.name ?? user.name,
+    email: user.email,
+    version: versionOf(user),
+    ...(values ? { attributes: values.attributes } : {}),
+  });
+  const { item } = await asOperator(
+    () => updateUser({ ctx: operatorContext(db, config), input: { id: user.id, ...input } }),
+    values?.flags,
+  );
+  const shown = Object.entries(item.attributes ?? {}).map(([key, value]) => `${key}=${String(value)}`);
+  io.out(`Updated user #${item.id} ${item.email}${shown.length ? `: ${shown.join(', ')}` : ''}.`);
 }
