@@ -97,7 +97,7 @@ export function AttributeForm({ initial, creating, onSubmit, onCancel }: Attribu
             spellCheck={false}
             readOnly={!creating}
             placeholder={t.keyPlaceholder}
-            className="font-mono"
+            className="font-mono read-only:bg-surface-muted"
             error={errors.key?.message}
             {...form.register('key')}
           />

@@ -1,9 +1,9 @@
 import type { AttributeField, AttributeValue, UserAttributes } from '@app/contracts';
 import { Card, CardDescription, CardHeader, CardTitle, cn, DescriptionList } from '@app/ui';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useAttributesMessages } from '../../i18n/attributes-messages';
 import { useTRPC } from '../../lib/trpc';
+import { TextLink } from '../../components/text-link';
 import { useCan } from '../auth/use-session';
 
 type Definition = Pick<AttributeField, 'key' | 'label' | 'type'>;
@@ -29,11 +29,7 @@ function UserLink({ id }: { id: number }) {
   const m = useAttributesMessages();
   const trpc = useTRPC();
   const user = useQuery({ ...trpc.users.show.queryOptions({ id }), retry: false });
-  return (
-    <Link to={`/users/${id}`} className="font-medium text-primary hover:underline">
-      {user.data?.item.name ?? m.attributeFields.userId(id)}
-    </Link>
-  );
+  return <TextLink to={`/users/${id}`}>{user.data?.item.name ?? m.attributeFields.userId(id)}</TextLink>;
 }
 
 function ValueOf({ type, value }: { type: Definition['type'] | undefined; value: AttributeValue }) {
