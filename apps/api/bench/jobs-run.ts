@@ -9,6 +9,7 @@ import { type ApiServer, startApi } from './server.js';
 import { median, percentile, sleep } from './stats.js';
 
 const HELP = `Usage: npm run bench -- --jobs [--users N] [--chunk N] [--reuse] [--database-url URL] [--report FILE] [--smoke]
+       npm run bench -- --jobs --set-attribute [...]   bulk setAttribute over every active user (--help there)
 
   The background-job figures of issue 25, on the compiled API (its own job runner) against
   MariaDB:
@@ -82,6 +83,8 @@ async function browse(api: ApiServer, token: string, ms: number) {
 }
 
 export async function runJobsBench(argv: string[]): Promise<number> {
+  // Issue 38's bulk setAttribute over every active user: a scenario of its own (jobs-attribute-run.ts).
+  if (argv.includes('--set-attribute')) return (await import('./jobs-attribute-run.js')).runSetAttributeBench(argv);
   const { values } = parseArgs({
     args: argv.filter((a) => a !== '--jobs'),
     options: {
