@@ -1,4 +1,4 @@
-import { ATTRIBUTE_TYPES, RANGED_ATTRIBUTE_TYPES, TEXT_ATTRIBUTE_TYPES } from '@app/contracts';
+import { ATTRIBUTE_TYPES } from '@app/contracts';
 import { FormError, SwitchField, TextField } from '@app/ui';
 import { useMemo, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -13,6 +13,7 @@ import {
   nestErrors,
 } from './attribute-form-values';
 import { SelectField, SensitivityChoice, TextAreaField } from './form-parts';
+import { ValidatorFields } from './validator-fields';
 
 /** `Cost centre` → `cost_centre`: a key the contract accepts, as a suggestion. */
 const keyFromLabel = (label: string) =>
@@ -42,9 +43,6 @@ export function AttributeForm({ initial, creating, onSubmit, onCancel }: Attribu
   const form = useForm<AttributeFormValues, unknown, AttributeDraft>({ resolver, defaultValues: initial });
   const { errors, isDirty, isSubmitting } = form.formState;
   const type = form.watch('type');
-  const text = TEXT_ATTRIBUTE_TYPES.includes(type);
-  const ranged = RANGED_ATTRIBUTE_TYPES.includes(type);
-  const boundType = type === 'date' ? 'date' : 'number';
 
   const submit = form.handleSubmit(async (draft) => {
     setFormError(null);
@@ -158,60 +156,7 @@ export function AttributeForm({ initial, creating, onSubmit, onCancel }: Attribu
               )}
             />
           )}
-          {text ? (
-            <>
-              <div className="grid gap-5 sm:grid-cols-2">
-                <TextField
-                  label={t.minLength}
-                  labelAside={m.common.optional}
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  error={errors.validators?.min_length?.message}
-                  {...form.register('validators.min_length')}
-                />
-                <TextField
-                  label={t.maxLength}
-                  labelAside={m.common.optional}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  error={errors.validators?.max_length?.message}
-                  {...form.register('validators.max_length')}
-                />
-              </div>
-              <TextField
-                label={t.pattern}
-                labelAside={m.common.optional}
-                description={t.patternDescription}
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
-                error={errors.validators?.pattern?.message}
-                {...form.register('validators.pattern')}
-              />
-            </>
-          ) : null}
-          {ranged ? (
-            <div className="grid gap-5 sm:grid-cols-2">
-              <TextField
-                label={t.min}
-                labelAside={m.common.optional}
-                type={boundType}
-                step="any"
-                error={errors.validators?.min?.message}
-                {...form.register('validators.min')}
-              />
-              <TextField
-                label={t.max}
-                labelAside={m.common.optional}
-                type={boundType}
-                step="any"
-                error={errors.validators?.max?.message}
-                {...form.register('validators.max')}
-              />
-            </div>
-          ) : null}
+          <ValidatorFields form={form} />
         </FormSection>
         <FormSection title={t.sensitivityTitle} description={t.sensitivityDescription}>
           <Controller

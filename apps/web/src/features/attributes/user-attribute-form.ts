@@ -4,6 +4,9 @@ import { isApiError } from '../../lib/api-error';
 import { RestError } from '../../lib/rest';
 import { attributeKeyOf, type AttributeTexts, judgeAttributes } from './user-attribute-values';
 
+// What the user form's values need: the attribute texts it holds and how stored values become them.
+export { type AttributeTexts, toAttributeTexts } from './user-attribute-values';
+
 type WithTexts = FieldValues & { attributes?: AttributeTexts };
 
 /**

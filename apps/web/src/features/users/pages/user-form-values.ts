@@ -1,5 +1,5 @@
 import type { UserEditItem } from '@app/contracts';
-import { type AttributeTexts, toAttributeTexts } from '../../attributes/user-attribute-values';
+import { type AttributeTexts, toAttributeTexts } from '../../attributes/user-attribute-form';
 
 /** What the user form holds; the contracts' schemas turn it into the API's input on submit. */
 export interface UserFormValues {
