@@ -11,6 +11,7 @@ const DESTINATIONS = [
   { name: en.nav.audit, path: '/audit' },
   { name: en.nav.webhooks, path: '/webhooks' },
   { name: en.nav.signIn, path: '/settings/sign-in' },
+  { name: en.nav.attributes, path: '/settings/attributes' },
   { name: en.jobs.nav, path: '/jobs' },
   { name: en.nav.status, path: '/status' },
 ] as const;
