@@ -10,7 +10,12 @@ export function conflictImpact(error: unknown): AttributeImpact | null {
   return error.data?.impact ?? null;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Equal as JSON, an object's keys in any order (the stored validators keep the order they were sent in). */
+const same = (a: unknown, b: unknown) => {
+  const sorted = (v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v;
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+};
 
 /**
  * Whether saving `draft` over `current` could break a stored value, so the server is asked first
