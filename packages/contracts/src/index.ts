@@ -1,4 +1,5 @@
 export * from './account';
+export * from './attributes/attribute-filters';
 export * from './attributes/attribute-pattern';
 export * from './attributes/attribute-values';
 export * from './attributes/attributes';

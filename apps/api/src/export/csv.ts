@@ -21,8 +21,10 @@ function fieldWriter(column: ExportColumn<ExportRow>): (row: ExportRow) => strin
       return (row) => textField(jsonText(row[key]));
     case 'list':
       return (row) => textField(listText(row[key]));
+    // An absent yes/no (a custom attribute without a value) is an empty cell: it imports back as
+    // "no value", where false would set one.
     case 'boolean':
-      return (row) => (row[key] ? 'true' : 'false');
+      return (row) => (row[key] === null || row[key] === undefined ? '' : row[key] ? 'true' : 'false');
     default:
       // Numbers, and timestamps already ISO 8601 UTC strings: neither can hold a separator or
       // quote. An absent one (a report line about no account) is an empty cell.

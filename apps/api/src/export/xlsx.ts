@@ -31,6 +31,8 @@ const WIDTH: Record<ExportColumn<ExportRow>['type'], number> = {
  */
 const COMPRESSION_LEVEL = 1;
 
+const absent = (value: unknown) => value === null || value === undefined;
+
 /** How a column's value becomes a cell of row `r` (the reference, its type and its style). */
 function cellWriter(column: ExportColumn<ExportRow>, index: number): (row: ExportRow, r: number) => string {
   const { key } = column;
@@ -42,13 +44,15 @@ function cellWriter(column: ExportColumn<ExportRow>, index: number): (row: Expor
       return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(jsonText(row[key])))}</c>`;
     case 'list':
       return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(listText(row[key])))}</c>`;
+    // An absent yes/no or number (a custom attribute without a value) is no cell at all: an
+    // empty cell imports back as "no value", where 0 or false would set one.
     case 'boolean':
-      return (row, r) => `<c r="${letters}${r}" t="b"><v>${row[key] ? 1 : 0}</v></c>`;
+      return (row, r) => (absent(row[key]) ? '' : `<c r="${letters}${r}" t="b"><v>${row[key] ? 1 : 0}</v></c>`);
     case 'datetime':
       return (row, r) =>
         `<c r="${letters}${r}" s="${STYLE.dateTime}"><v>${dateSerial(Date.parse(String(row[key])))}</v></c>`;
     default:
-      return (row, r) => `<c r="${letters}${r}"><v>${Number(row[key])}</v></c>`;
+      return (row, r) => (absent(row[key]) ? '' : `<c r="${letters}${r}"><v>${Number(row[key])}</v></c>`);
   }
 }
 

@@ -81,6 +81,12 @@ const ACCEPTED_DISAGREEMENTS: Array<{ label: RegExp; document: boolean; server: 
     server: true,
     why: 'The server trims query text; the document describes values as sent, without the spaces.',
   },
+  {
+    label: /^query filters: attributes: an unknown key$/,
+    document: true,
+    server: false,
+    why: 'Custom attribute keys are data, declared at run time and seen per caller: the document takes any key of the right form, the server only a declared one the caller may see (422 naming the filter).',
+  },
 ];
 
 /** Cross-field facts the schemas cannot carry: a confirmation equal to its password, a future expiry. */

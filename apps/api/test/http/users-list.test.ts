@@ -101,7 +101,7 @@ describe('GET /users', () => {
     const res = await list('');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body)).toEqual(['rows', 'meta', 'stats', 'availableRoles', 'filters']);
+    expect(Object.keys(body)).toEqual(['rows', 'meta', 'stats', 'availableRoles', 'filters', 'attributes']);
     const all = body.rows.map((r: { id: number }) => r.id);
     expect(all).toEqual([...all].sort((a: number, b: number) => b - a));
     expect(body.rows[0]).toEqual({
@@ -121,6 +121,8 @@ describe('GET /users', () => {
         restore: { allowed: false, code: 'NOT_DELETED', message: 'Zz Viewer is not deleted.' },
         forceDelete: { allowed: false, code: 'NOT_DELETED', message: 'Zz Viewer is not deleted.' },
       },
+      // No custom attribute is declared here: the row's values are an empty record.
+      attributes: {},
     });
     expect(body.meta).toEqual({ page: 1, perPage: 10, total: 9, totalExact: true, pageCount: 1 });
     expect(body.availableRoles.map((r: { name: string }) => r.name)).toEqual(['admin', 'manager', 'viewer']);
@@ -295,7 +297,9 @@ describe('GET /users', () => {
       expect(Object.keys(res.json().errors), query).toContain(path);
     }
     const sort = await list('sort=password');
-    expect(sort.json().errors.sort[0]).toBe('Sort must be one of: id, name, email, is_active, created_at.');
+    expect(sort.json().errors.sort[0]).toBe(
+      'Sort must be one of: id, name, email, is_active, created_at, attributes.<key>.',
+    );
   });
 
   it('refuses hostile query strings with 422, quickly', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { constrainInput, EMPTY_IS_ABSENT } from '../json-schema';
+import { constrainInput, describeInput, EMPTY_IS_ABSENT } from '../json-schema';
 import { integer, lowerCased, numeric } from './fields';
 import type { FilterMap } from './filters';
 import { type Direction, normaliseRaw } from './normalise';
@@ -16,12 +16,21 @@ export type PerPageLimits = {
   readonly choices?: readonly number[];
 };
 
-export interface ListQueryConfig<S extends string, F extends FilterMap, Q extends string> {
+/** A sort by a key within a family (`attributes.department`): `<prefix>.<key>`. */
+export type KeyedSort<P extends string> = `${P}.${string}`;
+const KEYED_SORT_KEY = /^[a-z][a-z0-9_]{0,63}$/;
+
+export interface ListQueryConfig<S extends string, F extends FilterMap, Q extends string, P extends string = never> {
   /** Fields `q` searches (case-insensitive substring, any of them). */
   readonly search: readonly Q[];
   readonly filters: F;
   /** Fields a caller may sort by. */
   readonly sorts: readonly [S, ...S[]];
+  /**
+   * Families of sorts whose keys the server declares (`attributes` → `sort=attributes.<key>`):
+   * the contract checks the form, the server that the key exists for the caller.
+   */
+  readonly keyedSorts?: readonly P[];
   /** The order when no sort is given. */
   readonly defaultOrder: readonly [S | 'id', Direction];
   readonly perPage: PerPageLimits;
@@ -59,17 +68,23 @@ export interface ListQueryInput<S extends string, F extends FilterMap> {
   filters?: FiltersInputOf<F>;
 }
 
-export interface ListQueryDefinition<S extends string, F extends FilterMap, Q extends string> {
+/**
+ * A declared list query. `S` is every sort the input takes (keyed ones included, e.g.
+ * `attributes.${string}`); `C` the resource's own sort columns (`sorts`).
+ */
+export interface ListQueryDefinition<S extends string, F extends FilterMap, Q extends string, C extends S = S> {
   readonly input: z.ZodType<ListQuery<S, F>, ListQueryInput<S, F>>;
   /** The same query plus extra top-level keys (normalised like the rest, then validated). */
   extend<E extends z.ZodRawShape>(
     shape: E,
   ): z.ZodType<ListQuery<S, F> & z.output<z.ZodObject<E>>, ListQueryInput<S, F> & z.input<z.ZodObject<E>>>;
   readonly search: readonly Q[];
-  readonly sorts: readonly [S, ...S[]];
+  readonly sorts: readonly [C, ...C[]];
+  /** Families of keyed sorts (`attributes` → `sort=attributes.<key>`). */
+  readonly keyedSorts: readonly string[];
   readonly filters: F;
   readonly filterNames: ReadonlyArray<keyof F & string>;
-  readonly defaultOrder: readonly [S | 'id', Direction];
+  readonly defaultOrder: readonly [C | 'id', Direction];
   readonly perPage: PerPageLimits;
 }
 
@@ -100,7 +115,7 @@ function filtersSchema<F extends FilterMap>(filters: F) {
   return strict.prefault({} as z.input<typeof strict>);
 }
 
-function assertConfig(config: ListQueryConfig<string, FilterMap, string>): void {
+function assertConfig(config: ListQueryConfig<string, FilterMap, string, string>): void {
   const { perPage, sorts, defaultOrder } = config;
   const whole = (n: number) => Number.isInteger(n) && n >= 1;
   if (!whole(perPage.default) || !whole(perPage.max) || perPage.default > perPage.max) {
@@ -122,11 +137,34 @@ function assertConfig(config: ListQueryConfig<string, FilterMap, string>): void 
  * `input` validates the raw query (SPEC §5) and yields {@link ListQuery}; the declared parts are
  * kept as data so the server's engine and the SPA's table read the same lists.
  */
-export function defineListQuery<const S extends string, const F extends FilterMap, const Q extends string>(
-  config: ListQueryConfig<S, F, Q>,
-): ListQueryDefinition<S, F, Q> {
+export function defineListQuery<
+  const S extends string,
+  const F extends FilterMap,
+  const Q extends string,
+  const P extends string = never,
+>(config: ListQueryConfig<S, F, Q, P>): ListQueryDefinition<S | KeyedSort<P>, F, Q, S> {
+  type T = S | KeyedSort<P>;
   assertConfig(config);
   const { sorts, defaultOrder, perPage } = config;
+  const keyedSorts = config.keyedSorts ?? [];
+  const sortMessage = `Sort must be one of: ${[...sorts, ...keyedSorts.map((p) => `${p}.<key>`)].join(', ')}.`;
+  const keyed = (raw: unknown): raw is KeyedSort<P> => {
+    if (typeof raw !== 'string') return false;
+    const dot = raw.indexOf('.');
+    return (keyedSorts as readonly string[]).includes(raw.slice(0, dot)) && KEYED_SORT_KEY.test(raw.slice(dot + 1));
+  };
+  const sortSchema: z.ZodType<T, T> =
+    keyedSorts.length === 0
+      ? z.enum(sorts, { error: sortMessage })
+      : describeInput(
+          z.custom<T>((raw) => (sorts as readonly unknown[]).includes(raw) || keyed(raw), { error: sortMessage }),
+          {
+            anyOf: [
+              { type: 'string', enum: [...sorts] },
+              { type: 'string', pattern: `^(${keyedSorts.join('|')})\\.[a-z][a-z0-9_]{0,63}$` },
+            ],
+          },
+        );
   const pageMessage = 'Page must be a whole number of 1 or more.';
   const perPageMessage = `Per page must be a whole number of 1 or more (at most ${perPage.max} are shown).`;
 
@@ -137,19 +175,19 @@ export function defineListQuery<const S extends string, const F extends FilterMa
         .optional(),
       page: numeric(integer(pageMessage, { min: 1 }).default(1)),
       perPage: numeric(integer(perPageMessage, { min: 1 }).optional()),
-      sort: z.enum(sorts, { error: `Sort must be one of: ${sorts.join(', ')}.` }).optional(),
+      sort: sortSchema.optional(),
       dir: lowerCased(z.enum(DIRECTIONS, { error: 'Direction must be asc or desc.' }).optional()),
       filters: filtersSchema(config.filters),
     },
     { error: 'The list query must be a set of named parameters.' },
   );
 
-  const toListQuery = (value: z.output<typeof base>): ListQuery<S, F> => {
+  const toListQuery = (value: z.output<typeof base>): ListQuery<T, F> => {
     const sort = value.sort ?? null;
     // SPEC §5: with no sort the order is the default one, whatever `dir` says.
     const dir: Direction = sort === null ? defaultOrder[1] : (value.dir ?? 'asc');
     const field = sort ?? defaultOrder[0];
-    const order: Array<[S | 'id', Direction]> =
+    const order: Array<[T | 'id', Direction]> =
       field === 'id'
         ? [['id', dir]]
         : [
@@ -181,13 +219,13 @@ export function defineListQuery<const S extends string, const F extends FilterMa
   };
 
   const input = constrainInput(
-    z.preprocess((raw: ListQueryInput<S, F>, ctx) => prepare(raw, ctx), base.transform(toListQuery)),
+    z.preprocess((raw: ListQueryInput<T, F>, ctx) => prepare(raw, ctx), base.transform(toListQuery)),
     { [EMPTY_IS_ABSENT]: true },
-  ) as z.ZodType<ListQuery<S, F>, ListQueryInput<S, F>>;
+  ) as z.ZodType<ListQuery<T, F>, ListQueryInput<T, F>>;
 
   function extend<E extends z.ZodRawShape>(
     shape: E,
-  ): z.ZodType<ListQuery<S, F> & z.output<z.ZodObject<E>>, ListQueryInput<S, F> & z.input<z.ZodObject<E>>> {
+  ): z.ZodType<ListQuery<T, F> & z.output<z.ZodObject<E>>, ListQueryInput<T, F> & z.input<z.ZodObject<E>>> {
     const keys = Object.keys(shape);
     const schema = constrainInput(
       z.preprocess(
@@ -203,8 +241,8 @@ export function defineListQuery<const S extends string, const F extends FilterMa
     );
     // The transform assembles exactly this shape; zod cannot infer it through generic E.
     return schema as unknown as z.ZodType<
-      ListQuery<S, F> & z.output<z.ZodObject<E>>,
-      ListQueryInput<S, F> & z.input<z.ZodObject<E>>
+      ListQuery<T, F> & z.output<z.ZodObject<E>>,
+      ListQueryInput<T, F> & z.input<z.ZodObject<E>>
     >;
   }
 
@@ -213,6 +251,7 @@ export function defineListQuery<const S extends string, const F extends FilterMa
     extend,
     search: config.search,
     sorts,
+    keyedSorts,
     filters: config.filters,
     filterNames: Object.keys(config.filters) as Array<keyof F & string>,
     defaultOrder,

@@ -68,7 +68,7 @@ describe('users list query: sort and dir', () => {
 
   it('refuses an unknown sort, listing the allowed ones', () => {
     expect(refuseUrl('sort=password').errors).toEqual({
-      sort: ['Sort must be one of: id, name, email, is_active, created_at.'],
+      sort: ['Sort must be one of: id, name, email, is_active, created_at, attributes.<key>.'],
     });
   });
 
@@ -89,7 +89,7 @@ describe('users list query: filters', () => {
   it('refuses filters given as a plain string, saying how to give them', () => {
     expect(refuseUrl('filters=active').errors).toEqual({
       filters: [
-        'Filters must be given by name, e.g. filters[name]=value. Allowed filters: name, email, role_id, is_active, created_between, trashed, invitation.',
+        'Filters must be given by name, e.g. filters[name]=value. Allowed filters: name, email, role_id, is_active, created_between, trashed, invitation, attributes.',
       ],
     });
   });
@@ -97,7 +97,7 @@ describe('users list query: filters', () => {
   it('refuses an unknown filter at its name, listing the allowed ones', () => {
     expect(refuseUrl('filters[password]=x').errors).toEqual({
       'filters.password': [
-        'Unknown filter "password". Allowed filters: name, email, role_id, is_active, created_between, trashed, invitation.',
+        'Unknown filter "password". Allowed filters: name, email, role_id, is_active, created_between, trashed, invitation, attributes.',
       ],
     });
   });

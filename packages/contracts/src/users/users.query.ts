@@ -3,6 +3,8 @@ import { INVITATION_STATES } from '../invitations';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { defineShowQuery, type ShowQueryOf } from '../query/define-show-query';
 import { integer, numeric } from '../query/fields';
+import { attributeConditions } from '../attributes/attribute-filters';
+import { exportColumnList } from '../query/export-columns';
 import { dateRange, oneOrMany, textContains, trashed, tristate } from '../query/filters';
 import { exportShape, idListParam, MAX_IDS } from '../lists';
 import { USER_COLUMN_KEYS } from './users.columns';
@@ -23,12 +25,18 @@ export const usersListQuery = defineListQuery({
       z.enum(INVITATION_STATES, { error: `An invitation state is one of: ${INVITATION_STATES.join(', ')}.` }),
       { max: INVITATION_STATES.length },
     ),
+    // Custom attributes (SPEC §14): `filters[attributes][<key>]…`, judged against the declared
+    // schema on the server (attribute-filters.ts).
+    attributes: attributeConditions(),
   },
   sorts: ['id', 'name', 'email', 'is_active', 'created_at'],
+  // `sort=attributes.<key>`: users without a value come last, whichever the direction.
+  keyedSorts: ['attributes'],
   defaultOrder: ['id', 'desc'],
   perPage: { default: 10, max: 100, choices: [10, 25, 50, 100] },
 });
 export type UsersListQuery = ListQueryOf<typeof usersListQuery>;
+/** The users table's own sort columns (an attribute's sort is `attributes.<key>`). */
 export type UsersSort = (typeof usersListQuery.sorts)[number];
 export type UsersFilterName = keyof typeof usersListQuery.filters;
 
@@ -48,10 +56,15 @@ export const usersSelectedShape = {
 
 /**
  * GET /users/export: the list query (page and perPage ignored), `format` (csv when absent),
- * `ids` narrowing to a selection, `columns` picking and ordering (all, in column-set order,
- * when absent).
+ * `ids` narrowing to a selection, `columns` picking and ordering (the user columns, in
+ * column-set order, when absent); `attributes.<key>` adds a custom attribute's column, headed by
+ * its label (the server refuses a key the caller cannot see).
  */
-export const usersExportShape = { ...exportShape(USER_COLUMN_KEYS), ids: idListParam };
+export const usersExportShape = {
+  ...exportShape(USER_COLUMN_KEYS),
+  columns: exportColumnList(USER_COLUMN_KEYS, { keyed: ['attributes'] }),
+  ids: idListParam,
+};
 
 export const UsersSelectedInputSchema = usersListQuery.extend(usersSelectedShape);
 export type UsersSelectedInput = z.output<typeof UsersSelectedInputSchema>;

@@ -55,8 +55,15 @@ export type UserItem = z.infer<typeof UserItemSchema>;
 export const UserCreateAnswerSchema = z.object({ item: UserItemSchema }).extend(InviteAnswerSchema.partial().shape);
 export type UserCreateAnswer = z.infer<typeof UserCreateAnswerSchema>;
 
-/** A list row as the table gets it: the row plus what the caller may do to it. */
-export const UserListRowSchema = UserRowSchema.extend({ actions: UserActionsSchema });
+/**
+ * A list row as the table gets it: the row, what the caller may do to it, and its custom
+ * attribute values by key (those the caller may see that hold a value; SPEC §14). GET /users
+ * always sends `attributes`; optional for clients built before it.
+ */
+export const UserListRowSchema = UserRowSchema.extend({
+  actions: UserActionsSchema,
+  attributes: UserAttributesSchema.optional(),
+});
 export type UserListRow = z.infer<typeof UserListRowSchema>;
 
 /**
@@ -106,11 +113,18 @@ export const UsersSelectedResultSchema = z.object({
 });
 export type UsersSelectedResult = z.infer<typeof UsersSelectedResultSchema>;
 
-/** GET /users: a page of rows, its meta, the summary counters, the role options, the filters as understood. */
+/**
+ * GET /users: a page of rows, its meta, the summary counters, the role options, the filters as
+ * understood, and the custom attributes the caller may see: each one a column to show, a
+ * filter (`filters[attributes][<key>]`, in the shapes its type takes) and a sort
+ * (`sort=attributes.<key>`).
+ */
 export const UsersListResultSchema = listResultSchema(UserListRowSchema, {
   stats: UsersStatsSchema,
   availableRoles: z.array(NamedRefSchema),
   filters: z.record(z.string(), z.unknown()),
+  /** Always sent by GET /users; optional for clients built before it. */
+  attributes: z.array(AttributeFieldSchema).optional(),
 });
 export type UsersListResult = z.infer<typeof UsersListResultSchema>;
 

@@ -1,4 +1,4 @@
-import type { UserRow, UsersExportInput } from '@app/contracts';
+import { type AttributeValue, attributePath, type UserRow, type UsersExportInput } from '@app/contracts';
 import { Op, type WhereOptions } from 'sequelize';
 import { type Database, TEXT_ALIAS_SUFFIX } from '../../db/database.js';
 import { keysetBatches } from '../../export/batches.js';
@@ -7,6 +7,13 @@ import { exportReadHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
 import { plainUserRows, readStats, roleNamesOf, rolesCountsOf } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
+import { valuesOf } from '../attributes/attribute-values.repository.js';
+import type { AttributeDefinition } from '../attributes/attributes.repository.js';
+import { attributeSortedBatches } from './users.attribute-sort.js';
+import type { ScopedUsersQuery } from './users.attributes-query.js';
+
+/** An exported row: the user columns and, under `attributes.<key>`, each exported attribute's value (null when none). */
+export type UserExportRow = UserRow & { [column: `attributes.${string}`]: AttributeValue | null };
 
 /** Rows per query: large enough to amortise the round trip, small enough to keep memory flat. */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -49,9 +56,10 @@ function isoOf(text: string): string {
  */
 export async function openUserBatches(
   db: Database,
-  input: UsersExportInput,
+  input: UsersExportInput & ScopedUsersQuery,
+  attributes: readonly AttributeDefinition[] = [],
   size = EXPORT_BATCH_SIZE,
-): Promise<AsyncGenerator<UserRow[]>> {
+): Promise<AsyncGenerator<UserExportRow[]>> {
   const stats = await readStats(db);
   const search = await estimateUsersSearch(db, input, stats);
   const narrowing = searchCondition(db, search, { kind: 'batches', size });
@@ -62,27 +70,46 @@ export async function openUserBatches(
   const hints = narrowing ? {} : exportReadHints(db, input, stats);
   const withNames = input.columns.includes('roles');
   const withCounts = !withNames && input.columns.includes('roles_count');
-  const attributes = ['id', 'name', 'email', 'is_active', ['created_at', CREATED], ['deleted_at', DELETED]];
+  const columns = ['id', 'name', 'email', 'is_active', ['created_at', CREATED], ['deleted_at', DELETED]];
+  const sortedBy = input.attributeScope?.sort;
+  // Sorted by an attribute, the ids come from the value index's walk, then their rows by key.
+  const nextIds = sortedBy
+    ? attributeSortedBatches(
+        db,
+        sortedBy,
+        matching,
+        input.dir,
+        (input.filters.trashed?.value ?? 'without') === 'without',
+      )
+    : null;
 
-  const read = async (last: UserRow | undefined): Promise<UserRow[]> => {
+  const rawRows = async (last: UserRow | undefined): Promise<ExportRawRow[]> => {
+    if (nextIds) {
+      const ids = await nextIds(size);
+      if (ids.length === 0) return [];
+      const found = await plainUserRows<ExportRawRow>(db, { attributes: columns as never, where: { id: ids } });
+      const byId = new Map(found.map((r) => [Number(r.id), r]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    }
     // Bound as a Date, the timestamp is written exactly as stored (SQLite keeps text), so ties compare equal.
     const continuation = last && after(usersMapping, input, { ...last, created_at: new Date(last.created_at) });
     const where = continuation ? { [Op.and]: [matching, continuation] } : matching;
-    const raw = await plainUserRows<ExportRawRow>(db, {
-      attributes: attributes as never,
-      where,
-      order,
-      limit: size,
-      ...hints,
-    });
+    return plainUserRows<ExportRawRow>(db, { attributes: columns as never, where, order, limit: size, ...hints });
+  };
+
+  const read = async (last: UserExportRow | undefined): Promise<UserExportRow[]> => {
+    const raw = await rawRows(last);
     const ids = raw.map((r) => Number(r.id));
-    const names = withNames ? await roleNamesOf(db, ids) : null;
-    const counts = withCounts ? await rolesCountsOf(db, ids) : null;
+    const [names, counts, values] = await Promise.all([
+      withNames ? roleNamesOf(db, ids) : null,
+      withCounts ? rolesCountsOf(db, ids) : null,
+      attributes.length ? valuesOf(db, ids, attributes) : null,
+    ]);
     return raw.map((r) => {
       const id = Number(r.id);
       const deleted = r[DELETED];
       const roles = names?.get(id) ?? [];
-      return {
+      const row: UserExportRow = {
         id,
         name: r.name,
         email: r.email,
@@ -92,6 +119,9 @@ export async function openUserBatches(
         created_at: isoOf(r[CREATED]),
         deleted_at: deleted === null ? null : isoOf(deleted),
       };
+      const held = values?.get(id);
+      for (const d of attributes) row[attributePath(d.key)] = held?.[d.key] ?? null;
+      return row;
     });
   };
 

@@ -7,6 +7,10 @@ import type { Context, HandlerCall } from '../../context.js';
 import { actionsFrom } from '../../domain/users.actions.js';
 import { readActionFacts } from '../../repositories/users.action-facts.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
+import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.repository.js';
+import { toAttributeField } from '../attributes/attributes.repository.js';
+import { attributeSortedPage } from './users.attribute-sort.js';
+import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
   assertTrashAllowed,
@@ -18,22 +22,27 @@ import {
 } from './users.list-query.js';
 
 /**
- * GET /users: one page (each row with what the caller may do to it), its meta, the summary
- * counters, the role options and the filters as understood.
+ * GET /users: one page (each row with what the caller may do to it and its attribute values),
+ * its meta, the summary counters, the role options, the filters as understood and the
+ * attributes the caller may see.
  */
 export async function listUsers({
   ctx,
-  input,
+  input: asked,
 }: HandlerCall<UsersListQuery, Context & { actor: Actor }>): Promise<UsersListResult> {
-  assertTrashAllowed(ctx.actor, input);
+  assertTrashAllowed(ctx.actor, asked);
   const { db } = ctx;
+  // A query naming no attribute needs the definitions only for its rows: read beside them.
+  const scoped = usesAttributes(asked) ? await withAttributeScope(db, ctx.actor, asked) : null;
+  const input: ScopedUsersQuery = scoped?.query ?? asked;
+  const sortedBy = scoped?.query.attributeScope.sort ?? null;
   const at = { page: input.page, perPage: effectivePerPage(input, ctx.config.users) };
   const { perPage } = at;
   const offset = pageOffset(at);
   const order = usersOrder(input);
   // The counters, the search index's estimates and, for a page no search or date range shapes
   // (the last branch below), its ids are independent reads: side by side.
-  const plain = searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
+  const plain = !sortedBy && searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
   const [stats, estimate, plainIds] = await Promise.all([
     readStats(db),
     bestEstimate(db, input),
@@ -43,7 +52,14 @@ export async function listUsers({
   const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
   let ids: number[];
   let counted: ListTotal;
-  if (pageWithTotal(db, search, offset, perPage)) {
+  if (sortedBy) {
+    const live = (input.filters.trashed?.value ?? 'without') === 'without';
+    const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
+    [ids, counted] = await Promise.all([
+      attributeSortedPage(db, sortedBy, where, input.dir, { limit: perPage, offset, live }),
+      listTotal(db, input, countWhere, stats),
+    ]);
+  } else if (pageWithTotal(db, search, offset, perPage)) {
     // Few candidates, or a deep page: check every candidate once, for the page and the total.
     const where = usersWhere(db, input, indexedSearchCondition(db, search));
     const read = await pageIdsWithTotal(db, where, order, perPage, offset);
@@ -69,17 +85,28 @@ export async function listUsers({
   }
   const { trashed, ...visible } = stats;
   // What the rows' actions depend on is read beside the rows: it needs only their ids.
-  const [rows, roles, facts] = await Promise.all([rowsByIds(db, ids), availableRoles(db), readActionFacts(ctx, ids)]);
+  const [rows, roles, facts, definitions] = await Promise.all([
+    rowsByIds(db, ids),
+    availableRoles(db),
+    readActionFacts(ctx, ids),
+    scoped?.visible ?? visibleDefinitionsOf(db, ctx.actor),
+  ]);
+  const values = await valuesOf(db, ids, definitions);
   const actions = actionsFrom(
     ctx,
     rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, deleted: r.deleted_at !== null })),
     facts,
   );
-  const withActions = rows.map((r) => ({ ...r, actions: actions.get(r.id) as UserListRow['actions'] }));
+  const withActions = rows.map((r) => ({
+    ...r,
+    actions: actions.get(r.id) as UserListRow['actions'],
+    attributes: values.get(r.id) ?? {},
+  }));
   return {
     ...listPage(at, counted, ids, withActions),
     stats: canSeeTrash(ctx.actor) ? stats : visible,
     availableRoles: roles,
     filters: plainFilters(input.filters),
+    attributes: definitions.map(toAttributeField),
   };
 }

@@ -4,11 +4,17 @@ import type { Context, HandlerCall } from '../../context.js';
 import { pageIds, readStats } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
 import { assertTrashAllowed, countUsers, usersOrder, usersWhere } from './users.list-query.js';
+import { usesAttributes, withAttributeScope } from './users.attributes-query.js';
 
 /** GET /users/selected: every id matching the query ("select all N matching"), in list order, up to `limit`. */
-export async function selectedUsers({ ctx, input }: HandlerCall<UsersSelectedInput, Context & { actor: Actor }>) {
-  assertTrashAllowed(ctx.actor, input);
+export async function selectedUsers({
+  ctx,
+  input: asked,
+}: HandlerCall<UsersSelectedInput, Context & { actor: Actor }>) {
+  assertTrashAllowed(ctx.actor, asked);
   const { db } = ctx;
+  // Attribute filters and sort are judged against what the caller may see, as the list's are.
+  const input = usesAttributes(asked) ? (await withAttributeScope(db, ctx.actor, asked)).query : asked;
   const stats = await readStats(db);
   const search = await estimateUsersSearch(db, input, stats);
   const idsWhere = usersWhere(

@@ -1,5 +1,5 @@
 import { LIST_COUNT_BOUND, type UsersListQuery, type UsersStats } from '@app/contracts';
-import { type IndexHint, IndexHints, Op, type WhereOptions } from 'sequelize';
+import { type IndexHint, IndexHints, literal, Op, type OrderItem, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { boundedTotal, type ListTotal } from '../../query/list-page.js';
@@ -9,6 +9,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { UsersConfig } from '../../users-config.js';
 import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
+import { attributeConditions, type ScopedUsersQuery, sortValueSql } from './users.attributes-query.js';
 
 /** The trash views need more than users.view (SPEC §3); refused before any query runs. */
 export function assertTrashAllowed(actor: Actor, query: Pick<UsersListQuery, 'filters'>): void {
@@ -27,14 +28,31 @@ export function effectivePerPage(query: Pick<UsersListQuery, 'perPageRequested'>
   return Math.min(query.perPageRequested ?? cfg.list.perPageDefault, cfg.list.perPageMax);
 }
 
-/** The query's WHERE; `narrowing` (the search index's candidates) is ANDed to it when given. */
-export function usersWhere(db: Database, query: UsersListQuery, narrowing: WhereOptions | null = null): WhereOptions {
+/**
+ * The query's WHERE; `narrowing` (the search index's candidates) is ANDed to it when given. Its
+ * attribute conditions come from the judged scope (users.attributes-query.ts).
+ */
+export function usersWhere(db: Database, query: ScopedUsersQuery, narrowing: WhereOptions | null = null): WhereOptions {
   const where = whereFor(db, usersMapping, query);
-  return narrowing ? { [Op.and]: [where, narrowing] } : where;
+  const parts = [where, ...attributeConditions(db, query), ...(narrowing ? [narrowing] : [])];
+  return parts.length > 1 ? { [Op.and]: parts } : where;
 }
 
-export function usersOrder(query: UsersListQuery) {
-  return orderFor(usersMapping, query);
+/**
+ * The query's ORDER BY. A sort by an attribute is written here as its value per user (users
+ * without one last, whichever the direction, then by id): right on both engines, for the reads
+ * that take a bounded set (the selection); the list's pages and the export walk the value index
+ * instead (users.attribute-sort.ts).
+ */
+export function usersOrder(query: ScopedUsersQuery): OrderItem[] {
+  const sort = query.attributeScope?.sort;
+  if (!sort) return orderFor(usersMapping, query);
+  const dir = query.dir === 'desc' ? 'DESC' : 'ASC';
+  return [
+    [literal(`${sortValueSql(sort)} IS NULL`), 'ASC'],
+    [literal(sortValueSql(sort)), dir],
+    ['id', dir],
+  ];
 }
 
 /** The index that walks live users in each sort's order (migration 0001). */

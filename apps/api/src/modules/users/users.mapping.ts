@@ -13,6 +13,9 @@ export const usersMapping: ResourceMapping<UsersSort, UsersFilterName> = {
     is_active: byKind('is_active'),
     created_between: byKind('created_at', toDate),
     trashed: softDeleteView,
+    // Judged against the declared schema first, then written by usersWhere from that judgement
+    // (users.attributes-query.ts): the mapping alone does not know the attributes.
+    attributes: () => null,
     // The latest invitation's state, as the user page reads it (domain/users.invite.ts): one
     // range of users_deleted_invitation for pending and expired.
     invitation: (value) => {

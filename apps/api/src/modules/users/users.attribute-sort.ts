@@ -1,0 +1,156 @@
+import { IndexHints, literal, Op, QueryTypes, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import type { AttributeTarget, StoredScalar } from '../../domain/attributes.list-query.js';
+import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
+import { whereSql } from '../../query/list-reads.js';
+import { pageIds } from './users.read-repository.js';
+
+/**
+ * Users sorted by a custom attribute (SPEC §14), walking the attribute's (attribute_id, value)
+ * index: its entries carry the user id (the table's key), so the index's order is (value, id)
+ * already and a page stops after its rows, in either direction. Users holding no value come
+ * after every user holding one, whichever the direction (as an empty cell sorts last in a
+ * spreadsheet), in id order of the same direction: they are read from the users' own index once
+ * the holders run out.
+ */
+
+type Dir = 'asc' | 'desc';
+
+const INDEX: Record<AttributeTarget['column'], string> = {
+  text_value: 'user_attribute_values_text',
+  number_value: 'user_attribute_values_number',
+};
+
+/** The holders of `target` matching `where`, in (value, id) order; `extra` narrows further. */
+function holdersSql(db: Database, target: AttributeTarget, where: WhereOptions, extra = '') {
+  const mysql = db.dialect === 'mysql';
+  // MariaDB: the value index first, then each user by its key (STRAIGHT_JOIN keeps that order,
+  // or the optimizer may scan users and sort); SQLite keeps a CROSS JOIN's order the same way.
+  const from = mysql
+    ? `user_attribute_values AS s FORCE INDEX (${INDEX[target.column]}) STRAIGHT_JOIN users AS \`User\``
+    : 'user_attribute_values AS s CROSS JOIN users AS `User`';
+  const conditions = whereSql(db, db.models.User, where);
+  return `FROM ${from} ON \`User\`.\`id\` = s.user_id
+   WHERE s.attribute_id = ${Number(target.id)} AND s.${target.column} IS NOT NULL${extra}${conditions ? ` AND (${conditions})` : ''}`;
+}
+
+/** The users holding no value of `target`: one probe of the primary key (attribute_id, user_id) each. */
+export const withoutValue = (target: AttributeTarget): WhereOptions =>
+  literal(
+    `NOT EXISTS (SELECT 1 FROM user_attribute_values s WHERE s.attribute_id = ${Number(target.id)} AND s.user_id = \`User\`.\`id\`)`,
+  );
+
+/** A row of the holders' walk: the user and the value it is sorted by. */
+interface Held {
+  id: number;
+  value: StoredScalar;
+}
+
+async function holders(
+  db: Database,
+  target: AttributeTarget,
+  where: WhereOptions,
+  dir: Dir,
+  page: { limit: number; offset: number; after?: Held },
+): Promise<Held[]> {
+  const d = dir === 'desc' ? 'DESC' : 'ASC';
+  const cmp = dir === 'desc' ? '<' : '>';
+  const col = `s.${target.column}`;
+  const after = page.after
+    ? ` AND (${col} ${cmp} :afterValue OR (${col} = :afterValue AND s.user_id ${cmp} :afterId))`
+    : '';
+  const rows = await db.sequelize.query<{ id: number | string; value: string | number }>(
+    `SELECT s.user_id AS id, ${col} AS value ${holdersSql(db, target, where, after)}
+     ORDER BY ${col} ${d}, s.user_id ${d} LIMIT :limit OFFSET :offset`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: {
+        limit: page.limit,
+        offset: page.offset,
+        ...(page.after ? { afterValue: page.after.value, afterId: page.after.id } : {}),
+      },
+      ...MAY_READ_REPLICA,
+    },
+  );
+  return rows.map((r) => ({ id: Number(r.id), value: target.column === 'number_value' ? Number(r.value) : r.value }));
+}
+
+async function countHolders(db: Database, target: AttributeTarget, where: WhereOptions): Promise<number> {
+  const [row] = await db.sequelize.query<{ n: number | string }>(
+    `SELECT COUNT(*) AS n ${holdersSql(db, target, where)}`,
+    { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Users without a value walk the users' (deleted_at, id) index, as the list by id does. */
+function emptyHints(db: Database, live: boolean) {
+  return db.dialect === 'mysql' && live
+    ? { indexHints: [{ type: IndexHints.FORCE, values: ['users_deleted_id'] }] }
+    : {};
+}
+
+/**
+ * One page of ids sorted by `target`: the holders' part of it, then, when the holders run out on
+ * this page, the users without a value. Counting the holders is needed only for a page that
+ * starts past the last holder.
+ */
+export async function attributeSortedPage(
+  db: Database,
+  target: AttributeTarget,
+  where: WhereOptions,
+  dir: Dir,
+  page: { limit: number; offset: number; live: boolean },
+): Promise<number[]> {
+  const held = (await holders(db, target, where, dir, page)).map((h) => h.id);
+  if (held.length === page.limit) return held;
+  const before =
+    held.length > 0 || page.offset === 0 ? page.offset + held.length : await countHolders(db, target, where);
+  const rest = await pageIds(
+    db,
+    { [Op.and]: [where, withoutValue(target)] },
+    [['id', dir.toUpperCase()]],
+    page.limit - held.length,
+    Math.max(0, page.offset - before),
+    emptyHints(db, page.live),
+  );
+  return [...held, ...rest];
+}
+
+/**
+ * Every matching id sorted by `target`, in keyset batches of `size` (an export): the holders
+ * after the last (value, id) read, then the users without a value after the last id read. The
+ * state lives here between batches: `keysetBatches` asks for each batch after the previous one.
+ */
+export function attributeSortedBatches(
+  db: Database,
+  target: AttributeTarget,
+  where: WhereOptions,
+  dir: Dir,
+  live: boolean,
+): (size: number) => Promise<number[]> {
+  let last: Held | undefined;
+  let lastEmpty: number | undefined;
+  let holdersDone = false;
+  return async (size) => {
+    const ids: number[] = [];
+    if (!holdersDone) {
+      const rows = await holders(db, target, where, dir, { limit: size, offset: 0, ...(last ? { after: last } : {}) });
+      last = rows.at(-1) ?? last;
+      ids.push(...rows.map((r) => r.id));
+      if (rows.length === size) return ids;
+      holdersDone = true;
+    }
+    const beyond = lastEmpty === undefined ? [] : [{ id: { [dir === 'desc' ? Op.lt : Op.gt]: lastEmpty } }];
+    const rest = await pageIds(
+      db,
+      { [Op.and]: [where, withoutValue(target), ...beyond] },
+      [['id', dir.toUpperCase()]],
+      size - ids.length,
+      0,
+      emptyHints(db, live),
+    );
+    lastEmpty = rest.at(-1) ?? lastEmpty;
+    return [...ids, ...rest];
+  };
+}

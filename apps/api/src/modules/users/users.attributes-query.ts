@@ -1,0 +1,105 @@
+import { attributeSortKey, type UsersListQuery } from '@app/contracts';
+import { literal } from 'sequelize';
+import type { Actor } from '../../auth/actor.js';
+import type { Database } from '../../db/database.js';
+import {
+  type AttributeScope,
+  type AttributeTarget,
+  judgeAttributeUse,
+  type ResolvedCondition,
+} from '../../domain/attributes.list-query.js';
+import { AppError } from '../../errors.js';
+import { sqlHelpers } from '../../query/list-query-engine.js';
+import { visibleDefinitionsOf } from '../attributes/attribute-values.repository.js';
+import type { AttributeDefinition } from '../attributes/attributes.repository.js';
+
+/**
+ * Custom attributes in the users list, its selection and its export (SPEC §14): the query's
+ * attribute filters and sort judged against the definitions the caller may see, then written as
+ * SQL on `user_attribute_values` — attribute ids and value columns from the declared schema,
+ * values through the driver's escaping.
+ */
+
+/** A users list query whose attribute conditions and sort have been judged (`withAttributeScope`). */
+export type ScopedUsersQuery = UsersListQuery & { attributeScope?: AttributeScope };
+
+/** Whether the query names an attribute at all (a filter or the sort). */
+export const usesAttributes = (query: Pick<UsersListQuery, 'filters' | 'sort'>): boolean =>
+  query.filters.attributes !== undefined || attributeSortKey(query.sort) !== null;
+
+/**
+ * The query with its attribute use judged against what `actor` may see, and those definitions;
+ * 422 naming the filter (`filters.attributes.<key>`), `sort` or `columns` otherwise.
+ */
+export async function withAttributeScope<Q extends UsersListQuery>(
+  db: Database,
+  actor: Pick<Actor, 'permissions'>,
+  query: Q,
+  columnKeys: readonly string[] = [],
+): Promise<{
+  query: Q & { attributeScope: AttributeScope };
+  visible: AttributeDefinition[];
+  columns: AttributeTarget[];
+}> {
+  const visible = await visibleDefinitionsOf(db, actor);
+  const judged = judgeAttributeUse(visible, {
+    conditions: query.filters.attributes?.value,
+    sortKey: attributeSortKey(query.sort),
+    columnKeys,
+  });
+  if (!judged.ok) {
+    throw new AppError('VALIDATION_FAILED', judged.message, { errors: { [judged.field]: [judged.message] } });
+  }
+  const { columns, ...scope } = judged.value;
+  return { query: { ...query, attributeScope: scope }, visible, columns };
+}
+
+type Literal = ReturnType<typeof literal>;
+
+const VALUES = 'user_attribute_values';
+const USER_ID = '`User`.`id`';
+
+/** The values of one attribute, as the alias `av` (one range of (attribute_id, value)). */
+const valuesOfAttribute = (target: AttributeTarget) => `${VALUES} av WHERE av.attribute_id = ${Number(target.id)}`;
+
+/**
+ * One condition as SQL on the users table (alias `User`). A value test is an IN over the
+ * attribute's (attribute_id, value) index, which the optimizer may read first (a rare value) or
+ * probe per user (a page walked in the list's order); "empty" is a probe of the primary key
+ * (attribute_id, user_id) per user.
+ */
+export function conditionSql(db: Database, c: ResolvedCondition): Literal {
+  const column = `av.${c.target.column}`;
+  const esc = (v: string | number) => db.sequelize.escape(v);
+  const holders = (test: string) =>
+    literal(`${USER_ID} IN (SELECT av.user_id FROM ${valuesOfAttribute(c.target)} AND ${test})`);
+  switch (c.op) {
+    case 'in':
+      return holders(`${column} IN (${c.values.map(esc).join(', ')})`);
+    case 'range': {
+      const bounds = [
+        ...(c.from !== undefined ? [`${column} >= ${esc(c.from)}`] : []),
+        ...(c.to !== undefined ? [`${column} <= ${esc(c.to)}`] : []),
+      ];
+      return holders(bounds.length ? bounds.join(' AND ') : `${column} IS NOT NULL`);
+    }
+    case 'contains':
+      return holders(String((sqlHelpers(db, 'av').contains(c.target.column, c.value) as Literal).val));
+    case 'empty': {
+      const probe = `SELECT 1 FROM ${valuesOfAttribute(c.target)} AND av.user_id = ${USER_ID}`;
+      return literal(`${c.empty ? 'NOT ' : ''}EXISTS (${probe})`);
+    }
+  }
+}
+
+/** The query's attribute conditions as SQL; the query must have been judged if it names any. */
+export function attributeConditions(db: Database, query: ScopedUsersQuery): Literal[] {
+  if (!usesAttributes(query)) return [];
+  // A door that skipped the judging would let a caller filter by what they may not see.
+  if (!query.attributeScope) throw new Error('attribute filters must be judged first (withAttributeScope)');
+  return query.attributeScope.conditions.map((c) => conditionSql(db, c));
+}
+
+/** The sort's value of each user as a correlated subselect (NULL for a user without one). */
+export const sortValueSql = (target: AttributeTarget) =>
+  `(SELECT av.${target.column} FROM ${valuesOfAttribute(target)} AND av.user_id = ${USER_ID})`;
