@@ -170,6 +170,16 @@ describe('POST /users/imports with custom attribute columns', () => {
     expect((await viewer.get('/api/users?q=dee')).statusCode).toBe(200);
   });
 
+  it('writes a sensitive value for a caller who may see it, its audit row marked sensitive', async () => {
+    const w = fresh();
+    const { problems } = await importAndWait(csv(['name,email,salary band', `Ida,ida.${w}@example.com,4`]));
+    expect(problems).toEqual([]);
+    const ida = await userOf(`ida.${w}@example.com`);
+    expect(ida?.attributes).toEqual({ salary_band: 4 });
+    const created = (await auditRows(bed.t.db, 'user.create')).find((r) => r.targets.includes(ida?.id as number));
+    expect(created?.context.sensitivity).toEqual({ 'attributes.salary_band': 'sensitive' });
+  });
+
   it('reads an XLSX file: dates, numbers and yes/no cells as a spreadsheet writes them', async () => {
     const w = fresh();
     const book = new ExcelJS.Workbook();
