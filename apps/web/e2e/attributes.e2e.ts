@@ -38,7 +38,15 @@ async function settle(page: Page) {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
   });
-  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
+  // Sonner holds a toast while the pointer rests on it: closed by its own button instead.
+  const toasts = page.locator('[data-sonner-toast]');
+  for (let i = 0; i < 5 && (await toasts.count()) > 0; i++) {
+    await toasts.first().locator('button[data-close-button]').click();
+    await toasts
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
+  }
 }
 
 /** Declares an attribute through the form, from the settings list; back on the list after. */
