@@ -117,7 +117,7 @@ export const attributesMessages = {
     userChange: 'Change',
     userId: (id: number) => `User #${id}`,
     cardTitle: 'Attributes',
-    cardKeysOnly: 'Shown by key: your account cannot read the attributes’ labels.',
+    cardKeysOnly: 'Shown by key: the attributes’ labels could not be loaded.',
   },
 };
 

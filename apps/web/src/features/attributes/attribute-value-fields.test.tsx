@@ -74,7 +74,7 @@ describe('attribute fields on the user form', { timeout: 20_000 }, () => {
       'auth.me': ok(sessionOf([...GRANTED])),
       'users.new': ok(NEW_FORM),
       'users.list': ok({ rows: [grace], meta: { page: 1, perPage: 10, total: 1, totalExact: true, pageCount: 1 } }),
-      'users.show': ok(userShow(grace)),
+      'users.show': (input) => ((input as { id: number }).id === grace.id ? ok(userShow(grace)) : 'pending'),
       'users.create': ok({ item: userShow({ id: 77, name: 'Ben Ng' }).item }),
     });
     const { router } = renderApp('/users/new');
@@ -167,10 +167,24 @@ describe('attributes on the user page', { timeout: 20_000 }, () => {
     expect(manager.getAttribute('href')).toBe('/users/7');
   });
 
-  it('names the values by key when the viewer cannot read the labels, and says so', async () => {
+  it('takes the labels from the users list’s answer for a viewer', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['users.view'])),
       'users.show': ok(userShow({ attributes: { department: 'Sales' } }, ['users.view'])),
+      'users.list': ok({ rows: [], attributes: ATTRIBUTE_FIELDS }),
+    });
+    renderApp('/users/42');
+
+    const card = await screen.findByRole('region', { name: t.cardTitle });
+    expect(await within(card).findByText('Department')).toBeTruthy();
+    expect(within(card).queryByText(t.cardKeysOnly)).toBeNull();
+  });
+
+  it('names the values by key when no label can be read, and says so', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf(['users.view'])),
+      'users.show': ok(userShow({ attributes: { department: 'Sales' } }, ['users.view'])),
+      'users.list': fail({ message: 'Unavailable.', code: 'UNAVAILABLE', httpStatus: 503 }),
     });
     renderApp('/users/42');
 

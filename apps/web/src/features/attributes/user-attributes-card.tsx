@@ -9,19 +9,22 @@ import { useCan } from '../auth/use-session';
 type Definition = Pick<AttributeField, 'key' | 'label' | 'type'>;
 
 /**
- * The definitions that name the values on a user page. The API has no door for them to a viewer:
- * they come with the attributes' list (attributes.manage) or the create form's data
- * (users.create); anyone else sees keys (null). Undefined while they load.
+ * The definitions that name the values on a user page, from the cheapest door the viewer has: the
+ * attributes' list (attributes.manage), the create form's data (users.create), else the users
+ * list's answer (users.view, which carries the definitions the caller may see). Null when none
+ * answered (keys are shown); undefined while they load.
  */
 function useDefinitions(wanted: boolean): readonly Definition[] | null | undefined {
   const trpc = useTRPC();
   const can = useCan();
   const manage = wanted && can['attributes.manage'] === true;
-  const list = useQuery({ ...trpc.attributes.list.queryOptions(), enabled: manage });
   const creator = wanted && !manage && can['users.create'] === true;
-  const form = useQuery({ ...trpc.users.new.queryOptions(), enabled: creator });
-  if ((manage && list.isPending) || (creator && form.isPending)) return undefined;
-  return list.data?.rows ?? form.data?.options.attributes ?? null;
+  const viewer = wanted && !manage && !creator && can['users.view'] === true;
+  const list = useQuery({ ...trpc.attributes.list.queryOptions(), enabled: manage, retry: false });
+  const form = useQuery({ ...trpc.users.new.queryOptions(), enabled: creator, retry: false });
+  const users = useQuery({ ...trpc.users.list.queryOptions({ perPage: 10 }), enabled: viewer, retry: false });
+  if ((manage && list.isPending) || (creator && form.isPending) || (viewer && users.isPending)) return undefined;
+  return list.data?.rows ?? form.data?.options.attributes ?? users.data?.attributes ?? null;
 }
 
 /** A user reference as a link to that user, by name once looked up. */
