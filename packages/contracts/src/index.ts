@@ -2,6 +2,7 @@ export * from './account';
 export * from './attributes/attribute-filters';
 export * from './attributes/attribute-pattern';
 export * from './attributes/attribute-values';
+export * from './attributes/attribute-schema';
 export * from './attributes/attributes';
 export * from './attributes/user-attributes';
 export * from './audit/audit';

@@ -22,7 +22,12 @@ let t: TestApp;
 let admin: ReturnType<typeof request>;
 let almostAdmin: ReturnType<typeof request>;
 let doc: OpenApiDocument;
-const ids: Record<string, number[]> = { user: [], audit: [], webhook: [], role: [] };
+const ids: { user: number[]; audit: number[]; webhook: number[]; role: number[] } = {
+  user: [],
+  audit: [],
+  webhook: [],
+  role: [],
+};
 
 /** Values no other test writes, so finding one anywhere is this test's finding. */
 const CLEARANCE = 'CLEARANCE-QX7Z-SECRET';

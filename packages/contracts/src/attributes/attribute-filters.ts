@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTRIBUTE_KEY_PATTERN, ATTRIBUTE_TEXT_MAX, ATTRIBUTES_MAX } from './attributes';
+import { ATTRIBUTE_KEY_PATTERN, ATTRIBUTE_TEXT_MAX, ATTRIBUTES_MAX } from './attribute-schema';
 import { describeInput, type JsonSchema } from '../json-schema';
 import { plainTextCheck } from '../text';
 import type { ExactFilter, FilterDefinition } from '../query/filters';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compilePattern } from './attribute-pattern';
 import { type AttributeRules, checkAttributeValue, isCalendarDate } from './attribute-values';
-import type { AttributeType, AttributeValidators } from './attributes';
+import type { AttributeType, AttributeValidators } from './attribute-schema';
 
 /** The rules of an attribute labelled "Cost centre": optional, no validators, unless told. */
 function rules(type: AttributeType, more: Partial<AttributeRules> = {}): AttributeRules {

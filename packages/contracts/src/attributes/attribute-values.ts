@@ -1,7 +1,7 @@
 import { canonicalEmail, EMAIL_PATTERN, hasInvisibleCharacter } from '../email';
 import { refusedCharacter } from '../text';
 import { compilePattern } from './attribute-pattern';
-import { ATTRIBUTE_TEXT_MAX, type AttributeType, type AttributeValidators } from './attributes';
+import { ATTRIBUTE_TEXT_MAX, type AttributeType, type AttributeValidators } from './attribute-schema';
 
 /**
  * One value of a custom attribute, judged by the same function at every door (the API's

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accept, refuse } from '../test-support';
-import {
-  AttributeCreateInputSchema,
-  AttributeDeleteQuerySchema,
-  AttributeKeySchema,
-  AttributeUpdateInputSchema,
-  definitionIssues,
-} from './attributes';
+import { AttributeDeleteQuerySchema, AttributeKeySchema } from './attribute-schema';
+import { AttributeCreateInputSchema, AttributeUpdateInputSchema, definitionIssues } from './attributes';
 
 const KEY_RULE = 'A key starts with a lower-case letter and holds only lower-case letters, digits and _ (cost_centre).';
 const NOT_READABLE = 'This pattern cannot be read (patterns follow RE2: no back-references or look-around).';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ATTRIBUTES_MAX } from './attributes';
-import { AttributeSchema } from './attributes';
+import { ATTRIBUTES_MAX } from './attribute-schema';
+import { AttributeSchema } from './attribute-schema';
 
 /**
  * Custom attribute values on users (SPEC §14, "Attributes"): what a user answer carries and what

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from '../common';
 import type { ErrorCode } from '../errors';
-import { AttributeKeySchema } from '../attributes/attributes';
+import { AttributeKeySchema } from '../attributes/attribute-schema';
 import { AttributeValueSchema } from '../attributes/user-attributes';
 import { constrainInput, ifThen } from '../json-schema';
 import { isPlainObject } from '../query/normalise';
