@@ -25,6 +25,8 @@ export interface BenchOptions {
   subset: boolean;
   /** Resize MariaDB's InnoDB buffer pool for the run (restored after); null leaves it alone. */
   bufferPoolMb: number | null;
+  /** Declare the six custom attributes of issue 38 and fill them for every demo user. */
+  attributes: boolean;
 }
 
 const HELP = `Usage: npm run bench -- [options]
@@ -42,6 +44,9 @@ const HELP = `Usage: npm run bench -- [options]
                        as a section of its own beside the last full run's tables
   --floor-runs R       repetitions of each SQL floor per connection (default 30; --smoke: 5)
   --skip-export        do not time the export downloads
+  --attributes         declare six custom attributes (department, cost_centre, employee_number,
+                       start_date, level, manager) and fill them for every demo user (tops up with
+                       --reuse); the attribute scenarios need it (default with --smoke)
   --innodb-buffer-pool-mb M
                        resize the server's InnoDB buffer pool to M MB for the run (SET GLOBAL,
                        restored at the end); default: leave the server as it is
@@ -89,6 +94,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       only: { type: 'string' },
       'floor-runs': { type: 'string' },
       'skip-export': { type: 'boolean', default: false },
+      attributes: { type: 'boolean', default: false },
       'innodb-buffer-pool-mb': { type: 'string' },
       smoke: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -124,6 +130,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     floorRuns: positiveInt('floor-runs', values['floor-runs'], smoke ? 5 : 30),
     skipExport: values['skip-export'] ?? false,
     subset: !smoke && !values.report && Boolean(values.only?.trim()),
+    attributes: (values.attributes ?? false) || smoke,
     bufferPoolMb:
       values['innodb-buffer-pool-mb'] === undefined
         ? null

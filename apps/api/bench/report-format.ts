@@ -25,6 +25,8 @@ export function targetText(t: Target): string {
       return `p50 ≤ ${t.ratio} × SQL floor incl. auth`;
     case 'tail':
       return `p99 ≤ ${t.ratio} × p50`;
+    case 'relative':
+      return `≤ ${t.ratio} × ${t.of}`;
     case 'none':
       return '—';
   }
@@ -65,6 +67,9 @@ export function verdict(o: Outcome, t: Target = o.scenario.target): 'pass' | 'mi
   }
   const d = o.download;
   if (t.kind === 'download' && d) return d.seconds <= t.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
+  if (t.kind === 'relative' && d && o.baselineSeconds !== undefined) {
+    return d.seconds <= t.ratio * o.baselineSeconds ? 'pass' : 'miss';
+  }
   if (t.kind === 'downloadFloor' && d && o.floor) {
     return d.seconds <= t.ratio * o.floor.seconds && d.peakRssMb <= t.rssMb ? 'pass' : 'miss';
   }

@@ -67,6 +67,8 @@ export interface ExportOutcome {
   floorError?: string;
   /** Where a profiled download's main-thread time went. */
   profile?: ProfileSummary;
+  /** For a `relative` target: the download time of the scenario it is compared with. */
+  baselineSeconds?: number;
 }
 
 export type Outcome = HttpOutcome | ExportOutcome;

@@ -6,6 +6,7 @@ import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
 import { type Outcome, renderReport, targetsText, verdicts, writeReport } from './report.js';
 import { writeSubsetSection } from './report-sections.js';
+import { seedBenchAttributes } from './attributes-seed.js';
 import { smokeProblems } from './smoke.js';
 import { runSoak } from './soak-run.js';
 import { type BenchContext, middleEmail, SCENARIOS } from './scenarios.js';
@@ -162,7 +163,9 @@ async function main(): Promise<number> {
 
 async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Promise<number> {
   const scenarios = SCENARIOS.filter((s) =>
-    opts.only.length ? opts.only.includes(s.name) : !s.optIn && !(opts.skipExport && s.kind === 'export'),
+    opts.only.length
+      ? opts.only.includes(s.name)
+      : !s.optIn && !(opts.skipExport && s.kind === 'export') && (opts.attributes || !s.attributes),
   );
   const machine = await machineInfo(settings);
   log(
@@ -191,6 +194,10 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
       log(`seeded ${add.toLocaleString('en')} users in ${seeded.seconds.toFixed(1)} s`);
     } else {
       log(`reusing ${existing.toLocaleString('en')} demo users`);
+    }
+    if (opts.attributes) {
+      const seconds = await seedBenchAttributes(settings, log);
+      if (seconds) log(`filled six attributes for every demo user in ${seconds.toFixed(1)} s`);
     }
     // Ten million events take minutes to write: only for a run that reads them.
     if (scenarios.some((s) => s.kind === 'http' && s.section === 'audit')) {
@@ -259,6 +266,14 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
     await stopAll();
     await cleanupConn.query('DELETE FROM api_tokens WHERE id = ?', [token.id]).catch(() => undefined);
     await cleanupConn.end().catch(() => undefined);
+  }
+
+  // A `relative` target compares a download with another scenario's in this run.
+  for (const o of outcomes) {
+    const t = o.scenario.target;
+    if (o.kind !== 'export' || t.kind !== 'relative') continue;
+    const base = outcomes.find((b) => b.scenario.name === t.of);
+    if (base?.kind === 'export' && base.download) o.baselineSeconds = base.download.seconds;
   }
 
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();

@@ -1,4 +1,5 @@
 import type { AuditBenchData } from './audit-seed.js';
+import { attributeExportScenarios, attributeListScenarios } from './attribute-scenarios.js';
 import { auditScenarios } from './audit-scenarios.js';
 import { get, qs, searchAndFilterScenarios } from './list-scenarios.js';
 
@@ -43,6 +44,8 @@ export type Target =
   | { kind: 'floorWithAuth'; ratio: number }
   /** p99 at most `ratio` × p50: no long tail. */
   | { kind: 'tail'; ratio: number }
+  /** A whole download within `ratio` × the download of scenario `of` in the same run. */
+  | { kind: 'relative'; of: string; ratio: number }
   | { kind: 'none' };
 
 export interface HttpRequestSpec {
@@ -68,6 +71,8 @@ export interface HttpScenario {
   naive?: boolean;
   /** Opt-in scenarios run only when named with --only. */
   optIn?: boolean;
+  /** It reads the custom attributes `--attributes` seeds: left out of a run without them. */
+  attributes?: boolean;
   /** The report's table for it: the audit log's (with the trail's size), else the users'. */
   section?: 'audit';
   /** Concurrent connections, when not the run's --connections (a bulk is one administrator's action). */
@@ -92,6 +97,8 @@ export interface ExportScenario {
   format: 'csv' | 'xlsx' | 'json';
   path(ctx: BenchContext): string;
   optIn?: boolean;
+  /** It reads the custom attributes `--attributes` seeds: left out of a run without them. */
+  attributes?: boolean;
 }
 
 export type Scenario = HttpScenario | ExportScenario;
@@ -130,6 +137,7 @@ export const SCENARIOS: Scenario[] = [
     request: () => get('/api/users'),
   },
   ...searchAndFilterScenarios(),
+  ...attributeListScenarios(),
   {
     kind: 'http',
     name: 'list-deep-page',
@@ -191,6 +199,7 @@ export const SCENARIOS: Scenario[] = [
     format: 'xlsx',
     path: () => '/api/users/export?format=xlsx',
   },
+  ...attributeExportScenarios(),
 ];
 
 /** Ids per bulk request: 10 000 (the API's maximum) at a million users; half the pool in a smoke run. */

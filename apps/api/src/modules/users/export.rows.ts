@@ -7,7 +7,7 @@ import { exportReadHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
 import { plainUserRows, readStats, roleNamesOf, rolesCountsOf } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
-import { valuesOf } from '../attributes/attribute-values.repository.js';
+import { exportValuesOf } from './export.attribute-values.js';
 import type { AttributeDefinition } from '../attributes/attributes.repository.js';
 import { attributeSortedBatches } from './users.attribute-sort.js';
 import type { ScopedUsersQuery } from './users.attributes-query.js';
@@ -103,7 +103,7 @@ export async function openUserBatches(
     const [names, counts, values] = await Promise.all([
       withNames ? roleNamesOf(db, ids) : null,
       withCounts ? rolesCountsOf(db, ids) : null,
-      attributes.length ? valuesOf(db, ids, attributes) : null,
+      attributes.length ? exportValuesOf(db, ids, attributes) : null,
     ]);
     return raw.map((r) => {
       const id = Number(r.id);

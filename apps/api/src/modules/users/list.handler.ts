@@ -9,7 +9,7 @@ import { readActionFacts } from '../../repositories/users.action-facts.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
 import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.repository.js';
 import { toAttributeField } from '../attributes/attributes.repository.js';
-import { attributeSortedPage } from './users.attribute-sort.js';
+import { attributeSortedPage, fewestCandidates, sortCandidates } from './users.attribute-sort.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
@@ -35,7 +35,8 @@ export async function listUsers({
   // A query naming no attribute needs the definitions only for its rows: read beside them.
   const scoped = usesAttributes(asked) ? await withAttributeScope(db, ctx.actor, asked) : null;
   const input: ScopedUsersQuery = scoped?.query ?? asked;
-  const sortedBy = scoped?.query.attributeScope.sort ?? null;
+  const scope = scoped?.query.attributeScope ?? null;
+  const sortedBy = scope?.sort ?? null;
   const at = { page: input.page, perPage: effectivePerPage(input, ctx.config.users) };
   const { perPage } = at;
   const offset = pageOffset(at);
@@ -52,11 +53,15 @@ export async function listUsers({
   const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
   let ids: number[];
   let counted: ListTotal;
-  if (sortedBy) {
+  if (scope && sortedBy) {
     const live = (input.filters.trashed?.value ?? 'without') === 'without';
     const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
+    // A rare value's few holders are sorted; otherwise the sort's index is walked.
+    const few = sortCandidates(await fewestCandidates(db, scope));
     [ids, counted] = await Promise.all([
-      attributeSortedPage(db, sortedBy, where, input.dir, { limit: perPage, offset, live }),
+      few
+        ? pageIds(db, where, order, perPage, offset)
+        : attributeSortedPage(db, sortedBy, where, input.dir, { limit: perPage, offset, live }),
       listTotal(db, input, countWhere, stats),
     ]);
   } else if (pageWithTotal(db, search, offset, perPage)) {

@@ -1,9 +1,10 @@
 import { IndexHints, literal, Op, QueryTypes, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import type { AttributeTarget, StoredScalar } from '../../domain/attributes.list-query.js';
+import type { AttributeScope, AttributeTarget, StoredScalar } from '../../domain/attributes.list-query.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { whereSql } from '../../query/list-reads.js';
 import { pageIds } from './users.read-repository.js';
+import { holdersSql as valueHoldersSql } from './users.attributes-query.js';
 
 /**
  * Users sorted by a custom attribute (SPEC §14), walking the attribute's (attribute_id, value)
@@ -89,6 +90,35 @@ function emptyHints(db: Database, live: boolean) {
     ? { indexHints: [{ type: IndexHints.FORCE, values: ['users_deleted_id'] }] }
     : {};
 }
+
+/**
+ * At most this many candidates, a value filter's users are read and sorted rather than the sort's
+ * index walked: walking finds a rare value's holders only after most of the index (a unique
+ * employee number sorted by start date walked a million entries for one row).
+ */
+const SORT_CANDIDATES_MAX = 20_000;
+
+/**
+ * How many users the query's most selective value filter (`in` or a range: read from the
+ * (attribute_id, value) index alone) lets through, counted no further than the bound; null when
+ * it has none.
+ */
+export async function fewestCandidates(db: Database, scope: AttributeScope): Promise<number | null> {
+  let fewest: number | null = null;
+  for (const c of scope.conditions) {
+    if (c.op !== 'in' && c.op !== 'range') continue;
+    const [row] = await db.sequelize.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM (${valueHoldersSql(db, c)} LIMIT ${SORT_CANDIDATES_MAX + 1}) AS candidates`,
+      { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
+    );
+    const n = Number(row?.n ?? 0);
+    fewest = fewest === null ? n : Math.min(fewest, n);
+  }
+  return fewest;
+}
+
+/** Whether a page sorted by an attribute is read by sorting the candidates (see SORT_CANDIDATES_MAX). */
+export const sortCandidates = (fewest: number | null) => fewest !== null && fewest <= SORT_CANDIDATES_MAX;
 
 /**
  * One page of ids sorted by `target`: the holders' part of it, then, when the holders run out on

@@ -69,10 +69,18 @@ const valuesOfAttribute = (target: AttributeTarget) => `${VALUES} av WHERE av.at
  * (attribute_id, user_id) per user.
  */
 export function conditionSql(db: Database, c: ResolvedCondition): Literal {
+  if (c.op === 'empty') {
+    const probe = `SELECT 1 FROM ${valuesOfAttribute(c.target)} AND av.user_id = ${USER_ID}`;
+    return literal(`${c.empty ? 'NOT ' : ''}EXISTS (${probe})`);
+  }
+  return literal(`${USER_ID} IN (${holdersSql(db, c)})`);
+}
+
+/** The ids of the users whose value passes a value test (`in`, `range`, `contains`). */
+export function holdersSql(db: Database, c: Exclude<ResolvedCondition, { op: 'empty' }>): string {
   const column = `av.${c.target.column}`;
   const esc = (v: string | number) => db.sequelize.escape(v);
-  const holders = (test: string) =>
-    literal(`${USER_ID} IN (SELECT av.user_id FROM ${valuesOfAttribute(c.target)} AND ${test})`);
+  const holders = (test: string) => `SELECT av.user_id FROM ${valuesOfAttribute(c.target)} AND ${test}`;
   switch (c.op) {
     case 'in':
       return holders(`${column} IN (${c.values.map(esc).join(', ')})`);
@@ -85,10 +93,6 @@ export function conditionSql(db: Database, c: ResolvedCondition): Literal {
     }
     case 'contains':
       return holders(String((sqlHelpers(db, 'av').contains(c.target.column, c.value) as Literal).val));
-    case 'empty': {
-      const probe = `SELECT 1 FROM ${valuesOfAttribute(c.target)} AND av.user_id = ${USER_ID}`;
-      return literal(`${c.empty ? 'NOT ' : ''}EXISTS (${probe})`);
-    }
   }
 }
 
@@ -100,6 +104,12 @@ export function attributeConditions(db: Database, query: ScopedUsersQuery): Lite
   return query.attributeScope.conditions.map((c) => conditionSql(db, c));
 }
 
-/** The sort's value of each user as a correlated subselect (NULL for a user without one). */
-export const sortValueSql = (target: AttributeTarget) =>
-  `(SELECT av.${target.column} FROM ${valuesOfAttribute(target)} AND av.user_id = ${USER_ID})`;
+/**
+ * The sort's value of each user as a correlated subselect (NULL for a user without one). SQLite
+ * compares a subselect's text in binary, whatever its column's collation: text is compared
+ * lower-cased, the order the value index walks on both engines (NOCASE there, _ci here).
+ */
+export function sortValueSql(target: AttributeTarget): string {
+  const value = `(SELECT av.${target.column} FROM ${valuesOfAttribute(target)} AND av.user_id = ${USER_ID})`;
+  return target.column === 'text_value' ? `LOWER(${value})` : value;
+}
