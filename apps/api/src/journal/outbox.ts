@@ -151,24 +151,14 @@ async function buildEvents(
   const rows: EventRow[] = [];
   const add = (type: WebhookEventType, data: unknown, audience: Audience = 'all') =>
     rows.push({ id: newEventId(now.getTime()), type, payload: JSON.stringify({ type, timestamp, data }), audience });
-  const personal = plan.personal ?? new Set<string>();
   for (const id of plan.userIds) {
     for (const type of types) {
       // An erased user is only an id: nothing of the account's data outlives it.
       const user = type === 'user.force_deleted' ? { id } : (users.get(id) ?? { id });
-      if (type !== 'user.updated' && type !== 'user.created') {
-        add(type, { user });
-        continue;
-      }
-      const changes = plan.changesByUser?.get(id) ?? plan.changes ?? {};
-      const plain = withoutFields(changes, personal);
-      if (plain === changes) {
-        add(type, { user, changes });
-        continue;
-      }
-      const subscribers = endpoints.filter((endpoint) => endpoint.events.has(type));
-      if (subscribers.some((endpoint) => endpoint.personal)) add(type, { user, changes }, 'personal');
-      if (subscribers.some((endpoint) => !endpoint.personal)) add(type, { user, changes: plain }, 'plain');
+      if (type !== 'user.updated' && type !== 'user.created') add(type, { user });
+      else
+        for (const body of bodiesWithChanges(plan, id, type, endpoints))
+          add(type, { user, ...body.data }, body.audience);
     }
   }
   if (plan.bulk && wanted.has('bulk.completed')) add('bulk.completed', plan.bulk);
@@ -185,6 +175,22 @@ async function buildEvents(
     add(attribute.type, attribute.type === 'attribute.updated' ? { ...data, changes: plan.changes ?? {} } : data);
   }
   return rows;
+}
+
+/**
+ * The `changes` of a user's created or updated event: one body for every subscriber, or, when
+ * they hold personal attribute values, a whole one for the endpoints that opted in and one
+ * without those values for the others (only the bodies some subscriber will receive).
+ */
+function bodiesWithChanges(plan: EventPlan, id: number, type: WebhookEventType, endpoints: readonly Endpoint[]) {
+  const changes = plan.changesByUser?.get(id) ?? plan.changes ?? {};
+  const plain = withoutFields(changes, plan.personal ?? new Set<string>());
+  if (plain === changes) return [{ data: { changes }, audience: 'all' as Audience }];
+  const subscribers = endpoints.filter((endpoint) => endpoint.events.has(type));
+  return [
+    ...(subscribers.some((e) => e.personal) ? [{ data: { changes }, audience: 'personal' as Audience }] : []),
+    ...(subscribers.some((e) => !e.personal) ? [{ data: { changes: plain }, audience: 'plain' as Audience }] : []),
+  ];
 }
 
 /** `changes` less `fields`; the same object when it holds none of them. */
