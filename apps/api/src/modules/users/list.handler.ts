@@ -32,7 +32,7 @@ export async function listUsers({
 }: HandlerCall<UsersListQuery, Context & { actor: Actor }>): Promise<UsersListResult> {
   assertTrashAllowed(ctx.actor, asked);
   const { db } = ctx;
-  // A query naming no attribute needs the definitions only for its rows: read beside them.
+  // A query naming no attribute needs the definitions only for its rows: read beside the counters.
   const scoped = usesAttributes(asked) ? await withAttributeScope(db, ctx.actor, asked) : null;
   const input: ScopedUsersQuery = scoped?.query ?? asked;
   const scope = scoped?.query.attributeScope ?? null;
@@ -41,13 +41,15 @@ export async function listUsers({
   const { perPage } = at;
   const offset = pageOffset(at);
   const order = usersOrder(input);
-  // The counters, the search index's estimates and, for a page no search or date range shapes
-  // (the last branch below), its ids are independent reads: side by side.
+  // The counters, the search index's estimates, the attributes the caller may see and, for a
+  // page no search, date range or attribute sort shapes (the last branch below), its ids are
+  // independent reads: side by side.
   const plain = !sortedBy && searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
-  const [stats, estimate, plainIds] = await Promise.all([
+  const [stats, estimate, plainIds, definitions] = await Promise.all([
     readStats(db),
     bestEstimate(db, input),
     plain ? pageIds(db, usersWhere(db, input), order, perPage, offset) : null,
+    scoped?.visible ?? visibleDefinitionsOf(db, ctx.actor),
   ]);
   const search = { estimate, rows: stats.total + stats.trashed };
   const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
@@ -90,13 +92,12 @@ export async function listUsers({
   }
   const { trashed, ...visible } = stats;
   // What the rows' actions depend on is read beside the rows: it needs only their ids.
-  const [rows, roles, facts, definitions] = await Promise.all([
+  const [rows, roles, facts, values] = await Promise.all([
     rowsByIds(db, ids),
     availableRoles(db),
     readActionFacts(ctx, ids),
-    scoped?.visible ?? visibleDefinitionsOf(db, ctx.actor),
+    valuesOf(db, ids, definitions),
   ]);
-  const values = await valuesOf(db, ids, definitions);
   const actions = actionsFrom(
     ctx,
     rows.map((r) => ({ id: r.id, name: r.name, is_active: r.is_active, deleted: r.deleted_at !== null })),
