@@ -222,6 +222,16 @@ describe('sort by attribute', () => {
     ]);
   });
 
+  it('orders the selection ("select all matching") the same way', async () => {
+    const res = await admin.get(`/api/users/selected?filters[name]=${TAG}&sort=attributes.level&dir=desc`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().ids).toEqual([id.u2, id.u5, id.u1, id.u3, id.u4]);
+    const few = await admin.get(
+      `/api/users/selected?filters[name]=${TAG}&filters[attributes][level][from]=3&sort=attributes.level`,
+    );
+    expect(few.json().ids).toEqual([id.u1, id.u5, id.u2]);
+  });
+
   it('refuses an attribute that does not exist', async () => {
     const res = await admin.get(q('sort=attributes.nope'));
     expect(res.statusCode).toBe(422);

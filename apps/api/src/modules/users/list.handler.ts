@@ -9,7 +9,7 @@ import { readActionFacts } from '../../repositories/users.action-facts.js';
 import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from './users.read-repository.js';
 import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.repository.js';
 import { toAttributeField } from '../attributes/attributes.repository.js';
-import { attributeSortedPage, fewestCandidates, sortCandidates } from './users.attribute-sort.js';
+import { idsSortedByAttribute } from './users.attribute-sort.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
@@ -58,12 +58,8 @@ export async function listUsers({
   if (scope && sortedBy) {
     const live = (input.filters.trashed?.value ?? 'without') === 'without';
     const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
-    // A rare value's few holders are sorted; otherwise the sort's index is walked.
-    const few = sortCandidates(await fewestCandidates(db, scope));
     [ids, counted] = await Promise.all([
-      few
-        ? pageIds(db, where, order, perPage, offset)
-        : attributeSortedPage(db, sortedBy, where, input.dir, { limit: perPage, offset, live }),
+      idsSortedByAttribute(db, { ...scope, sort: sortedBy }, where, order, input.dir, { limit: perPage, offset, live }),
       listTotal(db, input, countWhere, stats),
     ]);
   } else if (pageWithTotal(db, search, offset, perPage)) {

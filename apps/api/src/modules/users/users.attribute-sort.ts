@@ -1,4 +1,4 @@
-import { IndexHints, literal, Op, QueryTypes, type WhereOptions } from 'sequelize';
+import { IndexHints, literal, Op, type OrderItem, QueryTypes, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import type { AttributeScope, AttributeTarget, StoredScalar } from '../../domain/attributes.list-query.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
@@ -103,7 +103,7 @@ const SORT_CANDIDATES_MAX = 20_000;
  * (attribute_id, value) index alone) lets through, counted no further than the bound; null when
  * it has none.
  */
-export async function fewestCandidates(db: Database, scope: AttributeScope): Promise<number | null> {
+async function fewestCandidates(db: Database, scope: AttributeScope): Promise<number | null> {
   let fewest: number | null = null;
   for (const c of scope.conditions) {
     if (c.op !== 'in' && c.op !== 'range') continue;
@@ -117,15 +117,12 @@ export async function fewestCandidates(db: Database, scope: AttributeScope): Pro
   return fewest;
 }
 
-/** Whether a page sorted by an attribute is read by sorting the candidates (see SORT_CANDIDATES_MAX). */
-export const sortCandidates = (fewest: number | null) => fewest !== null && fewest <= SORT_CANDIDATES_MAX;
-
 /**
  * One page of ids sorted by `target`: the holders' part of it, then, when the holders run out on
  * this page, the users without a value. Counting the holders is needed only for a page that
  * starts past the last holder.
  */
-export async function attributeSortedPage(
+async function attributeSortedPage(
   db: Database,
   target: AttributeTarget,
   where: WhereOptions,
@@ -183,4 +180,22 @@ export function attributeSortedBatches(
     lastEmpty = rest.at(-1) ?? lastEmpty;
     return [...ids, ...rest];
   };
+}
+
+/**
+ * A page of ids sorted by the scope's attribute (`order` is the same order written for any
+ * read): a rare value filter's few holders are read and sorted; otherwise the sort's index is
+ * walked. The list's page and the selection's ids both come from here.
+ */
+export async function idsSortedByAttribute(
+  db: Database,
+  scope: AttributeScope & { sort: AttributeTarget },
+  where: WhereOptions,
+  order: OrderItem[],
+  dir: Dir,
+  page: { limit: number; offset: number; live: boolean },
+): Promise<number[]> {
+  const fewest = await fewestCandidates(db, scope);
+  if (fewest !== null && fewest <= SORT_CANDIDATES_MAX) return pageIds(db, where, order, page.limit, page.offset);
+  return attributeSortedPage(db, scope.sort, where, dir, page);
 }
