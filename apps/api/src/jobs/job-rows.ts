@@ -51,6 +51,9 @@ export interface BulkJobParams {
   /** addRole / removeRole: the role, and its name when the job was submitted (for the job's pages). */
   roleId?: number | null;
   roleName?: string | null;
+  /** setAttribute: the attribute's key, its label when the job was submitted, and the value (null clears). */
+  attribute?: string;
+  attributeLabel?: string;
   /** The list query's filters and search, as validated at submission. */
   query: { q: string | null; filters: Record<string, unknown> };
   except: number[];
@@ -116,6 +119,13 @@ function undoOf(row: JobRow, params: Partial<ImportJobParams & UndoJobParams>, s
   return { of: null, until: state.undoUntil ?? null, by: state.undoneBy ?? null };
 }
 
+/** A setAttribute job's attribute, by the label kept at submission (the key when none was kept). */
+function attributeOf(row: JobRow, params: Partial<BulkJobParams>): Job['attribute'] {
+  if (row.operation !== 'setAttribute' || typeof params.attribute !== 'string') return null;
+  const label = typeof params.attributeLabel === 'string' ? params.attributeLabel : params.attribute;
+  return { key: params.attribute, label };
+}
+
 /** The job as the API answers it. */
 export function toJob(row: JobRow): Job {
   const params = parseJson<Partial<BulkJobParams & ImportJobParams & UndoJobParams>>(row.params, {});
@@ -133,6 +143,7 @@ export function toJob(row: JobRow): Job {
       typeof params.roleId === 'number'
         ? { id: params.roleId, name: typeof params.roleName === 'string' ? params.roleName : `#${params.roleId}` }
         : null,
+    attribute: attributeOf(row, params),
     dryRun: Boolean(row.dry_run),
     status: row.status as JobStatus,
     progress: {

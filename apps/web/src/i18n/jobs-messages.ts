@@ -23,6 +23,7 @@ const OPERATIONS = {
   addRole: (role: string | null) => (role ? `Give users the role ${role}` : 'Give users a role'),
   removeRole: (role: string | null) => (role ? `Take the role ${role} from users` : 'Take a role from users'),
   invite: 'Invite users',
+  setAttribute: (label: string | null) => (label ? `Set ${label}` : 'Set an attribute'),
   other: 'Background job',
 };
 

@@ -17,6 +17,7 @@ export function jobOf(
     operation: 'setActive',
     active: false,
     role: null,
+    attribute: null,
     dryRun: false,
     status: 'running',
     progress: { total: 312_480, processed: 0, changed: 0, skipped: 0, failed: 0, ...progress },

@@ -44,6 +44,11 @@ export const JobSchema = z.object({
   active: z.boolean().nullable(),
   /** For addRole / removeRole: the role given or taken, named as it was when the job was submitted. */
   role: NamedRefSchema.nullable(),
+  /**
+   * For setAttribute: the attribute set, labelled as it was when the job was submitted (its key
+   * alone for a job submitted before labels were kept). Null for other operations.
+   */
+  attribute: z.object({ key: z.string(), label: z.string() }).nullable(),
   /** A dry run judges every user and changes none: its counts and report say what would happen. */
   dryRun: z.boolean(),
   status: z.enum(JOB_STATUSES),

@@ -90,8 +90,12 @@ export async function assertBulkAttribute(
   return tx ? work(tx) : writeTransaction(ctx.db, work);
 }
 
-/** What a job keeps of it (beside the kit's keys): the key and the value. */
-export const storedAttribute = (a: BulkAttribute) => ({ attribute: a.definition.key, value: a.value });
+/** What a job keeps of it (beside the kit's keys): the key, the label (for the job's pages) and the value. */
+export const storedAttribute = (a: BulkAttribute) => ({
+  attribute: a.definition.key,
+  attributeLabel: a.definition.label,
+  value: a.value,
+});
 
 /** A job's chunk asks again, from what it kept: the attribute and value now, or the sentence the job fails with. */
 export async function recheckBulkAttribute(

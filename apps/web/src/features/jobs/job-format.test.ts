@@ -46,6 +46,11 @@ describe('a job’s pace', () => {
     expect(operationLabel({ kind: 'bulk', operation: 'removeRole', active: null, role: viewer }, en)).toBe(
       'Take the role viewer from users',
     );
+    const department = { key: 'department', label: 'Department' };
+    expect(operationLabel({ kind: 'bulk', operation: 'setAttribute', active: null, attribute: department }, en)).toBe(
+      'Set Department',
+    );
+    expect(operationLabel({ kind: 'bulk', operation: 'setAttribute', active: null }, en)).toBe('Set an attribute');
   });
 });
 

@@ -13,7 +13,7 @@ export const JOB_TONES: Record<JobStatus, BadgeTone> = {
 
 /** What a job does, in words ("Deactivate users"). */
 export function operationLabel(
-  job: Pick<Job, 'kind' | 'operation' | 'active'> & Partial<Pick<Job, 'role'>>,
+  job: Pick<Job, 'kind' | 'operation' | 'active'> & Partial<Pick<Job, 'role' | 'attribute'>>,
   m: Messages,
 ): string {
   const t = m.jobs.operations;
@@ -30,6 +30,8 @@ export function operationLabel(
     case 'addRole':
     case 'removeRole':
       return t[job.operation](job.role?.name ?? null);
+    case 'setAttribute':
+      return t.setAttribute(job.attribute?.label ?? null);
     default:
       return t.other;
   }
