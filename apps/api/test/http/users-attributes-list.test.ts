@@ -192,6 +192,19 @@ describe('filters by attribute', () => {
   });
 });
 
+describe('a bulk selection by attribute', () => {
+  it('is refused with 422, not run unjudged (the bulk kit does not judge attribute filters yet)', async () => {
+    const res = await admin.post('/api/users/bulk', {
+      operation: 'setActive',
+      active: false,
+      dryRun: true,
+      selection: { query: { filters: { attributes: { department: 'Sales' } } } },
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(['filters.attributes']);
+  });
+});
+
 describe('sort by attribute', () => {
   it('ascending: values in order, ties by id, users without a value last', async () => {
     expect(await match('sort=attributes.level&dir=asc')).toEqual(['u3', 'u1', 'u5', 'u2', 'u4']);

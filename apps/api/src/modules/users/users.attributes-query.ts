@@ -99,8 +99,12 @@ export function holdersSql(db: Database, c: Exclude<ResolvedCondition, { op: 'em
 /** The query's attribute conditions as SQL; the query must have been judged if it names any. */
 export function attributeConditions(db: Database, query: ScopedUsersQuery): Literal[] {
   if (!usesAttributes(query)) return [];
-  // A door that skipped the judging would let a caller filter by what they may not see.
-  if (!query.attributeScope) throw new Error('attribute filters must be judged first (withAttributeScope)');
+  // A door that skipped the judging would let a caller filter by what they may not see: it
+  // refuses the filter instead (a bulk selection's query, until the bulk kit judges it at submission).
+  if (!query.attributeScope) {
+    const message = 'Attribute filters and sorts are not taken here yet.';
+    throw new AppError('VALIDATION_FAILED', message, { errors: { 'filters.attributes': [message] } });
+  }
   return query.attributeScope.conditions.map((c) => conditionSql(db, c));
 }
 
