@@ -82,7 +82,7 @@ export async function loadActor(db: Database, key: ActorKey): Promise<Actor | nu
   const userId = userIdOf(key);
   // Every request pays these two reads: plain statements, side by side (the permissions of a
   // user who is not there are read for nothing, and no request waits for the other read).
-  const [[user], permissions] = await Promise.all([
+  const readUser = () =>
     db.sequelize.query<{
       id: number | string;
       name: string;
@@ -93,10 +93,17 @@ export async function loadActor(db: Database, key: ActorKey): Promise<Actor | nu
       `SELECT id, name, email, ${TWO_FACTOR_COLUMNS}
          FROM users WHERE id = ${userId.sql} AND is_active = 1 AND deleted_at IS NULL LIMIT 1`,
       { replacements: { key: userId.value }, type: QueryTypes.SELECT },
-    ),
+    );
+  const [[user], permissions] = await Promise.all([
+    readUser(),
     readPermissionNames(db, userId.sql, userId.value, null),
   ]);
   if (!user) return null;
+  // Two statements, two moments: a credential revoked between them (its owner deactivated by
+  // someone else just then) leaves the permissions read with no owner, an empty set. The caller
+  // was signed out, not refused: an empty set is checked against the credential again (401, not
+  // 403). Only accounts holding no permission at all pay the extra read.
+  if (permissions.size === 0 && !('userId' in key) && (await readUser()).length === 0) return null;
   return { id: Number(user.id), name: user.name, email: user.email, permissions, twoFactor: toTwoFactorFacts(user) };
 }
 

@@ -54,6 +54,8 @@ describe('GET /users/{id}', () => {
         deleted_at: null,
         // Never invited (SPEC §14), never signed in, no second factor.
         invitation: null,
+        // No custom attribute declared, so none held.
+        attributes: {},
         last_sign_in_at: null,
         two_factor: { enrolled: false, required: false },
         actions: expect.objectContaining({ update: { allowed: true }, setActive: { allowed: true } }),
