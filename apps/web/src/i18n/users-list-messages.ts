@@ -1,4 +1,5 @@
 import { formatCount, listStrings } from './list-strings';
+import { usersAttributesMessages } from './users-attributes-messages';
 
 const kit = listStrings({
   one: 'user',
@@ -19,6 +20,7 @@ export const usersListMessages = {
   title: 'Users',
   subtitle: 'Search, filter and manage every account.',
   newUser: 'New user',
+  attributes: usersAttributesMessages,
   importUsers: 'Import users',
   stats: {
     label: 'Summary',

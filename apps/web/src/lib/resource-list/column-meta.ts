@@ -6,6 +6,11 @@ declare module '@tanstack/react-table' {
     label?: string;
     /** The cell that heads a phone card (the record's name or link); else the first data column. */
     primary?: boolean;
+    /**
+     * A column beside the declared set (a custom attribute's): off until the viewer shows it, the
+     * choice remembered as the other columns'.
+     */
+    optional?: boolean;
   }
 }
 

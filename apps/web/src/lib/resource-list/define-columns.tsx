@@ -27,6 +27,8 @@ export interface ColumnsDeclaration<Row, K extends string> {
   locked?: ReadonlySet<K>;
   /** A checkbox per row and one for the page, before the data: the list's selection. */
   select?: { page: string; row: (row: Row) => string };
+  /** Columns of the resource's own making, after the declared ones (a custom attribute's). */
+  extra?: ColumnDef<Row>[];
   /** The row's menu, after the data (in a card's corner on a phone). */
   actions?: { label: string; render: (row: Row) => ReactNode };
 }
@@ -84,6 +86,7 @@ export function defineColumns<Row, K extends string>(d: ColumnsDeclaration<Row, 
         ]
       : []),
     ...data,
+    ...(d.extra ?? []),
     ...(actions
       ? [
           {

@@ -13,16 +13,26 @@ export interface FilterOption<V extends string | number = string> {
 }
 
 interface FieldBase<K extends string> {
+  /** The field's own name (its chip's id); the filter's key unless `path` says where the value lives. */
   key: K;
   /** The control's label in the form. */
   label: string;
   /** The chip's name for the filter ("Status"). */
   chipLabel: string;
+  /**
+   * Where the value lives inside the filters, for a condition nested in one filter
+   * (`filters.attributes.department`). Two fields may share a path when each reads its own shape.
+   */
+  path?: readonly [string, string];
+  /** The filter's value from the form's, when they differ (`{contains: text}` from the text). */
+  encode?(value: FilterDraft[string]): unknown;
+  /** The form's value from the filter's; undefined when the value is not in this field's shape. */
+  decode?(value: unknown): FilterDraft[string] | undefined;
 }
 
 export type FilterField<K extends string = string> =
   /** Free text (a substring). */
-  | (FieldBase<K> & { kind: 'text'; maxLength?: number })
+  | (FieldBase<K> & { kind: 'text'; maxLength?: number; chipText?: (text: string) => string })
   /** One of a few values; `allLabel` is the choice of none. */
   | (FieldBase<K> & { kind: 'select'; allLabel: string; options: readonly FilterOption[] })
   /** Any of many values (ids or names), ticked; options may arrive late (`undefined` until they do). */
@@ -33,10 +43,13 @@ export type FilterField<K extends string = string> =
       options: readonly FilterOption<string | number>[] | undefined;
       /** A chip's text for a value no option names (yet). Method syntax: a field may narrow it to its own values. */
       unknownValue(value: string | number): string;
+      /** The chip's text from the ticked values' names (", " between them unless said). */
+      joinChip?: (names: string[]) => string;
     })
-  /** `YYYY-MM-DD` bounds; `rangeText` writes the chip's value from formatted days. */
+  /** `YYYY-MM-DD` bounds (numbers with `input: 'number'`); `rangeText` writes the chip's value from formatted bounds. */
   | (FieldBase<K> & {
       kind: 'dateRange';
+      input?: 'date' | 'number';
       fromLabel: string;
       toLabel: string;
       rangeText: (from: string | undefined, to: string | undefined) => string;
@@ -45,7 +58,9 @@ export type FilterField<K extends string = string> =
    * Set by a link rather than the form ("this user's events"): shown as a chip, kept when the
    * form is applied, never edited in it. `describe` writes the chip's value.
    */
-  | (FieldBase<K> & { kind: 'fixed'; describe(value: unknown): string });
+  | (FieldBase<K> & { kind: 'fixed'; describe(value: unknown): string })
+  /** On or off (a switch); in force when on, its chip saying `chipValue`. */
+  | (FieldBase<K> & { kind: 'flag'; chipValue: string });
 
 export type DateRangeValue = { from?: string; to?: string };
 
@@ -55,27 +70,70 @@ export type FilterDraft = Record<string, string | Array<string | number> | DateR
 const emptyOf = (field: FilterField): FilterDraft[string] =>
   field.kind === 'multi' ? [] : field.kind === 'dateRange' ? {} : field.kind === 'fixed' ? undefined : '';
 
+/** A field's value in the filters, in the form's terms; undefined when not in force (or not its shape). */
+function fieldValue(field: FilterField, filters: Readonly<Record<string, unknown>>): FilterDraft[string] | undefined {
+  const [outer, inner] = field.path ?? [field.key];
+  const container = filters[outer];
+  const raw =
+    inner === undefined
+      ? container
+      : container && typeof container === 'object'
+        ? (container as Record<string, unknown>)[inner]
+        : undefined;
+  if (raw === undefined) return undefined;
+  return field.decode ? field.decode(raw) : (raw as FilterDraft[string]);
+}
+
 export function toDraft(fields: readonly FilterField[], filters: Readonly<Record<string, unknown>>): FilterDraft {
-  return Object.fromEntries(
-    fields.map((field) => [field.key, (filters[field.key] as FilterDraft[string]) ?? emptyOf(field)]),
-  );
+  return Object.fromEntries(fields.map((field) => [field.key, fieldValue(field, filters) ?? emptyOf(field)]));
+}
+
+/** The form's value of one field as the filter takes it; undefined when the field is not in force. */
+function draftValue(field: FilterField, value: FilterDraft[string]): unknown {
+  if (field.kind === 'text' && typeof value === 'string' && value.trim()) return value.trim();
+  if ((field.kind === 'select' || field.kind === 'flag') && typeof value === 'string' && value) return value;
+  if (field.kind === 'multi' && Array.isArray(value) && value.length > 0) return value;
+  if (field.kind === 'fixed' && value !== undefined) return value;
+  if (field.kind === 'dateRange' && value && typeof value === 'object' && !Array.isArray(value)) {
+    const { from, to } = value;
+    if (from || to) return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  }
+  return undefined;
 }
 
 /** The draft's filters in force: trimmed text, ticked values, a range with a bound, fixed ones as they were. */
 export function fromDraft(fields: readonly FilterField[], draft: FilterDraft): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = draft[field.key];
-    if (field.kind === 'text' && typeof value === 'string' && value.trim()) out[field.key] = value.trim();
-    if (field.kind === 'select' && typeof value === 'string' && value) out[field.key] = value;
-    if (field.kind === 'multi' && Array.isArray(value) && value.length > 0) out[field.key] = value;
-    if (field.kind === 'fixed' && value !== undefined) out[field.key] = value;
-    if (field.kind === 'dateRange' && value && typeof value === 'object' && !Array.isArray(value)) {
-      const { from, to } = value;
-      if (from || to) out[field.key] = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
-    }
+    const value = draftValue(field, draft[field.key]);
+    if (value === undefined) continue;
+    const encoded = field.encode ? field.encode(value as FilterDraft[string]) : value;
+    const [outer, inner] = field.path ?? [field.key];
+    if (inner === undefined) out[outer] = encoded;
+    else out[outer] = { ...(out[outer] as Record<string, unknown> | undefined), [inner]: encoded };
   }
   return out;
+}
+
+/** The filters without one field's value (a chip's removal): a nested condition alone, its filter when it was the last. */
+export function withoutField(
+  fields: readonly FilterField[],
+  filters: Readonly<Record<string, unknown>>,
+  key: string,
+): Record<string, unknown> {
+  const field = fields.find((f) => f.key === key);
+  const [outer, inner] = field?.path ?? [key];
+  const { [outer]: container, ...rest } = filters;
+  if (inner === undefined || !container || typeof container !== 'object') return rest;
+  const { [inner]: _removed, ...kept } = container as Record<string, unknown>;
+  return Object.keys(kept).length > 0 ? { ...rest, [outer]: kept } : rest;
+}
+
+/** How many fields are in force (a nested condition counts as one of its own). */
+export function countInForce(fields: readonly FilterField[], filters: Readonly<Record<string, unknown>>): number {
+  const nested = new Set(fields.flatMap((f) => (f.path ? [f.path[0]] : [])));
+  const plain = Object.keys(filters).filter((key) => !nested.has(key)).length;
+  return plain + fields.filter((f) => f.path && fieldValue(f, filters) !== undefined).length;
 }
 
 function formatDay(day: string, locale: string): string {
@@ -91,12 +149,12 @@ export function chipsOf(
 ): Array<{ id: string; label: string; value: string }> {
   const chips: Array<{ id: string; label: string; value: string }> = [];
   for (const field of fields) {
-    const value = filters[field.key];
+    const value = fieldValue(field, filters);
     if (value === undefined) continue;
     const chip = (text: string) => chips.push({ id: field.key, label: field.chipLabel, value: text });
     switch (field.kind) {
       case 'text':
-        chip(String(value));
+        chip(field.chipText ? field.chipText(String(value)) : String(value));
         break;
       case 'select': {
         const option = field.options.find((o) => o.value === value);
@@ -107,10 +165,8 @@ export function chipsOf(
         const values = value as Array<string | number>;
         if (values.length === 0) break;
         // Until the options arrive, an ellipsis rather than ids that flash and change.
-        const names = field.options
-          ? values.map((v) => field.options?.find((o) => o.value === v)?.label ?? field.unknownValue(v)).join(', ')
-          : '…';
-        chip(names);
+        const labels = values.map((v) => field.options?.find((o) => o.value === v)?.label ?? field.unknownValue(v));
+        chip(field.options ? (field.joinChip ? field.joinChip(labels) : labels.join(', ')) : '…');
         break;
       }
       case 'fixed':
@@ -118,9 +174,14 @@ export function chipsOf(
         break;
       case 'dateRange': {
         const { from, to } = value as DateRangeValue;
-        chip(field.rangeText(from ? formatDay(from, locale) : undefined, to ? formatDay(to, locale) : undefined));
+        const bound = (b: string | undefined) =>
+          b ? (field.input === 'number' ? b : formatDay(b, locale)) : undefined;
+        chip(field.rangeText(bound(from), bound(to)));
         break;
       }
+      case 'flag':
+        if (value) chip(field.chipValue);
+        break;
     }
   }
   return chips;

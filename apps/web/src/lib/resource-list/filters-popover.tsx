@@ -6,11 +6,19 @@ import {
   Popover,
   PopoverContent,
   PopoverTrigger,
+  SwitchField,
   TextField,
 } from '@app/ui';
 import { SlidersHorizontal } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { type DateRangeValue, type FilterDraft, type FilterField, fromDraft, toDraft } from './filter-fields';
+import {
+  countInForce,
+  type DateRangeValue,
+  type FilterDraft,
+  type FilterField,
+  fromDraft,
+  toDraft,
+} from './filter-fields';
 
 /** A resource's words for its filter form. */
 export interface FiltersPopoverStrings {
@@ -83,22 +91,32 @@ function Field({
     }
     case 'fixed':
       return null;
+    case 'flag':
+      return (
+        <SwitchField
+          label={field.label}
+          checked={value === 'true'}
+          onCheckedChange={(checked) => onChange(checked ? 'true' : '')}
+        />
+      );
     case 'dateRange': {
       const range = value as DateRangeValue;
       return (
         <div className="grid grid-cols-2 gap-3">
           <TextField
-            type="date"
+            type={field.input ?? 'date'}
             label={field.fromLabel}
             value={range.from ?? ''}
             max={range.to || undefined}
+            step={field.input === 'number' ? 'any' : undefined}
             onChange={(e) => onChange({ ...range, from: e.target.value })}
           />
           <TextField
-            type="date"
+            type={field.input ?? 'date'}
             label={field.toLabel}
             value={range.to ?? ''}
             min={range.from || undefined}
+            step={field.input === 'number' ? 'any' : undefined}
             onChange={(e) => onChange({ ...range, to: e.target.value })}
           />
         </div>
@@ -113,7 +131,7 @@ export function FiltersPopover<F extends object>({ fields, filters, onApply, str
   const [open, setOpen] = useState(false);
   const current = filters as Readonly<Record<string, unknown>>;
   const [draft, setDraft] = useState<FilterDraft>(() => toDraft(fields, current));
-  const count = Object.keys(filters).length;
+  const count = countInForce(fields, current);
 
   const openChange = (next: boolean) => {
     if (next) setDraft(toDraft(fields, current));

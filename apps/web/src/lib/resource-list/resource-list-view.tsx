@@ -46,10 +46,10 @@ export function ResourceListView<Row, S extends string, F extends object, K exte
 }: ResourceListViewProps<Row, S, F, K>) {
   const { state, list, table, selection, meta } = c;
   const preferences = c.declaration.preferences;
-  const columns = (preferences?.columns ?? []).map((key) => ({
+  const columns = [...(preferences?.columns ?? []), ...(preferences ? c.prefs.optional : [])].map((key) => ({
     key,
     label: table.getColumn(key)?.columnDef.meta?.label ?? key,
-    locked: preferences?.locked.has(key) ?? false,
+    locked: preferences?.locked.has(key as K) ?? false,
   }));
   const pageRows = table.getRowModel().rows.length;
   const bar: SelectionBarBase = {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { ListStrings } from '../../i18n/list-strings';
 import { ExportMenu } from './export-menu';
 import { ResourceFilterChips } from './filter-chips';
-import type { FilterField } from './filter-fields';
+import { type FilterField, withoutField } from './filter-fields';
 import { FiltersPopover } from './filters-popover';
 import { SearchBox } from './search-box';
 import type { TablePreferences } from './use-table-preferences';
@@ -16,8 +16,8 @@ export interface ResourceToolbarProps<S extends string, F extends object, K exte
   filters?: { fields: readonly FilterField[]; chipFields?: readonly FilterField[] };
   /** The export menu, for a caller who may export; absent otherwise. */
   exporting?: { path: string; selectedIds?: readonly number[]; total: number | undefined; totalExact?: boolean };
-  /** The hideable columns' names, for the column menu (when the viewer may adjust the view). */
-  columns: ReadonlyArray<{ key: K; label: string; locked: boolean }>;
+  /** The hideable columns' names, for the column menu (when the viewer may adjust the view), optional ones included. */
+  columns: ReadonlyArray<{ key: K | string; label: string; locked: boolean }>;
   prefs: TablePreferences<K>;
   /** Filters of the resource's own making, on a row below the search (a row of toggle chips). */
   children?: ReactNode;
@@ -36,8 +36,11 @@ export function ResourceToolbar<S extends string, F extends object, K extends st
   className,
 }: ResourceToolbarProps<S, F, K>) {
   const { state } = list;
+  const chipFields = filters ? (filters.chipFields ?? filters.fields) : [];
   const removeChip = (id: string) =>
-    id === 'q' ? list.setSearch('') : list.patchFilters({ [id]: undefined } as Partial<F>);
+    id === 'q'
+      ? list.setSearch('')
+      : list.setFilters(withoutField(chipFields, state.filters as Record<string, unknown>, id) as F);
   // The menu reports the id it was given: one of `columns`' keys.
   const setVisible = (id: string, visible: boolean) => {
     const column = columns.find((c) => c.key === id);
@@ -80,7 +83,7 @@ export function ResourceToolbar<S extends string, F extends object, K extends st
                   columns={columns.map(({ key, label, locked }) => ({
                     id: key,
                     label,
-                    visible: !prefs.hidden.includes(key),
+                    visible: prefs.isVisible(key),
                     locked,
                   }))}
                   onVisibilityChange={setVisible}
@@ -99,7 +102,7 @@ export function ResourceToolbar<S extends string, F extends object, K extends st
       {children}
       {filters ? (
         <ResourceFilterChips
-          fields={filters.chipFields ?? filters.fields}
+          fields={chipFields}
           q={state.q}
           filters={state.filters}
           onRemove={removeChip}

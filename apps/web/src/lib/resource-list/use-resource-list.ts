@@ -1,7 +1,7 @@
 import type { Job, ListMeta } from '@app/contracts';
 import { keepPreviousData, type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import type { ColumnDef, Table } from '@tanstack/react-table';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { BulkReportLike, ResourceBulkOptions } from './bulk-actions';
 import type { ResourceListDeclaration } from './define-resource-list';
 import { type ListState, toListInput } from './list-state';
@@ -30,7 +30,8 @@ export interface UseResourceListOptions<
   query: (input: ListInput<S, F>) => UseQueryOptions<Data, E, Data, QK>;
   /** The rows of an answer. */
   rows: (data: Data) => Row[];
-  columns: ColumnDef<Row>[];
+  /** The columns; a function of the answer when some come with it (a custom attribute's, `meta.optional`). */
+  columns: ColumnDef<Row>[] | ((data: Data | undefined) => ColumnDef<Row>[]);
   /**
    * Rows can be ticked, across pages, for an export of a selection (bulk actions make them so by
    * themselves); may depend on the view. When not, a `select` column among `columns` is hidden.
@@ -63,10 +64,13 @@ export function useResourceList<
 >(declaration: ResourceListDeclaration<S, F, K>, options: UseResourceListOptions<Row, Data, E, QK, S, F, Op, A, BE>) {
   const list = useListState(declaration.codec, options.sanitize);
   const { state } = list;
-  const prefs = useTablePreferences(declaration.preferences);
   const selection = useSelection(declaration.codec.scopeKey(state));
   const query = useQuery({ ...options.query(toListInput(state)), placeholderData: keepPreviousData });
   const data = query.data;
+  const columns = typeof options.columns === 'function' ? options.columns(data) : options.columns;
+  const optionalKey = columns.flatMap((c) => (c.meta?.optional && c.id ? [c.id] : [])).join('\n');
+  const optional = useMemo(() => (optionalKey ? optionalKey.split('\n') : []), [optionalKey]);
+  const prefs = useTablePreferences(declaration.preferences, optional);
   const rows = data ? options.rows(data) : undefined;
   const pageCount = data?.meta.pageCount ?? 0;
   const bulk = options.bulk ? bindBulk(options.bulk, { state, selection, data, rows }) : undefined;
@@ -76,7 +80,7 @@ export function useResourceList<
   const table = useResourceTable<Row, S, F>({
     rows,
     pageCount,
-    columns: options.columns,
+    columns,
     list,
     prefs,
     ...(selectable ? { selection } : {}),

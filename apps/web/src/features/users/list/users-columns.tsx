@@ -5,11 +5,15 @@ import { formatDate } from '../../../i18n/dates';
 import type { Messages } from '../../../i18n/messages';
 import { DateCell, defineColumns } from '../../../lib/resource-list/define-columns';
 import { RoleBadges } from './role-badges';
+import { type AttributeColumnDefinition, attributeColumns, definitionsKey } from './users-attribute-columns';
 import { LOCKED_COLUMNS } from './users-list-state';
 import { UsersRowActions } from './users-row-actions';
 
-/** The table's columns: selection (shown when the view offers it), the contract's column set in its order, the row's menu. */
-export function usersColumns(m: Messages) {
+/**
+ * The table's columns: selection (shown when the view offers it), the contract's column set in its
+ * order, a column per custom attribute the caller may see (hidden until shown), the row's menu.
+ */
+function usersColumns(m: Messages, attributes?: readonly AttributeColumnDefinition[]) {
   const t = m.usersList;
   const locale = m.app.locale;
   return defineColumns<UserListRow, UserColumnKey>({
@@ -19,6 +23,7 @@ export function usersColumns(m: Messages) {
     sortable: usersListQuery.sorts,
     locked: LOCKED_COLUMNS,
     select: { page: t.table.selectPage, row: (row) => t.table.selectRow(row.name) },
+    extra: attributeColumns(attributes),
     actions: { label: t.columns.actions, render: (row) => <UsersRowActions row={row} /> },
     cells: {
       id: {
@@ -69,4 +74,17 @@ export function usersColumns(m: Messages) {
       created_at: { render: (row) => <DateCell iso={row.created_at} locale={locale} />, className: 'w-32' },
     },
   });
+}
+
+/**
+ * The columns for a list answer: built again only when the attributes it carries change (each
+ * page's answer is a new object, but its definitions are mostly the same).
+ */
+export function columnsByDefinitions(m: Messages) {
+  let last: { key: string; columns: ReturnType<typeof usersColumns> } | null = null;
+  return (data: { attributes?: readonly AttributeColumnDefinition[] | undefined } | undefined) => {
+    const key = definitionsKey(data?.attributes);
+    if (last?.key !== key) last = { key, columns: usersColumns(m, data?.attributes) };
+    return last.columns;
+  };
 }

@@ -1,6 +1,7 @@
 import { INVITATION_STATES } from '@app/contracts';
 import type { FilterField } from '../../../lib/resource-list/filter-fields';
 import type { Messages } from '../../../i18n/messages';
+import { attributeFilterFields } from './users-attribute-filters';
 
 /**
  * The users list's filters for the kit's form and chips, in the form's order. The trash view is
@@ -77,12 +78,21 @@ const CHIP_ORDER = ['name', 'email', 'role_id', 'is_active', 'invitation', 'crea
 const inChipOrder = (fields: readonly FilterField[]): FilterField[] =>
   [...fields].sort((a, b) => CHIP_ORDER.indexOf(a.key) - CHIP_ORDER.indexOf(b.key));
 
-/** The form's fields and the chips': until the roles arrive the form offers none, and their chip says "…". */
+/**
+ * The form's fields and the chips': until the roles arrive the form offers none, and their chip says
+ * "…"; the attributes' filters once the list's answer names them.
+ */
 export function usersFilters(
   m: Messages,
   roles: ReadonlyArray<{ id: number; name: string }> | undefined,
   canSeeTrash: boolean,
+  attributes?: Parameters<typeof attributeFilterFields>[0],
 ): { fields: FilterField[]; chipFields: FilterField[] } {
   const fields = usersFilterFields(m, roles, canSeeTrash);
-  return { fields: roles ? fields : usersFilterFields(m, [], canSeeTrash), chipFields: inChipOrder(fields) };
+  // The custom attributes' filters come after the users' own, in the form and among the chips.
+  const custom = attributeFilterFields(attributes, m);
+  return {
+    fields: [...(roles ? fields : usersFilterFields(m, [], canSeeTrash)), ...custom],
+    chipFields: [...inChipOrder(fields), ...custom],
+  };
 }

@@ -10,7 +10,8 @@ import { RoleIdsScope } from './role-badges';
 import { RowActionsScope } from './row-actions-scope';
 import { canSeeTrash } from './user-actions';
 import { usersBulkActions } from './users-bulk-actions';
-import { usersColumns } from './users-columns';
+import { PageUsersScope } from './users-attribute-columns';
+import { columnsByDefinitions } from './users-columns';
 import { UsersCreateLinks } from './users-create-links';
 import { usersFilters } from './users-filter-fields';
 import { onlyTrash, usersList, withoutTrash } from './users-list-state';
@@ -23,7 +24,7 @@ export function UsersListPage() {
   const trpc = useTRPC();
   const can = useCan();
   const trash = canSeeTrash(can);
-  const columns = useMemo(() => usersColumns(m), [m]);
+  const columns = useMemo(() => columnsByDefinitions(m), [m]);
   const declaration = useMemo(() => usersBulkActions(m), [m]);
   const users = useResourceList(usersList, {
     query: (input) => trpc.users.list.queryOptions(input),
@@ -54,14 +55,16 @@ export function UsersListPage() {
       </div>
       <RowActionsScope canRestore={can['users.restore']} onRemoved={users.selection.deselect}>
         <RoleIdsScope roles={data?.availableRoles}>
-          <ResourceListView
-            className="mt-4"
-            controller={users}
-            strings={t}
-            filters={usersFilters(m, data?.availableRoles, trash)}
-            {...(can['users.export'] ? { exportPath: '/api/users/export' } : {})}
-            empty={{ icon: <Users aria-hidden="true" />, special: (s) => (onlyTrash(s) ? <EmptyTrash /> : null) }}
-          />
+          <PageUsersScope rows={users.rows}>
+            <ResourceListView
+              className="mt-4"
+              controller={users}
+              strings={t}
+              filters={usersFilters(m, data?.availableRoles, trash, data?.attributes)}
+              {...(can['users.export'] ? { exportPath: '/api/users/export' } : {})}
+              empty={{ icon: <Users aria-hidden="true" />, special: (s) => (onlyTrash(s) ? <EmptyTrash /> : null) }}
+            />
+          </PageUsersScope>
         </RoleIdsScope>
       </RowActionsScope>
     </div>
