@@ -13,6 +13,8 @@ const AUDIT_INSERT = `INSERT INTO audit_logs
   (actor_id, action, target_type, target_ids, changes, context, ip, request_id, via, via_name, created_at)
   VALUES :rows`;
 const TARGETS_INSERT = 'INSERT INTO audit_targets (target_id, audit_id, created_at) VALUES :rows';
+const ATTRIBUTES_INSERT = 'INSERT INTO audit_attributes (attribute_key, created_at, audit_id) VALUES :rows';
+const ATTRIBUTE_FIELD = 'attributes.';
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
@@ -50,4 +52,11 @@ export async function writeAuditRows(db: Database, tx: Transaction, entries: rea
     entry.targetType === 'user' ? [...new Set(entry.targetIds ?? [])].map((id) => [id, ids[k], at]) : [],
   );
   await insertMany(db, tx, TARGETS_INSERT, targets, TARGETS_PER_INSERT);
+  // The custom attributes each event changed, indexed for the audit's `attribute` filter.
+  const attributes = entries.flatMap((entry, k) =>
+    Object.keys(entry.changes ?? {})
+      .filter((field) => field.startsWith(ATTRIBUTE_FIELD))
+      .map((field) => [field.slice(ATTRIBUTE_FIELD.length), at, ids[k]]),
+  );
+  await insertMany(db, tx, ATTRIBUTES_INSERT, attributes, TARGETS_PER_INSERT);
 }

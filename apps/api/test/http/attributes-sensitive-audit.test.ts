@@ -99,3 +99,34 @@ describe('the audit trail of a sensitive value', () => {
     expect((await creation(auditor)).hidden_changes).toEqual(['attributes.salary']);
   });
 });
+
+describe('the audit filtered by attribute', () => {
+  it('lists the events that changed an attribute, newest first, whatever else they changed', async () => {
+    const edit = (await admin.get(`/api/users/${userId}/edit`)).json().item;
+    const renamed = await admin.put(`/api/users/${userId}`, {
+      name: 'Renamed Person',
+      email: edit.email,
+      version: edit.version,
+    });
+    expect(renamed.statusCode).toBe(200);
+    const levelled = await admin.put(`/api/users/${userId}`, {
+      name: 'Renamed Person',
+      email: edit.email,
+      version: (await admin.get(`/api/users/${userId}/edit`)).json().item.version,
+      attributes: { level: 5 },
+    });
+    expect(levelled.statusCode).toBe(200);
+    const res = await auditor.get('/api/audit?filters[attribute]=level');
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().rows as Array<{ action: string; changes: Record<string, { to: unknown }> }>;
+    expect(rows.map((r) => [r.action, r.changes['attributes.level']?.to])).toEqual([
+      ['user.update', 5],
+      ['user.create', 4],
+    ]);
+    expect(res.json().meta.total).toBe(2);
+    const none = await auditor.get('/api/audit?filters[attribute]=department');
+    expect(none.json().rows).toEqual([]);
+    const bad = await auditor.get('/api/audit?filters[attribute]=Not%20A%20Key');
+    expect(bad.statusCode).toBe(422);
+  });
+});

@@ -18,6 +18,8 @@ export const attributesMessages = {
       'Declare the fields your organisation keeps on its people; each becomes a field of the user form.',
     edit: 'Edit',
     delete: 'Delete',
+    /** A link to the audit log's events that changed the attribute's values. */
+    history: 'History',
     actions: (label: string) => `Actions for ${label}`,
     holders: (n: number) => (n === 0 ? 'No user holds a value' : `${users(n)} hold a value`),
     required: 'Required',

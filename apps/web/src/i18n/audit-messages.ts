@@ -127,6 +127,7 @@ export const auditMessages = {
       actor: 'By',
       target: 'About',
       user: 'Involving',
+      attribute: 'Attribute changed',
     },
     range: (from: string | undefined, to: string | undefined) =>
       from && to ? `${from} – ${to}` : from ? `from ${from}` : `until ${to ?? ''}`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttributeKeySchema } from '../attributes/attribute-schema';
 import { AuditViaSchema } from './audit-via';
 import { IdSchema, IsoDateTimeSchema } from '../common';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
@@ -89,6 +90,8 @@ export const auditListQuery = defineListQuery({
     // The events a user took part in, as the actor or as a target: a user's history.
     user_id: exact(id('A user id')),
     occurred_between: dateRange(),
+    // The events that changed a custom attribute's value, by its key (kept after it is removed).
+    attribute: exact(AttributeKeySchema),
     ip: exact(
       plainTextCheck(z.string({ error: 'Give one IP address.' }).trim(), 'filter')
         .min(1)

@@ -23,6 +23,7 @@ import { usersTwoFactorIndex } from './0022-users-two-factor-index.js';
 import { attributes } from './0023-attributes.js';
 import { webhookPersonal } from './0024-webhook-personal.js';
 import { attributeChangeLease } from './0025-attribute-change-lease.js';
+import { auditAttributes } from './0026-audit-attributes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   attributes,
   webhookPersonal,
   attributeChangeLease,
+  auditAttributes,
 ];

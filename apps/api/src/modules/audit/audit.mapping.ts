@@ -16,6 +16,16 @@ export function targetedIn(ids: readonly number[]) {
  */
 const readAsBranches: FilterHandler = () => null;
 
+/**
+ * Events that changed the attribute `key`: the ids `audit_attributes` holds for it (its primary
+ * key's range). The key passed the contract's key pattern and is escaped besides.
+ */
+const changedAttribute: FilterHandler = (value, sql) => {
+  if (value.kind !== 'exact') return null;
+  const key = sql.db.sequelize.escape(String(value.value));
+  return literal(`\`AuditLog\`.\`id\` IN (SELECT audit_id FROM audit_attributes WHERE attribute_key = ${key})`);
+};
+
 /** How the audit list query of the contracts maps onto `audit_logs`. */
 export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
   alias: 'AuditLog',
@@ -28,5 +38,6 @@ export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
     user_id: readAsBranches,
     occurred_between: byKind('created_at', toDate),
     ip: byKind('ip'),
+    attribute: changedAttribute,
   },
 };

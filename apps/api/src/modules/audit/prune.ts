@@ -35,6 +35,10 @@ export async function pruneAudit(
         replacements: { ids },
         transaction,
       });
+      await db.sequelize.query('DELETE FROM audit_attributes WHERE audit_id IN (:ids)', {
+        replacements: { ids },
+        transaction,
+      });
       await db.sequelize.query('DELETE FROM audit_logs WHERE id IN (:ids)', { replacements: { ids }, transaction });
     });
     deleted += ids.length;

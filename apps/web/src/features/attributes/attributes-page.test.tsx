@@ -58,6 +58,23 @@ describe('attributes settings', { timeout: 20_000 }, () => {
     expect(within(number).getByText(m.attributes.holders(0))).toBeTruthy();
   });
 
+  it('links each attribute to the audit log of its changes for holders of audit.view only', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf(['attributes.manage', 'audit.view'])),
+      'attributes.list': list([attribute()]),
+    });
+    renderApp('/settings/attributes');
+    const history = await screen.findByRole('link', { name: `${m.attributes.history} Department` });
+    expect(history.getAttribute('href')).toBe('/audit?filters[attribute]=department');
+  });
+
+  it('offers no history link without audit.view', async () => {
+    mockTrpc({ 'auth.me': ok(sessionOf(['attributes.manage'])), 'attributes.list': list([attribute()]) });
+    renderApp('/settings/attributes');
+    await screen.findByRole('heading', { name: 'Department' });
+    expect(screen.queryByRole('link', { name: `${m.attributes.history} Department` })).toBeNull();
+  });
+
   it('hides the navigation entry without attributes.manage', async () => {
     mockTrpc({ 'auth.me': ok(sessionOf(['users.view', 'roles.view'])), 'users.list': 'pending' });
     renderApp('/account');

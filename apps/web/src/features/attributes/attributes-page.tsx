@@ -3,7 +3,9 @@ import { Badge, Button, buttonClassName, Card, EmptyState, PageHeader, Skeleton 
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Tags } from 'lucide-react';
 import { Link } from 'react-router';
+import { useCan } from '../auth/use-session';
 import { useAttributesMessages } from '../../i18n/attributes-messages';
+import { auditListHref } from '../audit/audit-list-state';
 import { useTRPC } from '../../lib/trpc';
 import { QueryStates } from '../errors/query-states';
 import { ATTRIBUTES_PATH } from './attribute-page';
@@ -12,6 +14,7 @@ import { useDeleteAttribute } from './use-delete-attribute';
 function AttributeRow({ item, onDelete }: { item: Attribute; onDelete: (item: Attribute) => void }) {
   const m = useAttributesMessages();
   const t = m.attributes;
+  const can = useCan();
   return (
     <li className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0">
@@ -31,6 +34,15 @@ function AttributeRow({ item, onDelete }: { item: Attribute; onDelete: (item: At
         {item.description ? <p className="mt-1.5 text-sm text-muted-foreground">{item.description}</p> : null}
       </div>
       <div className="flex shrink-0 gap-2">
+        {can['audit.view'] ? (
+          <Link
+            to={auditListHref({ attribute: item.key })}
+            className={buttonClassName({ variant: 'ghost', size: 'sm' })}
+            aria-label={`${t.history} ${item.label}`}
+          >
+            {t.history}
+          </Link>
+        ) : null}
         <Link
           to={`${ATTRIBUTES_PATH}/${item.key}`}
           className={buttonClassName({ variant: 'secondary', size: 'sm' })}

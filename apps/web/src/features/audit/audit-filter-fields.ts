@@ -37,5 +37,13 @@ export function auditFilterFields(m: AuditPageMessages, names: ReadonlyMap<numbe
     { kind: 'fixed', key: 'actor_id', label: t.chip.actor, chipLabel: t.chip.actor, describe: userText },
     { kind: 'fixed', key: 'target_id', label: t.chip.target, chipLabel: t.chip.target, describe: userText },
     { kind: 'fixed', key: 'user_id', label: t.chip.user, chipLabel: t.chip.user, describe: userText },
+    // Set by an attribute's History link (the attributes page): its key.
+    {
+      kind: 'fixed',
+      key: 'attribute',
+      label: t.chip.attribute,
+      chipLabel: t.chip.attribute,
+      describe: (value) => String(value),
+    },
   ];
 }
