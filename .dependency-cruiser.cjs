@@ -46,7 +46,7 @@ const FEATURE_PUBLIC = {
   audit: ['user-history'],
   sessions: ['sign-in-history', 'user-sessions-section'],
   tokens: ['user-tokens-section'],
-  attributes: ['attribute-value-fields', 'user-attribute-form', 'user-attributes-card'],
+  attributes: ['attribute-value-fields', 'user-attribute-form', 'user-attributes-card', 'user-picker'],
 };
 const featurePublic = Object.entries(FEATURE_PUBLIC).map(
   ([feature, files]) => `^apps/web/src/features/${feature}/(${files.join('|')})\\.tsx?$`,

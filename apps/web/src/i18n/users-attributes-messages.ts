@@ -31,6 +31,7 @@ export const usersAttributesMessages = {
     attributePlaceholder: 'Choose an attribute…',
     noAttributes: 'No attribute you may see is declared yet.',
     value: 'Value',
+    valuePlaceholder: 'Choose a value…',
     clear: 'Clear the value',
     clearHint: 'Each user’s value is removed.',
     uniqueHint: 'This attribute is unique: it can be given to one user at a time.',

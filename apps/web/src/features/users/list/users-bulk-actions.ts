@@ -1,5 +1,5 @@
 import { BULK_PERMISSIONS, type UserListRow, type UsersListResult } from '@app/contracts';
-import { MailPlus, ShieldMinus, ShieldPlus } from 'lucide-react';
+import { MailPlus, ShieldMinus, ShieldPlus, Tags } from 'lucide-react';
 import { lazy } from 'react';
 import type { Messages } from '../../../i18n/messages';
 import type {
@@ -16,6 +16,8 @@ import type { UsersBulkOperation, UsersListState } from './users-list-state';
 // The role picker loads when first asked for: the users list's own bundle stays within its budget.
 const AddRoleStep = lazy(() => import('./role-picker').then((m) => ({ default: m.AddRoleStep })));
 const RemoveRoleStep = lazy(() => import('./role-picker').then((m) => ({ default: m.RemoveRoleStep })));
+// So does the attribute step, and with it the value judge's pattern engine (RE2).
+const SetAttributeStep = lazy(() => import('./attribute-set-step').then((m) => ({ default: m.SetAttributeStep })));
 
 type Action = BulkAction<UsersBulkOperation, UsersListState, UsersListResult>;
 
@@ -81,6 +83,14 @@ export function usersBulkActions(
         permission: BULK_PERMISSIONS.removeRole,
         fits: showsLive,
         ask: RemoveRoleStep,
+      },
+      {
+        key: 'setAttribute',
+        label: m.usersList.attributes.bulk.action,
+        icon: Tags,
+        permission: BULK_PERMISSIONS.setAttribute,
+        fits: showsLive,
+        ask: SetAttributeStep,
       },
     ],
     names: { of: (row) => ({ name: row.name, detail: row.email }), useLookup: useUserNames },

@@ -20,7 +20,7 @@ export type UsersListInput = RouterInputs['users']['list'];
 export type UsersListFilters = FiltersOf<typeof usersList>;
 export type UsersListState = StateOf<typeof usersList>;
 /** A bulk action's operation part (the list kit adds the ids or the selection, and dryRun). */
-export type UsersBulkOperation = Pick<BulkRequest, 'operation' | 'active' | 'role_id'>;
+export type UsersBulkOperation = Pick<BulkRequest, 'operation' | 'active' | 'role_id' | 'attribute' | 'value'>;
 
 /** A shared link to the trash opens as the plain list for someone who may not see it. */
 export function withoutTrash(state: UsersListState): UsersListState {
