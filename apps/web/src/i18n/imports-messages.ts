@@ -143,6 +143,7 @@ export const importsMessages = {
     field: 'Field',
     fieldFor: (header: string) => `Field for the column “${header}”`,
     ignore: 'Don’t import',
+    attributes: 'Attributes',
     unknown: (headers: string) => `Not imported (no matching field): ${headers}.`,
     sampleTitle: 'First rows',
     sampleCaption: 'The first rows of the file, as read',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttributeFieldSchema } from '../attributes/user-attributes';
 import { ActionStateSchema } from '../lists';
 import { RoleOptionSchema } from '../users/users.new';
 import type { ImportMode } from './imports';
@@ -20,5 +21,10 @@ export const ImportNewResultSchema = z.object({
     restore: ActionStateSchema,
   }),
   defaultRoles: z.array(RoleOptionSchema),
+  /**
+   * The custom attributes a column can fill (`attributes.<key>` in `map`): those the caller may
+   * see, as the create form offers them.
+   */
+  attributes: z.array(AttributeFieldSchema),
 });
 export type ImportNewResult = z.infer<typeof ImportNewResultSchema>;

@@ -4,13 +4,21 @@ import { buttonClassName, FieldShell, NativeSelect } from '@app/ui';
 import { Download } from 'lucide-react';
 import { useId, useState } from 'react';
 import { reportUrl } from '../jobs/job-page';
+import { useImportAttributes } from './use-import-attributes';
 
 const outcome = (summary: ImportSummary, key: keyof ImportSummary['outcomes']) => summary.outcomes[key] ?? 0;
 
-/** "3 new users, 2 updated (name ×2, roles ×1), 1 unchanged, 0 skipped, 4 with errors". */
-export function outcomeSentence(summary: ImportSummary, m: ImportPageMessages): string {
+/**
+ * "3 new users, 2 updated (name ×2, Department ×1), 1 unchanged, 0 skipped, 4 with errors": an
+ * attribute's column by its label when `labelOf` knows it.
+ */
+export function outcomeSentence(
+  summary: ImportSummary,
+  m: ImportPageMessages,
+  labelOf: (field: string, fallback: (field: string) => string) => string = (field, fallback) => fallback(field),
+): string {
   const t = m.imports.summary;
-  const fieldName = (field: string) => m.imports.fields[field as ImportField] ?? field;
+  const fieldName = (field: string) => labelOf(field, (f) => m.imports.fields[f as ImportField] ?? f);
   const changes = Object.entries(summary.fields)
     .filter(([, count]) => count > 0)
     .map(([field, count]) => t.fieldCount(fieldName(field), count))
@@ -124,12 +132,13 @@ function ProblemLines({ data }: { data: JobShow }) {
 /** Step 3: what the dry run found, in one sentence, then the lines with a problem. */
 export function DryRunSummary({ data }: { data: JobShow }) {
   const m = useImportMessages();
+  const { labelOf } = useImportAttributes();
   const summary = data.item.import;
   if (!summary) return null;
   const problems = outcome(summary, 'skip') + outcome(summary, 'error');
   return (
     <div className="space-y-5">
-      <p className="text-sm font-medium text-foreground">{outcomeSentence(summary, m)}</p>
+      <p className="text-sm font-medium text-foreground">{outcomeSentence(summary, m, labelOf)}</p>
       {problems > 0 || data.problems.length > 0 ? (
         <div className="space-y-3">
           <h3 className="text-sm font-semibold text-foreground">{m.imports.summary.problemsTitle}</h3>

@@ -1,12 +1,13 @@
 import { useImportMessages } from './import-messages';
-import { IMPORT_FIELDS, type ImportField, type ImportFilePreview } from '@app/contracts';
+import { IMPORT_FIELDS, type ImportFilePreview, type ImportTarget } from '@app/contracts';
 
 /** A file as read: a dry run's (rows counted), or a refused one's (read no further than its first rows). */
 type ReadFile = ImportFilePreview & { rows?: number };
 import { NativeSelect } from '@app/ui';
 import { formatCount } from '../../i18n/list-strings';
+import { useImportAttributes } from './use-import-attributes';
 
-type Mapping = Record<string, ImportField | 'ignore'>;
+type Mapping = Record<string, ImportTarget | 'ignore'>;
 
 const cell = 'px-3 py-2 text-left align-middle';
 const headCell = `${cell} text-xs font-medium text-muted-foreground`;
@@ -47,11 +48,12 @@ function ColumnMapping({
 }: {
   file: ReadFile;
   map: Mapping;
-  onMap: (header: string, field: ImportField | 'ignore') => void;
+  onMap: (header: string, field: ImportTarget | 'ignore') => void;
   disabled: boolean;
 }) {
   const m = useImportMessages();
   const t = m.imports.read;
+  const { targets } = useImportAttributes();
   return (
     <div className="overflow-hidden rounded-lg border border-border">
       <table className="w-full text-sm">
@@ -79,13 +81,22 @@ function ColumnMapping({
                   aria-label={t.fieldFor(column.header)}
                   value={map[column.header] ?? column.field ?? 'ignore'}
                   disabled={disabled}
-                  onChange={(event) => onMap(column.header, event.currentTarget.value as ImportField | 'ignore')}
+                  onChange={(event) => onMap(column.header, event.currentTarget.value as ImportTarget | 'ignore')}
                 >
                   {IMPORT_FIELDS.map((field) => (
                     <option key={field} value={field}>
                       {m.imports.fields[field]}
                     </option>
                   ))}
+                  {targets.length > 0 ? (
+                    <optgroup label={t.attributes}>
+                      {targets.map((target) => (
+                        <option key={target.value} value={target.value}>
+                          {target.label}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ) : null}
                   <option value="ignore">{t.ignore}</option>
                 </NativeSelect>
               </td>
@@ -151,7 +162,7 @@ export function FileRead({
 }: {
   file: ReadFile;
   map: Mapping;
-  onMap: (header: string, field: ImportField | 'ignore') => void;
+  onMap: (header: string, field: ImportTarget | 'ignore') => void;
   disabled: boolean;
 }) {
   const t = useImportMessages().imports.read;

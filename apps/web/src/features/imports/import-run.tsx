@@ -8,6 +8,7 @@ import { JobFigures, JobProgressBar } from '../jobs/job-progress';
 import { useJobFinishedToast } from '../jobs/job-watch';
 import { useJobPace } from '../jobs/use-job';
 import { outcomeSentence } from './dry-run-summary';
+import { useImportAttributes } from './use-import-attributes';
 import { UndoImport } from './undo-import';
 import { UploadError, UploadProgress } from './upload-status';
 import type { UploadState } from './use-import-upload';
@@ -19,6 +20,7 @@ export const wouldImport = (dry: JobShow | undefined): number =>
 /** The real run while it moves (the jobs feature's bar and figures), then its result and Undo. */
 function RunResult({ data, onStartOver }: { data: JobShow; onStartOver: () => void }) {
   const m = useImportMessages();
+  const { labelOf } = useImportAttributes();
   const t = m.imports.run;
   const { item: job } = data;
   const pace = useJobPace(data);
@@ -39,7 +41,7 @@ function RunResult({ data, onStartOver }: { data: JobShow; onStartOver: () => vo
           role="none"
           title={job.status === 'succeeded' ? t.done : job.status === 'failed' ? t.failed : t.cancelled}
         >
-          {job.error ?? (job.import ? outcomeSentence(job.import, m) : null)}
+          {job.error ?? (job.import ? outcomeSentence(job.import, m, labelOf) : null)}
         </Alert>
       ) : null}
       {finished && job.status === 'succeeded' ? <UndoImport job={job} /> : null}

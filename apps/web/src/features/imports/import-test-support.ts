@@ -1,5 +1,6 @@
 import { importsMessages } from '../../i18n/imports-messages';
 import { File as NodeFile } from 'node:buffer';
+import { attributeField } from '../../test/attribute-fixtures';
 import type { ImportNewResult, ImportSummary, JobShow, JobWithSubmitter } from '@app/contracts';
 import { fireEvent, screen } from '@testing-library/react';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
@@ -153,6 +154,7 @@ export const IMPORT_CHOICES: ImportNewResult = {
   modes: { create: ALLOWED, upsert: ALLOWED },
   options: { inactive: ALLOWED, restore: ALLOWED },
   defaultRoles: DEFAULT_ROLES,
+  attributes: [attributeField({ key: 'department', label: 'Department', type: 'enum', values: ['Sales', 'Support'] })],
 };
 
 /** The server's sentences refusing what users.create alone does not cover (domain/imports.rules.ts). */
@@ -167,4 +169,5 @@ export const CREATE_ONLY_CHOICES: ImportNewResult = {
   modes: { create: ALLOWED, upsert: REFUSED.upsert },
   options: { inactive: REFUSED.inactive, restore: REFUSED.restore },
   defaultRoles: DEFAULT_ROLES,
+  attributes: [],
 };

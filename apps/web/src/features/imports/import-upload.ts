@@ -1,7 +1,7 @@
 import {
   type ImportDelimiter,
   type ImportEncoding,
-  type ImportField,
+  type ImportTarget,
   type ImportFilePreview,
   type ImportMode,
   type Job,
@@ -21,7 +21,7 @@ export interface ImportChoices {
   delimiter: ImportDelimiter | '';
   sheet: string;
   /** Only the columns the user re-mapped; the server maps the rest from their headers. */
-  map: Record<string, ImportField | 'ignore'>;
+  map: Record<string, ImportTarget | 'ignore'>;
 }
 
 export const DEFAULT_CHOICES: ImportChoices = {
