@@ -59,6 +59,7 @@ describe('migrations', () => {
         'api_tokens',
         // Custom attributes (migration 0023): the declared schema and the users' typed values.
         'attributes',
+        'audit_attributes',
         'audit_logs',
         'audit_targets',
         'auth_providers',

@@ -42,6 +42,22 @@ async function submitted(res: { statusCode: number; body: string; json(): unknow
   return (res.json() as { job: Job }).job.id;
 }
 
+/** An attribute for the setAttribute case, declared once. */
+let teamKey: string | null = null;
+async function teamAttribute(): Promise<{ attribute: string; value: string }> {
+  if (!teamKey) {
+    const res = await bed.admin.post('/api/attributes', {
+      key: 'team',
+      label: 'Team',
+      type: 'string',
+      sensitivity: 'none',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    teamKey = 'team';
+  }
+  return { attribute: teamKey, value: 'Platform' };
+}
+
 const bulkCase = (operation: (typeof BULK_OPERATIONS)[number]): Case => ({
   name: `bulk ${operation}`,
   needs: [BULK_PERMISSIONS[operation]],
@@ -50,11 +66,13 @@ const bulkCase = (operation: (typeof BULK_OPERATIONS)[number]): Case => ({
     const extra = operation === 'setActive' ? { active: false } : {};
     const role = ['addRole', 'removeRole'].includes(operation) ? { role_id: await viewerRoleId() } : {};
     const trash = ['restore', 'forceDelete'].includes(operation) ? { filters: { trashed: 'only' } } : {};
+    const attribute = operation === 'setAttribute' ? await teamAttribute() : {};
     return submitted(
       await bed.admin.post('/api/users/bulk', {
         operation,
         ...extra,
         ...role,
+        ...attribute,
         selection: { query: { q: word, ...trash } },
       }),
     );
