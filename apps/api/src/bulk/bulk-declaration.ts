@@ -51,6 +51,11 @@ export interface BulkSelectionSource<Query, Stored> {
   model(db: Database): ModelStatic<Model>;
   /** Refuses a query the caller may not run at all (throws its 403), as the list would. */
   allow(ctx: HandlerContext, query: Query): void;
+  /**
+   * The query as the caller may run it, judged where that needs the database (a custom attribute
+   * filter against the attributes the caller may see; 422 otherwise), before it is stored.
+   */
+  judge?(ctx: HandlerContext, query: Query): Promise<Query>;
   /** The query as a job stores it (plain JSON), and back as the list engine reads it in id order. */
   freeze(query: Query): Stored;
   thaw(stored: Stored): Query;

@@ -71,6 +71,7 @@ export async function submitSelectionJob<D extends AnyBulkDeclaration>(
   const { db } = ctx;
   const model = declaration.selection.model(db);
   declaration.selection.allow(ctx, selection.query);
+  const query = declaration.selection.judge ? await declaration.selection.judge(ctx, selection.query) : selection.query;
   // Refused at the door as the request over ids refuses (each chunk asks again: recheck).
   const args = await declaration.prepare(ctx, undefined, input);
   const stored = declaration.store(args);
@@ -79,7 +80,7 @@ export async function submitSelectionJob<D extends AnyBulkDeclaration>(
   const params: SelectionParams & Record<string, unknown> = {
     ...stored,
     resource: declaration.resource,
-    query: declaration.selection.freeze(selection.query),
+    query: declaration.selection.freeze(query),
     except: selection.except,
     idBound: await highestId(model),
     // A token's job acts within the token's scopes, as the token would.

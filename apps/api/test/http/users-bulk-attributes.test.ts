@@ -305,3 +305,49 @@ describe('POST /users/bulk setAttribute with a selection', () => {
     expect(rows.map((r) => r.text_value)).toEqual(['Legal']);
   });
 });
+
+describe('a bulk job over a selection filtered by an attribute', () => {
+  it('changes only the users the list shows for that filter (filters[attributes] judged at submission)', async () => {
+    const { word, ids } = await cohort(4);
+    const [a, b, c, d] = ids as [number, number, number, number];
+    const set = await bed.admin.post('/api/users/bulk', {
+      operation: 'setAttribute',
+      attribute: 'department',
+      value: 'Legal',
+      ids: [a, c],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const query = { q: word, filters: { attributes: { department: 'legal' } } };
+    const listed = await bed.admin.get(`/api/users?q=${word}&filters[attributes][department]=legal`);
+    expect(
+      listed
+        .json()
+        .rows.map((r: { id: number }) => r.id)
+        .sort(),
+    ).toEqual([a, c].sort());
+    const res = await bed.admin.post('/api/users/bulk', {
+      operation: 'setActive',
+      active: false,
+      selection: { query },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().job.progress.total).toBe(2);
+    runner(2);
+    expect(await waitForJob(res.json().job.id)).toMatchObject({ status: 'succeeded', progress: { changed: 2 } });
+    const active = await Promise.all(
+      [a, b, c, d].map(async (id) => (await bed.admin.get(`/api/users/${id}`)).json().item.is_active),
+    );
+    expect(active).toEqual([false, true, false, true]);
+  });
+
+  it('refuses a filter on a sensitive attribute from a caller who may not see it, as the list does', async () => {
+    const { word } = await cohort(1);
+    const res = await manager.post('/api/users/bulk', {
+      operation: 'setActive',
+      active: false,
+      selection: { query: { q: word, filters: { attributes: { salary_band: 3 } } } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(['filters.attributes.salary_band']);
+  });
+});

@@ -7,6 +7,7 @@ import { visibleTo } from '../../domain/attributes.visibility.js';
 import { AppError } from '../../errors.js';
 import { liveUserIds } from '../attributes/attribute-values.write.js';
 import { type AttributeDefinition, lockDefinitionsShared } from '../attributes/attributes.repository.js';
+import { usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { usersWhere } from './users.list-query.js';
 
 /**
@@ -54,7 +55,9 @@ async function judge(
 /** Whether the request names more than one user (a selection: two matches are enough to know). */
 async function manyUsers(ctx: HandlerContext, tx: Transaction, input: BulkInput): Promise<boolean> {
   if (!input.selection) return new Set(input.ids ?? []).size > 1;
-  const { query, except } = input.selection;
+  const { except } = input.selection;
+  const asked = input.selection.query;
+  const query = usesAttributes(asked) ? (await withAttributeScope(ctx.db, ctx.actor, asked)).query : asked;
   const where = usersWhere(ctx.db, query, except.length ? { id: { [Op.notIn]: except } } : null);
   const found = await ctx.db.models.User.findAll({
     attributes: ['id'],

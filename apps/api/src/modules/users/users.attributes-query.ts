@@ -100,9 +100,9 @@ export function holdersSql(db: Database, c: Exclude<ResolvedCondition, { op: 'em
 export function attributeConditions(db: Database, query: ScopedUsersQuery): Literal[] {
   if (!usesAttributes(query)) return [];
   // A door that skipped the judging would let a caller filter by what they may not see: it
-  // refuses the filter instead (a bulk selection's query, until the bulk kit judges it at submission).
+  // refuses the filter instead (every door judges first: the list, the export, the selection, a bulk job).
   if (!query.attributeScope) {
-    const message = 'Attribute filters and sorts are not taken here yet.';
+    const message = 'Attribute filters and sorts are not taken here.';
     throw new AppError('VALIDATION_FAILED', message, { errors: { 'filters.attributes': [message] } });
   }
   return query.attributeScope.conditions.map((c) => conditionSql(db, c));

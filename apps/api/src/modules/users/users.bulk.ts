@@ -28,6 +28,8 @@ import type { HandlerContext } from '../../context.js';
 import { assertBulkRole, bulkRole } from './bulk.roles.js';
 import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
 import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
+import type { AttributeScope } from '../../domain/attributes.list-query.js';
+import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 
 /**
  * The users list's bulk actions (POST /users/bulk, SPEC §7, §14): delete, restore, purge,
@@ -49,6 +51,8 @@ interface UsersBulkArgs {
 interface StoredQuery {
   q: string | null;
   filters: Record<string, unknown>;
+  /** Its custom attribute conditions as judged at submission (plain JSON), when it has any. */
+  attributeScope?: AttributeScope;
 }
 
 /**
@@ -99,12 +103,21 @@ export const usersBulk: BulkDeclaration<
   selection: {
     model: (db) => db.models.User,
     allow: (ctx, query) => assertTrashAllowed(ctx.actor, query),
-    freeze: (query) => ({ q: query.q, filters: query.filters as Record<string, unknown> }),
+    judge: async (ctx, query) =>
+      usesAttributes(query) ? (await withAttributeScope(ctx.db, ctx.actor, query)).query : query,
+    // The attribute conditions as judged at submission (attribute ids and value columns): a chunk
+    // filters by what the submitter could see then, as every other filter is frozen then.
+    freeze: (query: ScopedUsersQuery) => ({
+      q: query.q,
+      filters: query.filters as Record<string, unknown>,
+      ...(query.attributeScope ? { attributeScope: { conditions: query.attributeScope.conditions, sort: null } } : {}),
+    }),
     // Stored as validated at submission: its filter values are plain JSON (text, numbers, ISO instants).
     thaw: (stored) =>
       ({
         q: stored.q,
         filters: stored.filters,
+        ...(stored.attributeScope ? { attributeScope: stored.attributeScope } : {}),
         page: 1,
         perPage: 1,
         perPageRequested: null,
