@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chipsOf, type FilterField, fromDraft, toDraft } from './filter-fields';
+import { chipsOf, countInForce, type FilterField, fromDraft, toDraft, withoutField } from './filter-fields';
 
 const FIELDS: FilterField[] = [
   { kind: 'text', key: 'name', label: 'Name contains', chipLabel: 'Name' },
@@ -87,5 +87,71 @@ describe('filter fields', () => {
       { id: 'action', label: 'Action', value: 'Edited a user, user.gone' },
       { id: 'user_id', label: 'Involving', value: 'User #7' },
     ]);
+  });
+});
+
+describe('conditions nested in one filter (a custom attribute’s)', () => {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  const NESTED: FilterField[] = [
+    {
+      kind: 'text',
+      key: 'attributes.code',
+      path: ['attributes', 'code'],
+      label: 'Code contains',
+      chipLabel: 'Code',
+      chipText: (text) => `contains “${text}”`,
+      encode: (value) => ({ contains: value }),
+      decode: (value) => (isObject(value) && typeof value.contains === 'string' ? value.contains : undefined),
+    },
+    {
+      kind: 'flag',
+      key: 'attributes.code:empty',
+      path: ['attributes', 'code'],
+      label: 'Code: no value',
+      chipLabel: 'Code',
+      chipValue: 'no value',
+      encode: () => ({ empty: true }),
+      decode: (value) => (isObject(value) && value.empty === true ? 'true' : undefined),
+    },
+    {
+      kind: 'dateRange',
+      input: 'number',
+      key: 'attributes.level',
+      path: ['attributes', 'level'],
+      label: 'Level',
+      chipLabel: 'Level',
+      fromLabel: 'Level from',
+      toLabel: 'Level to',
+      rangeText: (from, to) => `${from ?? '…'} to ${to ?? '…'}`,
+    },
+  ];
+
+  it('writes each field into its place, and reads back only its own shape', () => {
+    const filters = fromDraft(NESTED, { 'attributes.code': ' ab ', 'attributes.level': { from: '2' } });
+    expect(filters).toEqual({ attributes: { code: { contains: 'ab' }, level: { from: '2' } } });
+    expect(toDraft(NESTED, filters)).toEqual({
+      'attributes.code': 'ab',
+      'attributes.code:empty': '',
+      'attributes.level': { from: '2' },
+    });
+    const empty = fromDraft(NESTED, { 'attributes.code:empty': 'true' });
+    expect(empty).toEqual({ attributes: { code: { empty: true } } });
+    expect(toDraft(NESTED, empty)['attributes.code']).toBe('');
+  });
+
+  it('gives each condition a chip in words, counted and removed on its own', () => {
+    const filters = { name: 'x', attributes: { code: { contains: 'ab' }, level: { from: '2', to: '5' } } };
+    expect(chipsOf(NESTED, filters, 'en-US').map((c) => [c.id, c.label, c.value])).toEqual([
+      ['attributes.code', 'Code', 'contains “ab”'],
+      ['attributes.level', 'Level', '2 to 5'],
+    ]);
+    expect(countInForce(NESTED, filters)).toBe(3);
+    expect(withoutField(NESTED, filters, 'attributes.code')).toEqual({
+      name: 'x',
+      attributes: { level: { from: '2', to: '5' } },
+    });
+    expect(withoutField(NESTED, { attributes: { code: { empty: true } } }, 'attributes.code:empty')).toEqual({});
+    expect(withoutField(NESTED, filters, 'name')).toEqual({ attributes: filters.attributes });
   });
 });
