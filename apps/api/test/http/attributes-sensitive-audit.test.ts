@@ -130,3 +130,24 @@ describe('the audit filtered by attribute', () => {
     expect(bad.statusCode).toBe(422);
   });
 });
+
+describe('an export filtered by a sensitive attribute', () => {
+  it('keeps the filter in its audit event for those who may see the attribute, and leaves it out for others', async () => {
+    const sensitive = await admin.post('/api/attributes', {
+      key: 'grade',
+      label: 'Grade',
+      type: 'number',
+      sensitivity: 'sensitive',
+    });
+    expect(sensitive.statusCode).toBe(201);
+    const file = await admin.get('/api/users/export?format=csv&filters[attributes][grade][from]=91357');
+    expect(file.statusCode, file.body).toBe(200);
+    const list = await admin.get('/api/audit?filters[action][]=users.export&perPage=1');
+    const id = list.json().rows[0].id;
+    const seen = (await admin.get(`/api/audit/${id}`)).json().item.context;
+    expect(JSON.stringify(seen)).toContain('91357');
+    const hidden = await auditor.get(`/api/audit/${id}`);
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.body).not.toContain('91357');
+  });
+});

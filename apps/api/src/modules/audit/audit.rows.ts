@@ -107,5 +107,22 @@ export async function auditItem(db: Database, id: number, redaction: AuditRedact
   const event = await db.models.AuditLog.findByPk(id);
   if (!event) return null;
   const row = toRow(event, await userNames(db, [event]), Number.POSITIVE_INFINITY, redaction);
-  return { ...row, context: event.context };
+  return { ...row, context: contextFor(event.context, redaction) };
+}
+
+/**
+ * An event's context as the reader may see it: an export's filter on a sensitive attribute (its
+ * bound is a value, or close to one) is left out for a reader who may not see that attribute.
+ */
+function contextFor(
+  context: Record<string, unknown> | null,
+  redaction: AuditRedaction,
+): Record<string, unknown> | null {
+  const filters = context?.filters as Record<string, unknown> | undefined;
+  const attributes = filters?.attributes as Record<string, unknown> | undefined;
+  if (!redaction || !context || !attributes || typeof attributes !== 'object') return context;
+  const kept = Object.fromEntries(
+    Object.entries(attributes).filter(([key]) => !redaction(`attributes.${key}`, context)),
+  );
+  return { ...context, filters: { ...filters, attributes: kept } };
 }
