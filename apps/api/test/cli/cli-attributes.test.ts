@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
 import type { Database } from '../../src/db/database.js';
+import { cliRunner } from '../support/cli.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
 // Custom attributes at the command line (issue 38): the attribute:* commands, and values given to
@@ -8,16 +8,7 @@ import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } f
 let target: TestDatabaseTarget;
 let db: Database;
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { ...target.env, ADMIN_PASSWORD: 'admin-password', LOG_LEVEL: 'silent' },
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = cliRunner(() => target.env);
 
 /** A user's values as the API answers them. */
 async function attributesOf(email: string) {

@@ -4,26 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../src/auth/api-tokens.js';
 import { verifyPassword } from '../../src/auth/password.js';
 import { createSession } from '../../src/auth/sessions.js';
-import { runCli } from '../../src/cli/run-cli.js';
 import type { Database } from '../../src/db/database.js';
+import { cliRunner } from '../support/cli.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
 let target: TestDatabaseTarget;
 let db: Database;
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { ...target.env, ADMIN_PASSWORD: 'admin-password', LOG_LEVEL: 'silent' },
-    {
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-    },
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = cliRunner(() => target.env);
 
 beforeAll(async () => {
   target = await createTestDatabaseTarget();
