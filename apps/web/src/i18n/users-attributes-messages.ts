@@ -9,6 +9,7 @@ export const usersAttributesMessages = {
   no: 'No',
   userId: (id: number) => `User #${id}`,
   filters: {
+    group: 'Attributes',
     any: 'Any',
     contains: (label: string) => `${label} contains`,
     from: (label: string) => `${label} from`,

@@ -24,6 +24,8 @@ interface FieldBase<K extends string> {
    * (`filters.attributes.department`). Two fields may share a path when each reads its own shape.
    */
   path?: readonly [string, string];
+  /** A heading the form shows above the first field of a group (the custom attributes'). */
+  group?: string;
   /** The filter's value from the form's, when they differ (`{contains: text}` from the text). */
   encode?(value: FilterDraft[string]): unknown;
   /** The form's value from the filter's; undefined when the value is not in this field's shape. */

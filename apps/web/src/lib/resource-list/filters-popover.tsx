@@ -10,7 +10,7 @@ import {
   TextField,
 } from '@app/ui';
 import { SlidersHorizontal } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, Fragment, useId, useState } from 'react';
 import {
   countInForce,
   type DateRangeValue,
@@ -164,17 +164,23 @@ export function FiltersPopover<F extends object>({ fields, filters, onApply, str
             {t.heading}
           </h2>
           <div className="grid gap-4 p-4">
-            {fields.map((field) => (
-              <Field
-                key={field.key}
-                field={field}
-                id={id}
-                value={draft[field.key] ?? ''}
-                onChange={(value) => setDraft((d) => ({ ...d, [field.key]: value }))}
-              />
+            {fields.map((field, index) => (
+              <Fragment key={field.key}>
+                {field.group && field.group !== fields[index - 1]?.group ? (
+                  <h3 className="-mb-1 border-t border-border pt-4 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+                    {field.group}
+                  </h3>
+                ) : null}
+                <Field
+                  field={field}
+                  id={id}
+                  value={draft[field.key] ?? ''}
+                  onChange={(value) => setDraft((d) => ({ ...d, [field.key]: value }))}
+                />
+              </Fragment>
             ))}
           </div>
-          <div className="sticky bottom-0 flex justify-between gap-2 border-t border-border bg-surface px-4 py-3">
+          <div className="sticky bottom-0 z-10 flex justify-between gap-2 border-t border-border bg-surface px-4 py-3">
             <Button variant="ghost" size="sm" onClick={() => setDraft(toDraft(fields, {}))}>
               {t.reset}
             </Button>

@@ -18,7 +18,12 @@ const text = (value: unknown): string | undefined =>
  */
 function typedField(d: Definition, m: Messages): FilterField | null {
   const t = m.usersList.attributes;
-  const base = { key: attributePath(d.key), chipLabel: d.label, path: ['attributes', d.key] as const };
+  const base = {
+    key: attributePath(d.key),
+    chipLabel: d.label,
+    path: ['attributes', d.key] as const,
+    group: t.filters.group,
+  };
   switch (d.type) {
     case 'enum':
       return {
@@ -83,6 +88,7 @@ function emptyField(d: Definition, m: Messages): FilterField {
     kind: 'flag',
     key: `${attributePath(d.key)}:empty`,
     path: ['attributes', d.key],
+    group: t.group,
     label: t.empty(d.label),
     chipLabel: d.label,
     chipValue: t.chip.empty,
