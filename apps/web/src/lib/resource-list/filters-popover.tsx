@@ -36,6 +36,15 @@ export interface FiltersPopoverProps<F extends object> {
   strings: FiltersPopoverStrings;
 }
 
+/**
+ * The filters in force that no field of the form stands for (an attribute's, before the answer
+ * naming the attributes has arrived): applying the form keeps them rather than dropping them unseen.
+ */
+function notShown(fields: readonly FilterField[], filters: Readonly<Record<string, unknown>>) {
+  const shown = new Set(fields.map((field) => field.path?.[0] ?? field.key));
+  return Object.fromEntries(Object.entries(filters).filter(([key]) => !shown.has(key)));
+}
+
 /** Options beyond which a ticked list scrolls. */
 const LONG_LIST = 8;
 
@@ -139,7 +148,7 @@ export function FiltersPopover<F extends object>({ fields, filters, onApply, str
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onApply(fromDraft(fields, draft) as F);
+    onApply({ ...notShown(fields, current), ...fromDraft(fields, draft) } as F);
     setOpen(false);
   };
 
