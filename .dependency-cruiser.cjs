@@ -43,7 +43,7 @@ const FEATURE_PUBLIC = {
   errors: ['query-states', 'record-page', 'record-error-state'],
   theme: ['theme-switch'],
   jobs: ['job-page', 'job-progress', 'job-skips', 'job-watch', 'use-job'],
-  audit: ['user-history'],
+  audit: ['user-history', 'audit-list-state'],
   sessions: ['sign-in-history', 'user-sessions-section'],
   tokens: ['user-tokens-section'],
   attributes: ['attribute-value-fields', 'user-attribute-form', 'user-attributes-card', 'user-picker'],
