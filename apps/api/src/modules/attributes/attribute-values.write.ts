@@ -41,13 +41,16 @@ async function definitionsFor(
   return [...named, ...(await listDefinitions(db, tx)).filter((d) => !keys.has(d.key))];
 }
 
-/** The users among `ids` that are live, share-locked: a deletion waits for this write, or this write sees it. */
-export async function liveUserIds(db: Database, tx: Transaction, ids: readonly number[]): Promise<Set<number>> {
+/**
+ * The users among `ids` that are live. In a write's transaction they are share-locked: a deletion
+ * waits for the write, or the write sees it. Without one (a schema change's judging walk), a read.
+ */
+export async function liveUserIds(db: Database, tx: Transaction | null, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const share = db.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+  const share = tx && db.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
   const rows = await db.sequelize.query<{ id: number | string }>(
     `SELECT id FROM users WHERE id IN (:ids) AND deleted_at IS NULL${share}`,
-    { replacements: { ids: [...ids] }, type: QueryTypes.SELECT, transaction: tx },
+    { replacements: { ids: [...ids] }, type: QueryTypes.SELECT, ...(tx ? { transaction: tx } : {}) },
   );
   return new Set(rows.map((r) => Number(r.id)));
 }

@@ -8,6 +8,7 @@ import {
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { liveUserIds } from './attribute-values.write.js';
 import type { RenewLease } from './attributes.change-lease.js';
 import { type AttributeDefinition, storedValue, valueColumns } from './attributes.repository.js';
 
@@ -66,16 +67,6 @@ async function batchAfter(db: Database, attributeId: number, after: number) {
   );
 }
 
-/** Of `ids`, those naming a user that exists and is not deleted. */
-async function liveUsers(db: Database, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.sequelize.query<{ id: number | string }>(
-    'SELECT id FROM users WHERE id IN (:ids) AND deleted_at IS NULL',
-    { replacements: { ids: [...ids] }, type: QueryTypes.SELECT },
-  );
-  return new Set(rows.map((r) => Number(r.id)));
-}
-
 /** Judges one batch under `next` (a value already stored is never "required" to exist). */
 async function judgeBatch(
   db: Database,
@@ -91,7 +82,7 @@ async function judgeBatch(
   });
   if (next.type === 'user') {
     const named = judged.filter((j) => typeof j.next === 'number').map((j) => j.next as number);
-    const live = await liveUsers(db, named);
+    const live = await liveUserIds(db, null, named);
     for (const j of judged) if (typeof j.next === 'number' && !live.has(j.next)) j.next = null;
   }
   return judged;

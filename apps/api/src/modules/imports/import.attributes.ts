@@ -4,11 +4,11 @@ import type { HandlerContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
 import { type AttributeWrite, planAttributeValues } from '../../domain/attributes.values-plan.js';
 import { liveUserIds } from '../attributes/attribute-values.write.js';
+import { valuesOf } from '../attributes/attribute-values.repository.js';
 import {
   type AttributeDefinition,
   listDefinitions,
   lockDefinitionsShared,
-  storedValue,
   valueColumns,
 } from '../attributes/attributes.repository.js';
 import type { Account } from './imports.accounts.js';
@@ -69,7 +69,7 @@ async function uniqueHolders(db: Database, tx: Transaction, writes: readonly Att
   return holders;
 }
 
-/** What `accountIds` hold of `definitions`, by account and key. */
+/** What `accountIds` hold of `definitions`, by account and key (the accounts holding any). */
 export async function heldValues(
   db: Database,
   tx: Transaction,
@@ -77,29 +77,8 @@ export async function heldValues(
   definitions: readonly AttributeDefinition[],
 ): Promise<Map<number, Map<string, AttributeValue>>> {
   const out = new Map<number, Map<string, AttributeValue>>();
-  if (accountIds.length === 0 || definitions.length === 0) return out;
-  const byId = new Map(definitions.map((d) => [d.id, d]));
-  const rows = await db.sequelize.query<{
-    user_id: number | string;
-    attribute_id: number | string;
-    text_value: string | null;
-    number_value: number | string | null;
-  }>(
-    `SELECT user_id, attribute_id, text_value, number_value FROM user_attribute_values
-      WHERE user_id IN (:users) AND attribute_id IN (:attributes)`,
-    {
-      replacements: { users: [...accountIds], attributes: [...byId.keys()] },
-      type: QueryTypes.SELECT,
-      transaction: tx,
-    },
-  );
-  for (const r of rows) {
-    const d = byId.get(Number(r.attribute_id));
-    const value = d ? storedValue(d.type, r) : null;
-    if (!d || value === null) continue;
-    const own = out.get(Number(r.user_id)) ?? new Map<string, AttributeValue>();
-    own.set(d.key, value);
-    out.set(Number(r.user_id), own);
+  for (const [id, values] of await valuesOf(db, accountIds, definitions, tx)) {
+    if (Object.keys(values).length > 0) out.set(id, new Map(Object.entries(values)));
   }
   return out;
 }
