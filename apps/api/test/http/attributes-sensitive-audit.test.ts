@@ -124,6 +124,12 @@ describe('the audit filtered by attribute', () => {
       ['user.create', 4],
     ]);
     expect(res.json().meta.total).toBe(2);
+    // With a user's history too: the attribute drives the read, the history narrows it.
+    const mine = await auditor.get(`/api/audit?filters[attribute]=level&filters[user_id]=${userId}&perPage=1`);
+    expect(mine.json().rows.map((r: { action: string }) => r.action)).toEqual(['user.update']);
+    expect(mine.json().meta.total).toBe(2);
+    const elsewhere = await auditor.get('/api/audit?filters[attribute]=level&filters[target_id]=987654');
+    expect(elsewhere.json().rows).toEqual([]);
     const none = await auditor.get('/api/audit?filters[attribute]=department');
     expect(none.json().rows).toEqual([]);
     const bad = await auditor.get('/api/audit?filters[attribute]=Not%20A%20Key');

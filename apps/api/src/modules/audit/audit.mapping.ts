@@ -1,5 +1,6 @@
 import type { AuditFilterName, AuditSort } from '@app/contracts';
 import { literal } from 'sequelize';
+import type { Database } from '../../db/database.js';
 import { byKind, type FilterHandler, type ResourceMapping, toDate } from '../../query/list-query-engine.js';
 
 /** Events naming any of `ids` as a target: a range of `audit_targets`' primary key per id. */
@@ -11,20 +12,17 @@ export function targetedIn(ids: readonly number[]) {
 }
 
 /**
- * `target_id` and `user_id` (actor or target) are read as branches driven by `audit_targets`'
- * time index (`audit.reads.ts`), not as conditions on the events.
+ * `target_id` and `user_id` (actor or target), and `attribute`, are read as branches driven by
+ * `audit_targets`' and `audit_attributes`' time-ordered keys (`audit.reads.ts`), not as conditions
+ * on the events.
  */
 const readAsBranches: FilterHandler = () => null;
 
-/**
- * Events that changed the attribute `key`: the ids `audit_attributes` holds for it (its primary
- * key's range). The key passed the contract's key pattern and is escaped besides.
- */
-const changedAttribute: FilterHandler = (value, sql) => {
-  if (value.kind !== 'exact') return null;
-  const key = sql.db.sequelize.escape(String(value.value));
-  return literal(`\`AuditLog\`.\`id\` IN (SELECT audit_id FROM audit_attributes WHERE attribute_key = ${key})`);
-};
+/** Events that changed the custom attribute `key` (escaped by the driver): a range of `audit_attributes`' key. */
+export function changedIn(db: Database, key: string) {
+  const escaped = db.sequelize.escape(key);
+  return literal(`\`AuditLog\`.\`id\` IN (SELECT audit_id FROM audit_attributes WHERE attribute_key = ${escaped})`);
+}
 
 /** How the audit list query of the contracts maps onto `audit_logs`. */
 export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
@@ -38,6 +36,6 @@ export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
     user_id: readAsBranches,
     occurred_between: byKind('created_at', toDate),
     ip: byKind('ip'),
-    attribute: changedAttribute,
+    attribute: readAsBranches,
   },
 };

@@ -5,18 +5,19 @@ import { orderFor, whereFor } from '../../query/list-query-engine.js';
 import { boundedTotal, countBounded, type ListTotal } from '../../query/list-page.js';
 import { pageIdsOf, selectSql, whereSql } from '../../query/list-reads.js';
 import { userIdsMatching } from '../users/users.matching.js';
-import { auditMapping, targetedIn } from './audit.mapping.js';
+import { auditMapping, changedIn, targetedIn } from './audit.mapping.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 
 /** Users a `q` may name: enough for any real search, few enough to keep each branch one range. */
 const PEOPLE_LIMIT = 200;
 
 /**
- * One way in: conditions on the events, read through the events' indexes, or "the events naming
+ * One way in: conditions on the events, read through the events' indexes; "the events naming
  * these users as targets", read from `audit_targets` by its `(target_id, created_at, audit_id)`
- * index, newest first without looking at the events it skips.
+ * index; or "the events that changed this custom attribute", read from `audit_attributes` by its
+ * `(attribute_key, created_at, audit_id)` key — newest first without looking at the events skipped.
  */
-export type AuditBranch = { where: WhereOptions } | { targets: number[] };
+export type AuditBranch = { where: WhereOptions } | { targets: number[] } | { attribute: string };
 
 /**
  * What a list query reads: the filters (ANDed) and, when the query has alternatives (`q`: the
@@ -29,12 +30,18 @@ export interface AuditScope {
   branches: AuditBranch[];
 }
 
-const asWhere = (branch: AuditBranch): WhereOptions =>
-  'targets' in branch ? targetedIn(branch.targets) : branch.where;
+const asWhere = (db: Database, branch: AuditBranch): WhereOptions =>
+  'targets' in branch
+    ? targetedIn(branch.targets)
+    : 'attribute' in branch
+      ? changedIn(db, branch.attribute)
+      : branch.where;
 
 export async function auditScope(db: Database, query: AuditListQuery): Promise<AuditScope> {
   const base = whereFor(db, auditMapping, { ...query, q: null });
   const alternatives: AuditBranch[][] = [];
+  const attribute = query.filters.attribute;
+  if (attribute) alternatives.push([{ attribute: String(attribute.value) }]);
   const target = query.filters.target_id;
   if (target) alternatives.push([{ targets: [Number(target.value)] }]);
   const user = query.filters.user_id;
@@ -49,7 +56,7 @@ export async function auditScope(db: Database, query: AuditListQuery): Promise<A
   const [driving, ...others] = alternatives;
   if (!driving) return { where: base, branches: [] };
   // One set of alternatives drives the read; the others (`target_id` with `user_id` or `q`) narrow each branch.
-  const narrowing = others.map((alts) => ({ [Op.or]: alts.map(asWhere) }));
+  const narrowing = others.map((alts) => ({ [Op.or]: alts.map((alt) => asWhere(db, alt)) }));
   return { where: { [Op.and]: [base, ...narrowing] }, branches: driving };
 }
 
@@ -60,38 +67,45 @@ function orderSql(query: AuditListQuery): string {
   return query.order.map(([key, dir]) => `${quote(columns[key] ?? 'id')} ${dir === 'asc' ? 'ASC' : 'DESC'}`).join(', ');
 }
 
-/** The columns of `audit_targets` that order its rows as the events' columns would. */
-const TARGET_COLUMNS: Readonly<Record<string, string>> = { created_at: 't.created_at', id: 't.audit_id' };
+/** The columns of a side table (`s`) that order its rows as the events' columns would. */
+const SIDE_COLUMNS: Readonly<Record<string, string>> = { created_at: 's.created_at', id: 's.audit_id' };
+
+/** A side table of the events, keyed (key, created_at, audit_id), and the keys a branch reads. */
+interface SideRead {
+  table: 'audit_targets' | 'audit_attributes';
+  /** `column IN (...)`, the values already made safe (ids as integers, a key escaped). */
+  keyed: string;
+}
+
+function sideRead(db: Database, branch: { targets: number[] } | { attribute: string }): SideRead {
+  if ('attribute' in branch) {
+    return { table: 'audit_attributes', keyed: `s.attribute_key IN (${db.sequelize.escape(branch.attribute)})` };
+  }
+  const ids = branch.targets.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+  return { table: 'audit_targets', keyed: `s.target_id IN (${ids.join(', ') || 'NULL'})` };
+}
 
 /**
- * The events naming `targets`, read from `audit_targets` in the query's order (its index holds
- * the time; its primary key the id), each joined to its event only to check the other filters.
- * The join order is forced on MariaDB/MySQL: the optimizer would otherwise start from the events.
- * Without other filters and without an order (a count), the index alone answers: no join.
+ * The events a side table names, read from it in the query's order (its key holds the time and
+ * the event id), each joined to its event only to check the other filters. The join order is
+ * forced on MariaDB/MySQL: the optimizer would otherwise start from the events. Without other
+ * filters and without an order (a count), the side table alone answers: no join.
  */
-function targetsSql(
-  db: Database,
-  targets: number[],
-  where: WhereOptions,
-  order: OrderItem[] | undefined,
-  each: number,
-) {
+function sideSql(db: Database, side: SideRead, where: WhereOptions, order: OrderItem[] | undefined, each: number) {
   const model = db.models.AuditLog;
-  const ids = targets.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
-  const inTargets = `t.target_id IN (${ids.join(', ') || 'NULL'})`;
   const conditions = whereSql(db, model, where);
   if (!order && !conditions)
-    return `SELECT t.audit_id AS id FROM audit_targets AS t WHERE ${inTargets} LIMIT ${Number(each)}`;
+    return `SELECT s.audit_id AS id FROM ${side.table} AS s WHERE ${side.keyed} LIMIT ${Number(each)}`;
   const orderBy = (order ?? [])
     .map((item) => {
       const [column, dir] = item as [string, string];
-      return `${TARGET_COLUMNS[column] ?? 't.audit_id'} ${dir === 'ASC' ? 'ASC' : 'DESC'}`;
+      return `${SIDE_COLUMNS[column] ?? 's.audit_id'} ${dir === 'ASC' ? 'ASC' : 'DESC'}`;
     })
     .join(', ');
   const join = db.dialect === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
   return `SELECT \`AuditLog\`.\`id\` AS id, \`AuditLog\`.\`created_at\` AS created_at
-    FROM audit_targets AS t ${join} audit_logs AS \`AuditLog\` ON \`AuditLog\`.\`id\` = t.audit_id
-   WHERE ${inTargets}${conditions ? ` AND (${conditions})` : ''}
+    FROM ${side.table} AS s ${join} audit_logs AS \`AuditLog\` ON \`AuditLog\`.\`id\` = s.audit_id
+   WHERE ${side.keyed}${conditions ? ` AND (${conditions})` : ''}
    ${orderBy ? `ORDER BY ${orderBy}` : ''} LIMIT ${Number(each)}`;
 }
 
@@ -105,14 +119,14 @@ function unionSql(db: Database, scope: AuditScope, order: OrderItem[] | undefine
   return scope.branches
     .map((branch, i) => {
       const inner =
-        'targets' in branch
-          ? targetsSql(db, branch.targets, scope.where, order, each)
-          : selectSql(db, model, {
+        'where' in branch
+          ? selectSql(db, model, {
               attributes: order ? ['id', 'created_at'] : ['id'],
               where: { [Op.and]: [scope.where, branch.where] },
               ...(order ? { order } : {}),
               limit: each,
-            });
+            })
+          : sideSql(db, sideRead(db, branch), scope.where, order, each);
       return `SELECT ${columns} FROM (${inner}) AS b${i}`;
     })
     .join(' UNION ');
