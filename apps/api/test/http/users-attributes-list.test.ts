@@ -193,15 +193,24 @@ describe('filters by attribute', () => {
 });
 
 describe('a bulk selection by attribute', () => {
-  it('is refused with 422, not run unjudged (the bulk kit does not judge attribute filters yet)', async () => {
+  it('is judged at submission: the job counts what the list shows, an unknown attribute is refused', async () => {
+    const listed = await admin.get('/api/users?filters[attributes][department]=Sales');
     const res = await admin.post('/api/users/bulk', {
       operation: 'setActive',
       active: false,
       dryRun: true,
       selection: { query: { filters: { attributes: { department: 'Sales' } } } },
     });
-    expect(res.statusCode, res.body).toBe(422);
-    expect(Object.keys(res.json().errors)).toEqual(['filters.attributes']);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().job.progress.total).toBe(listed.json().meta.total);
+    const unknown = await admin.post('/api/users/bulk', {
+      operation: 'setActive',
+      active: false,
+      dryRun: true,
+      selection: { query: { filters: { attributes: { nope: 'x' } } } },
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(Object.keys(unknown.json().errors)).toEqual(['filters.attributes.nope']);
   });
 });
 
