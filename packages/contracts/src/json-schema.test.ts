@@ -26,8 +26,10 @@ const outputs: Array<[string, z.ZodType]> = [
 ];
 
 describe('JSON Schema for the OpenAPI document', () => {
+  // Inputs convert as the document converts them: with the declarations for what zod cannot
+  // describe itself (the users list's attribute conditions are one).
   it.each(inputs)('converts %s as an input', (_name, schema) => {
-    expect(z.toJSONSchema(schema, { io: 'input' })).toHaveProperty('type', 'object');
+    expect(contracts.inputJsonSchema(schema)).toHaveProperty('type', 'object');
   });
 
   it.each(outputs)('converts %s as an output', (_name, schema) => {
