@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import { randomBytes } from 'node:crypto';
 import { argon2id } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,9 +92,14 @@ describe('signing in with an imported bcrypt hash', () => {
     const dee = await importedUser(LARAVEL);
     const changedMeanwhile = (await storedRow((await given(t.db).user()).id)).password_hash;
     // Runs right before the replacement's UPDATE: another writer sets a new password first.
-    const hook = async () => {
+    // (In the replacement's own transaction: SQLite lets no other writer in while it is open,
+    // and on MariaDB the effect is the same, a row changed before the UPDATE reads it.)
+    const hook = async (options: { transaction?: Transaction | null }) => {
       t.db.models.User.removeHook('beforeBulkUpdate', 'concurrent-change');
-      await t.db.models.User.update({ password_hash: changedMeanwhile }, { where: { id: dee.id }, hooks: false });
+      await t.db.models.User.update(
+        { password_hash: changedMeanwhile },
+        { where: { id: dee.id }, hooks: false, transaction: options.transaction ?? null },
+      );
     };
     t.db.models.User.addHook('beforeBulkUpdate', 'concurrent-change', hook);
     try {

@@ -60,7 +60,8 @@ export async function smtpReceiver(): Promise<SmtpReceiver> {
     });
 
   const read = async (kind?: ReceivedMail['kind']) => {
-    const lines = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    // Only whole lines: the receiver may be writing the last one as it is read.
+    const lines = fs.readFileSync(out, 'utf8').split('\n').slice(0, -1).filter(Boolean);
     const entries = lines.map((l) => JSON.parse(l) as Omit<ReceivedMail, 'parsed'>);
     const wanted = kind ? entries.filter((e) => e.kind === kind) : entries;
     return Promise.all(wanted.map(async (e) => ({ ...e, parsed: await simpleParser(e.raw) })));

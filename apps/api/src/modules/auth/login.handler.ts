@@ -8,7 +8,7 @@ import { createSession, deleteSession, type SecondFactor, SESSION_COOKIE, sessio
 import { AppError } from '../../errors.js';
 import type { Context, HandlerCall } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { inWriteTurn, writeTransaction } from '../../db/transaction.js';
+import { writeTransaction } from '../../db/transaction.js';
 import { toAuthSession } from './auth.session.js';
 import { openChallenge } from '../../auth/two-factor-challenges.js';
 
@@ -27,8 +27,14 @@ const BAD_CREDENTIALS = 'The e-mail or password is incorrect, or the account is 
  */
 async function upgradeHash(db: Database, userId: number, verified: string, password: string): Promise<void> {
   const fresh = await hashPassword(password);
-  await inWriteTurn(db, () =>
-    db.models.User.update({ password_hash: fresh }, { where: { id: userId, password_hash: verified }, silent: true }),
+  // A transaction of its own, retried on a deadlock: beside a second sign-in of the same account,
+  // whose session row's foreign key share-locks the user before its stamp updates it, a lone
+  // UPDATE can be the deadlock's victim (a 500 for a right password, seen under load).
+  await writeTransaction(db, (tx) =>
+    db.models.User.update(
+      { password_hash: fresh },
+      { where: { id: userId, password_hash: verified }, silent: true, transaction: tx },
+    ),
   );
 }
 
