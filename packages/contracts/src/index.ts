@@ -38,6 +38,7 @@ export * from './roles/roles.create';
 export * from './roles/roles.list';
 export * from './roles/roles.preview';
 export * from './roles/roles.query';
+export * from './scim/scim';
 export * from './roles/roles.write';
 export * from './text';
 export * from './tokens/sessions';

@@ -24,6 +24,7 @@ import { attributes } from './0023-attributes.js';
 import { webhookPersonal } from './0024-webhook-personal.js';
 import { attributeChangeLease } from './0025-attribute-change-lease.js';
 import { auditAttributes } from './0026-audit-attributes.js';
+import { scimUserName } from './0027-scim-user-name.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookPersonal,
   attributeChangeLease,
   auditAttributes,
+  scimUserName,
 ];
