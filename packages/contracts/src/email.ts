@@ -12,7 +12,7 @@ import { PLAIN_TEXT_PATTERN, refusedCharacter } from './text';
  */
 // Variation selectors are combining marks: inside a class they read as if they combined with the
 // character before them, so each range is a class of its own.
-const INVISIBLE_BEYOND_TEXT = /[\u200C\u200D]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/u;
+export const INVISIBLE_BEYOND_TEXT = /[\u200C\u200D]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/u;
 
 /**
  * The shape an address must have to be stored: zod's own e-mail pattern, with each domain label

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanish } from '../query/fields';
+import { RoleNameSchema } from '../roles/role-name';
 
 /**
  * Importing users from a file (SPEC §13, issue "Bring an organisation's people in"): the file is
@@ -88,8 +89,6 @@ const delimiter = z.preprocess(
   z.enum(IMPORT_DELIMITERS, { error: 'The delimiter must be one of: , ; | tab.' }),
 );
 
-const roleName = z.string().trim().min(1, 'A role name cannot be blank.').max(255);
-
 /**
  * The upload's options, from the query string. `map[<column>]=<field>` names the field a column
  * fills (or `ignore`), for headers the server does not recognise or recognises wrongly.
@@ -98,7 +97,9 @@ export const ImportOptionsSchema = z.object({
   mode: z.enum(IMPORT_MODES, { error: 'The mode must be create or upsert.' }).default('create'),
   dryRun: booleanish(z.boolean()).default(false),
   /** Roles (by name) given to each new user whose line names none. */
-  defaultRoles: z.preprocess((raw) => (typeof raw === 'string' ? [raw] : raw), z.array(roleName).max(50)).default([]),
+  defaultRoles: z
+    .preprocess((raw) => (typeof raw === 'string' ? [raw] : raw), z.array(RoleNameSchema).max(50))
+    .default([]),
   /** Whether new users whose line does not say are active. */
   activate: booleanish(z.boolean()).default(true),
   /** Whether a line naming a deleted user restores it (upsert); otherwise it is skipped. */

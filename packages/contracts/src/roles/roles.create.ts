@@ -2,18 +2,11 @@ import { z } from 'zod';
 import { PermissionSchema } from '../permissions';
 import { dedupe } from '../query/normalise';
 import { plainText } from '../text';
+import { RoleNameSchema } from './role-name';
 import { RoleItemSchema } from './roles.query';
 
-/**
- * A role's name: letters, digits, ".", "-" and "_", at most 100 characters (it is shown in
- * lists and badges, and given on the command line). Unique whatever its case.
- */
-export const RoleNameSchema = z
-  .string({ error: 'Give the role a name.' })
-  .trim()
-  .min(1, 'Give the role a name.')
-  .max(100, 'The name can be at most 100 characters long.')
-  .regex(/^[\w.-]+$/, 'A role name may contain only letters, digits, ".", "-" and "_".');
+// The name rule has a file of its own: the import options use it, and errors.ts imports those.
+export * from './role-name';
 
 /** What the role is for, in a sentence or two: one line of plain text; blank or null means none. */
 export const RoleDescriptionSchema = plainText('description')
