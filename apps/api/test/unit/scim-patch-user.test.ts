@@ -97,6 +97,14 @@ describe('a user PATCH as identity providers send it', () => {
     expect(after).toEqual(ada());
   });
 
+  it('ignores read-only attributes inside a no-path value, as a PUT ignores them', () => {
+    const after = applyUserPatch(
+      ada(),
+      patchOp({ op: 'replace', value: { id: '5', schemas: [SCIM_SCHEMAS.user], meta: {}, active: false } }),
+    );
+    expect(after).toEqual({ ...ada(), active: false });
+  });
+
   it('does not change the user it was given, and applies operations in order', () => {
     const before = ada();
     const after = applyUserPatch(
@@ -171,6 +179,10 @@ describe('a user PATCH is refused with the right scimType', () => {
     expect(bad({ op: 'remove', path: 'userName' }).scimType).toBe('mutability');
   });
 
+  it('removing active (an account is always active or not): mutability', () => {
+    expect(bad({ op: 'remove', path: 'active' }).scimType).toBe('mutability');
+  });
+
   it.each(['id', 'meta', 'groups', 'meta.lastModified'])('writing read-only %s: mutability', (path) => {
     expect(bad({ op: 'replace', path, value: 'x' }).scimType).toBe('mutability');
   });
@@ -204,6 +216,7 @@ describe('a user PATCH is refused with the right scimType', () => {
     ['emails', [{ type: 'work' }]],
     [`${ENT}:department`, 12],
     [`${ENT}:manager`, 12],
+    [`${ENT}:manager`, { displayName: 'Charles' }],
   ])('a value of the wrong type for %s: invalidValue', (path, value) => {
     expect(bad({ op: 'replace', path, value }).scimType).toBe('invalidValue');
   });
