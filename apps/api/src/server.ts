@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { registerRestBridge } from './rest/bridge.js';
+import { registerScimDoor } from './scim/scim-door.js';
 import { registerErrorHandler } from './rest/error-handler.js';
 import { problem, sendProblem } from './rest/problem.js';
 import { appRouter } from './app/app-router.js';
@@ -106,6 +107,7 @@ export async function buildApp({
   await registerTrpcDoor(app, { router: appRouter, createContext });
 
   registerRestBridge(app, appRouter, createContext, { onDownload: metrics.download });
+  await registerScimDoor(app, db, config);
 
   const indexHtml = path.join(config.WEB_DIST_DIR, 'index.html');
   const spaBuilt = fs.existsSync(indexHtml);

@@ -29,7 +29,14 @@ export interface Actor {
  */
 export type AuthMethod =
   | { via: 'session'; sessionId: string }
-  | { via: 'token'; tokenId: number; tokenName: string; scopes: readonly string[] | null };
+  | {
+      via: 'token';
+      tokenId: number;
+      tokenName: string;
+      scopes: readonly string[] | null;
+      /** Set when the token came through the SCIM door: its changes are recorded `via: scim`. */
+      door?: 'scim';
+    };
 
 /**
  * Whose account a request acts for: a known user id, or the user behind a token hash or a

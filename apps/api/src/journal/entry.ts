@@ -30,8 +30,8 @@ export interface ChangeEntry {
 }
 
 interface AuditVia {
-  kind: 'session' | 'token' | 'cli';
-  /** The API token's name, for `token`. */
+  kind: 'session' | 'token' | 'scim' | 'cli';
+  /** The API token's name, for `token` and `scim`. */
   name?: string | null;
 }
 
@@ -50,7 +50,7 @@ export function auditOriginOf(ctx: AuditOriginSource) {
     ctx.source === 'cli'
       ? { kind: 'cli' }
       : ctx.auth?.via === 'token'
-        ? { kind: 'token', name: ctx.auth.tokenName }
+        ? { kind: ctx.auth.door ?? 'token', name: ctx.auth.tokenName }
         : ctx.auth?.via === 'session'
           ? { kind: 'session' }
           : null;

@@ -99,6 +99,7 @@ export const auditMessages = {
     session: 'Web app',
     token: (name: string | null) => (name ? `API token “${name}”` : 'API token (since revoked)'),
     cli: 'Command line',
+    scim: (name: string | null) => (name ? `Provisioning (SCIM) with token “${name}”` : 'Provisioning (SCIM)'),
     unknown: 'Not recorded',
   },
   notSignedIn: 'Someone not signed in',

@@ -98,6 +98,13 @@ function passwordOrInvite(
   }
 }
 
+/**
+ * An account's own fields judged as the forms judge them, for a door that reads them from another
+ * shape (SCIM's userName, name and emails): the same name, e-mail and password rules.
+ */
+export const AccountFieldsSchema = z.object({ name, email, password: password.optional() });
+export type AccountFields = z.output<typeof AccountFieldsSchema>;
+
 export const UserCreateInputSchema = z
   .object({
     name,

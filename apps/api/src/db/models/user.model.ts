@@ -25,6 +25,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare invitation_expires_at: CreationOptional<Date | null>;
   declare invitation_accepted_at: CreationOptional<Date | null>;
   declare last_sign_in_at: CreationOptional<Date | null>;
+  /** The account's id in the system it came from (an import, a SCIM client); unique when set. */
+  declare external_id: CreationOptional<string | null>;
+  /** SCIM's userName when it differs from the e-mail (migration 0027). */
+  declare user_name: CreationOptional<string | null>;
 }
 
 export function initUser(sequelize: Sequelize, dialect: Dialect) {
@@ -47,6 +51,8 @@ export function initUser(sequelize: Sequelize, dialect: Dialect) {
       invitation_expires_at: { type: t.date, allowNull: true },
       invitation_accepted_at: { type: t.date, allowNull: true },
       last_sign_in_at: { type: t.date, allowNull: true },
+      external_id: { type: DataTypes.STRING(255), allowNull: true },
+      user_name: { type: t.ciText(255), allowNull: true },
     },
     {
       sequelize,

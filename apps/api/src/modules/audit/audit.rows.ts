@@ -7,7 +7,7 @@ import { toIso } from '../../db/sql-date.js';
 
 /** The door an event came through; older events (before it was recorded) say `unknown`. */
 function viaOf(event: AuditLog): AuditVia {
-  if (event.via === 'session' || event.via === 'token' || event.via === 'cli') {
+  if (event.via === 'session' || event.via === 'token' || event.via === 'scim' || event.via === 'cli') {
     return { kind: event.via, name: event.via_name };
   }
   return event.context?.source === 'cli' ? { kind: 'cli', name: null } : { kind: 'unknown', name: null };

@@ -6,10 +6,11 @@ import { hashPassword, UNUSABLE_PASSWORD } from '../../auth/password.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { inviteRefusal } from '../../domain/users.invite.js';
 import { usersPolicy } from '../../domain/users.policy.js';
-import { AppError, forbidden, refusalError } from '../../errors.js';
-import { EMAIL_TAKEN, planCreate } from '../../domain/users.edit-plan.js';
+import { forbidden, refusalError } from '../../errors.js';
+import { planCreate } from '../../domain/users.edit-plan.js';
 import { rolesOf, toUserItem } from './users.item.js';
-import { emailTaken, insertUser } from './users.write-repository.js';
+import { emailTaken, identityAudit, insertUser, storesUserName, type UserIdentity } from './users.write-repository.js';
+import { uniqueRefusal } from './users.unique-refusal.js';
 import { replaceGrants } from './users.permissions-change.js';
 import { roleFactsOf } from './users.roles-change.js';
 import { auditOriginOf } from '../../journal/journal.js';
@@ -17,9 +18,6 @@ import type { HandlerCall, HandlerContext } from '../../context.js';
 import { inviteUsers } from '../invitations/invitations.issue.js';
 import { visibleValuesOfUser } from '../attributes/attribute-values.repository.js';
 import { sensitivityContext, writeAttributeValues } from '../attributes/attribute-values.write.js';
-
-export const emailTakenError = () =>
-  new AppError('VALIDATION_FAILED', EMAIL_TAKEN, { errors: { email: [EMAIL_TAKEN] } });
 
 /**
  * POST /users: 201 with the new user. Creating an inactive account needs users.setActive too; the
@@ -29,7 +27,10 @@ export const emailTakenError = () =>
  * same transaction, answered as POST /users/{id}/invite answers beside the item. Custom attribute
  * values are judged and stored in that transaction too (every required one the caller may see).
  */
-export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): Promise<UserCreateAnswer> {
+export async function createUser({
+  ctx,
+  input,
+}: HandlerCall<UserCreateInput & { identity?: UserIdentity }>): Promise<UserCreateAnswer> {
   if (input.is_active === false && !usersPolicy.createInactive(ctx.actor)) throw forbidden('users.setActive');
   // Hash before the transaction: ~60 ms of CPU must not hold the write lock. An invited account
   // has no password until its link sets one (the contract refuses neither and both).
@@ -48,7 +49,13 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
       const user = await insertUser(
         ctx.db,
         tx,
-        { name: input.name, email: input.email, passwordHash, isActive },
+        {
+          name: input.name,
+          email: input.email,
+          passwordHash,
+          isActive,
+          ...(input.identity ? { identity: input.identity } : {}),
+        },
         roleIds,
       );
       await replaceGrants(ctx.db, tx, user.id, grants);
@@ -67,6 +74,7 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
           is_active: isActive,
           roles: roles.map((r) => r.name),
           ...(grants.added.length ? { permissions: grants.added } : {}),
+          ...identityAudit(user),
           ...attributes.after,
         }),
         ...(Object.keys(attributes.sensitivity).length ? { context: sensitivityContext(attributes) } : {}),
@@ -78,7 +86,7 @@ export async function createUser({ ctx, input }: HandlerCall<UserCreateInput>): 
     });
   } catch (err) {
     // Two creations racing for one e-mail: the unique index decides, the loser gets the same 422.
-    if (err instanceof UniqueConstraintError) throw emailTakenError();
+    if (err instanceof UniqueConstraintError) throw uniqueRefusal(err, storesUserName(input.identity, input.email));
     throw err;
   }
 }

@@ -10,12 +10,20 @@ import { lastHolderGuard } from '../../repositories/permission-holders.js';
 import { lockForAdminRemoval } from '../../repositories/users.admin-turn.js';
 import { lockAdministratorChanges, lockUsers, roleIdByName } from '../../repositories/users.locks.js';
 import { liveUser, targetOf } from '../../repositories/users.targets.js';
-import { emailTakenError } from './create.handler.js';
+import { uniqueRefusal } from './users.unique-refusal.js';
 import { revokeCredentials, revokeOtherCredentials } from './users.batch-repository.js';
 import { rolesOf, toUserItem, versionOf } from './users.item.js';
 import { directGrantsOf, replaceGrants } from './users.permissions-change.js';
 import { roleFactsOf } from './users.roles-change.js';
-import { emailTaken, replaceRoles, roleIdsOf } from './users.write-repository.js';
+import {
+  emailTaken,
+  identityAudit,
+  identityColumns,
+  replaceRoles,
+  roleIdsOf,
+  storesUserName,
+  type UserIdentity,
+} from './users.write-repository.js';
 import { visibleValuesOfUser } from '../attributes/attribute-values.repository.js';
 import { sensitivityContext, writeAttributeValues } from '../attributes/attribute-values.write.js';
 
@@ -31,7 +39,10 @@ const contextOf = (...parts: Record<string, unknown>[]) => {
  * ceiling, the version, the e-mail, the grants, the status, the roles and the rules, in that
  * order), apply it, with the custom attribute values given (only their keys change). A new password ends the user's other sessions and tokens in that transaction.
  */
-export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdateInput>): Promise<{ item: UserItem }> {
+export async function updateUser({
+  ctx,
+  input,
+}: HandlerCall<IdInput & UserUpdateInput & { identity?: UserIdentity }>): Promise<{ item: UserItem }> {
   const { db, config } = ctx;
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
@@ -73,8 +84,13 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
 
       const guard = plan.grants?.removed.length ? await lastHolderGuard(db, tx) : null;
       const beforeRoles = (await rolesOf(db, user.id, tx)).map((r) => r.name);
-      const before = { name: user.name, email: user.email, is_active: Boolean(user.is_active) };
-      user.set({ name: input.name, email: input.email, lock_version: user.lock_version + 1 });
+      const before = { name: user.name, email: user.email, is_active: Boolean(user.is_active), ...identityAudit(user) };
+      user.set({
+        name: input.name,
+        email: input.email,
+        lock_version: user.lock_version + 1,
+        ...identityColumns(input.identity, input.email),
+      });
       if (plan.statusChanges) user.set('is_active', input.is_active as boolean);
       if (passwordHash) user.set('password_hash', passwordHash);
       await user.save({ transaction: tx });
@@ -102,6 +118,7 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
             name: user.name,
             email: user.email,
             is_active: Boolean(user.is_active),
+            ...identityAudit(user),
             roles: roles.map((r) => r.name),
             permissions: plan.grants ? await directGrantsOf(db, tx, user.id) : grantsBefore,
             ...attributes.after,
@@ -113,7 +130,7 @@ export async function updateUser({ ctx, input }: HandlerCall<IdInput & UserUpdat
       return { item: { ...toUserItem(user), roles, attributes: values } };
     });
   } catch (err) {
-    if (err instanceof UniqueConstraintError) throw emailTakenError();
+    if (err instanceof UniqueConstraintError) throw uniqueRefusal(err, storesUserName(input.identity, input.email));
     throw err;
   }
 }

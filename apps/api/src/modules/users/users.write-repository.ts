@@ -9,6 +9,40 @@ export interface NewUser {
   email: string;
   passwordHash: string;
   isActive: boolean;
+  /** What an identity provider knows the account by (SCIM): stored beside the e-mail. */
+  identity?: UserIdentity;
+}
+
+/**
+ * The account's identifiers in another system, written by the SCIM door (and imports, for
+ * `external_id`): `externalId` is the provider's id for it; `userName` is stored only when it
+ * differs from the e-mail (migration 0027). Absent keys stay as they are.
+ */
+export interface UserIdentity {
+  externalId?: string | null;
+  userName?: string | null;
+}
+
+/** Whether the write stores a userName of its own (one equal to the e-mail is not stored twice). */
+export const storesUserName = (identity: UserIdentity | undefined, email: string) =>
+  typeof identity?.userName === 'string' && identity.userName.toLowerCase() !== email.toLowerCase();
+
+/** The identity's fields as the audit records them, when the account has them. */
+export function identityAudit(user: Pick<User, 'external_id' | 'user_name'>) {
+  return {
+    ...(user.external_id ? { external_id: user.external_id } : {}),
+    ...(user.user_name ? { user_name: user.user_name } : {}),
+  };
+}
+
+/** The identity's columns, for the keys given. */
+export function identityColumns(identity: UserIdentity | undefined, email: string) {
+  if (!identity) return {};
+  const { externalId, userName } = identity;
+  return {
+    ...(externalId !== undefined ? { external_id: externalId } : {}),
+    ...(userName !== undefined ? { user_name: storesUserName(identity, email) ? userName : null } : {}),
+  };
 }
 
 /** Case-insensitive on both engines (NOCASE column on SQLite, _ci collation on MySQL); deleted users count. */
@@ -29,7 +63,13 @@ export async function emailTaken(
 
 export async function insertUser(db: Database, tx: Transaction, data: NewUser, roleIds: number[] = []): Promise<User> {
   const user = await db.models.User.create(
-    { name: data.name, email: data.email, password_hash: data.passwordHash, is_active: data.isActive },
+    {
+      name: data.name,
+      email: data.email,
+      password_hash: data.passwordHash,
+      is_active: data.isActive,
+      ...identityColumns(data.identity, data.email),
+    },
     { transaction: tx },
   );
   if (roleIds.length) {

@@ -28,7 +28,8 @@ export const actionTone = (action: string): BadgeTone => ACTION_TONES[action as 
 
 export function viaText(via: AuditVia, m: AuditPageMessages): string {
   const t = m.audit.via;
-  return via.kind === 'token' ? t.token(via.name) : t[via.kind];
+  if (via.kind === 'token' || via.kind === 'scim') return t[via.kind](via.name);
+  return t[via.kind];
 }
 
 export function fieldLabel(field: string, m: AuditPageMessages): string {

@@ -1,0 +1,137 @@
+import { SCIM_SCHEMAS } from '@app/contracts';
+import { SCIM_MAX_RESULTS } from './scim-list-query.js';
+
+/**
+ * The discovery documents (RFC 7643 §5–7, RFC 7644 §4, RFC 9865 §2.4): what this service provider
+ * does, stated truthfully — every capability advertised works, and one not built says
+ * `supported: false` (bulk). A resource type is listed only once its endpoint exists.
+ */
+
+type Attribute = {
+  name: string;
+  type: 'string' | 'boolean' | 'complex' | 'reference' | 'dateTime';
+  multiValued: boolean;
+  required: boolean;
+  caseExact: boolean;
+  mutability: 'readOnly' | 'readWrite' | 'immutable' | 'writeOnly';
+  returned: 'always' | 'never' | 'default' | 'request';
+  uniqueness: 'none' | 'server' | 'global';
+  description: string;
+  subAttributes?: Attribute[];
+  referenceTypes?: string[];
+};
+
+const attr = (
+  name: string,
+  description: string,
+  more: Partial<Omit<Attribute, 'name' | 'description'>> = {},
+): Attribute => ({
+  name,
+  type: 'string',
+  multiValued: false,
+  required: false,
+  caseExact: false,
+  mutability: 'readWrite',
+  returned: 'default',
+  uniqueness: 'none',
+  description,
+  ...more,
+});
+
+const USER_ATTRIBUTES: Attribute[] = [
+  attr('userName', 'Unique identifier for the user, compared without regard to case. Defaults to the e-mail.', {
+    required: true,
+    uniqueness: 'server',
+  }),
+  attr('name', "The user's name. The service keeps one name: givenName and familyName are read from it.", {
+    type: 'complex',
+    subAttributes: [
+      attr('formatted', 'The full name.'),
+      attr('familyName', 'The last word of the name.'),
+      attr('givenName', 'The name before its last word.'),
+    ],
+  }),
+  attr('displayName', 'The name as shown; the same as name.formatted.'),
+  attr('emails', 'The user\'s e-mail address: one, of type "work", primary. It is also how the user signs in.', {
+    type: 'complex',
+    multiValued: true,
+    subAttributes: [
+      attr('value', 'The e-mail address.', { uniqueness: 'server' }),
+      attr('type', 'Always "work".'),
+      attr('primary', 'Always true.', { type: 'boolean' }),
+    ],
+  }),
+  attr('active', 'Whether the user may sign in. Deactivating ends their sessions and revokes their API tokens.', {
+    type: 'boolean',
+  }),
+  attr('password', "A password for signing in, judged by the service's password rules. Never returned.", {
+    mutability: 'writeOnly',
+    returned: 'never',
+  }),
+  attr('groups', "The user's roles. Read-only: change membership through the Group.", {
+    type: 'complex',
+    multiValued: true,
+    mutability: 'readOnly',
+    subAttributes: [
+      attr('value', "The role's id.", { mutability: 'readOnly' }),
+      attr('$ref', 'The Group resource.', { type: 'reference', referenceTypes: ['Group'], mutability: 'readOnly' }),
+      attr('display', "The role's name.", { mutability: 'readOnly' }),
+    ],
+  }),
+];
+
+const schemaResource = (baseUrl: string, id: string, name: string, description: string, attributes: Attribute[]) => ({
+  schemas: [SCIM_SCHEMAS.schema],
+  id,
+  name,
+  description,
+  attributes,
+  meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${id}` },
+});
+
+export function schemas(baseUrl: string) {
+  return [schemaResource(baseUrl, SCIM_SCHEMAS.user, 'User', 'User Account', USER_ATTRIBUTES)];
+}
+
+export function resourceTypes(baseUrl: string) {
+  return [
+    {
+      schemas: [SCIM_SCHEMAS.resourceType],
+      id: 'User',
+      name: 'User',
+      endpoint: '/Users',
+      description: 'User Account',
+      schema: SCIM_SCHEMAS.user,
+      schemaExtensions: [],
+      meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` },
+    },
+  ];
+}
+
+export function serviceProviderConfig(baseUrl: string) {
+  return {
+    schemas: [SCIM_SCHEMAS.serviceProviderConfig],
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
+    changePassword: { supported: true },
+    sort: { supported: true },
+    etag: { supported: true },
+    pagination: {
+      cursor: true,
+      index: true,
+      defaultPaginationMethod: 'index',
+      defaultPageSize: 100,
+      maxPageSize: SCIM_MAX_RESULTS,
+    },
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'Bearer token',
+        description: 'An API token of this service, sent as "Authorization: Bearer <token>".',
+        primary: true,
+      },
+    ],
+    meta: { resourceType: 'ServiceProviderConfig', location: `${baseUrl}/ServiceProviderConfig` },
+  };
+}

@@ -1,0 +1,74 @@
+import { SCIM_MEDIA_TYPE } from '@app/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { logError } from '../logger.js';
+import { scimContext } from './scim-context.js';
+import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.js';
+import { ScimError } from './scim-error.js';
+import { toScimError } from './scim-errors.js';
+import { registerScimUsers } from './users/scim-users.routes.js';
+
+export const SCIM_PREFIX = '/api/scim/v2';
+
+function send(reply: FastifyReply, status: number, body: unknown, etag?: string) {
+  if (etag) reply.header('etag', etag);
+  return reply.code(status).type(`${SCIM_MEDIA_TYPE}; charset=utf-8`).send(body);
+}
+
+/**
+ * The SCIM 2.0 door (RFC 7643/7644; issue 39): its own media type, its own error shape, bearer
+ * tokens only, and every change through the product's handlers. Everything under the prefix is
+ * answered in SCIM's shape, a path it does not know included.
+ */
+export async function registerScimDoor(app: FastifyInstance, db: Database, config: AppConfig) {
+  await app.register(
+    async (scope) => {
+      // application/scim+json is JSON (RFC 7644 §3.1); application/json is taken too, as clients send either.
+      const parseJson = app.getDefaultJsonParser('error', 'error');
+      scope.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJson);
+      scope.setErrorHandler((error, req, reply) => {
+        const scim = toScimError(error);
+        logError(req.log, error, scim.status);
+        if (scim.status === 401) reply.header('www-authenticate', 'Bearer realm="scim"');
+        return send(reply, scim.status, scim.toBody());
+      });
+      scope.setNotFoundHandler((req, reply) =>
+        send(
+          reply,
+          404,
+          new ScimError(404, `No SCIM endpoint answers ${req.method} ${req.url.split('?')[0]}.`).toBody(),
+        ),
+      );
+      const contextOf = (req: FastifyRequest) => scimContext(db, config, req);
+      scope.get('/ServiceProviderConfig', async (req, reply) =>
+        send(reply, 200, serviceProviderConfig((await contextOf(req)).baseUrl)),
+      );
+      scope.get('/ResourceTypes', async (req, reply) => {
+        const found = resourceTypes((await contextOf(req)).baseUrl);
+        return send(reply, 200, listOf(found));
+      });
+      scope.get<{ Params: { id: string } }>('/ResourceTypes/:id', async (req, reply) => {
+        const found = resourceTypes((await contextOf(req)).baseUrl).find((r) => r.id === req.params.id);
+        if (!found) throw new ScimError(404, `No resource type "${req.params.id}".`);
+        return send(reply, 200, found);
+      });
+      scope.get('/Schemas', async (req, reply) => send(reply, 200, listOf(schemas((await contextOf(req)).baseUrl))));
+      scope.get<{ Params: { id: string } }>('/Schemas/:id', async (req, reply) => {
+        const found = schemas((await contextOf(req)).baseUrl).find((s) => s.id === req.params.id);
+        if (!found) throw new ScimError(404, `No schema "${req.params.id}".`);
+        return send(reply, 200, found);
+      });
+      registerScimUsers(scope, contextOf, send);
+    },
+    { prefix: SCIM_PREFIX },
+  );
+}
+
+const listOf = <T>(resources: T[]) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+  totalResults: resources.length,
+  itemsPerPage: resources.length,
+  startIndex: 1,
+  Resources: resources,
+});

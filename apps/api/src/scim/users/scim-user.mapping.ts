@@ -1,0 +1,56 @@
+import { SCIM_SCHEMAS, type ScimUser } from '@app/contracts';
+
+/** What the SCIM door reads of an account to answer it as a SCIM User. */
+export interface ScimUserRow {
+  id: number;
+  name: string;
+  email: string;
+  user_name: string | null;
+  external_id: string | null;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+  lock_version: number;
+}
+
+export interface ScimRoleRef {
+  id: number;
+  name: string;
+}
+
+/** The weak ETag of a user: its optimistic-lock version, which every write of the row moves on. */
+export const userEtag = (row: Pick<ScimUserRow, 'lock_version'>) => `W/"${row.lock_version}"`;
+
+/**
+ * The product keeps one name; SCIM's parts are read from it: the family name is its last word,
+ * the given name what comes before (the split the filter on `name.familyName` uses too).
+ */
+export function nameParts(name: string): { givenName?: string; familyName?: string } {
+  const trimmed = name.trim();
+  const cut = trimmed.lastIndexOf(' ');
+  if (cut === -1) return trimmed ? { familyName: trimmed } : {};
+  return { givenName: trimmed.slice(0, cut).trim(), familyName: trimmed.slice(cut + 1) };
+}
+
+/** An account as a SCIM User (RFC 7643 §4.1); its groups are its roles. */
+export function toScimUser(row: ScimUserRow, roles: readonly ScimRoleRef[], baseUrl: string): ScimUser {
+  const location = `${baseUrl}/Users/${row.id}`;
+  return {
+    schemas: [SCIM_SCHEMAS.user],
+    id: String(row.id),
+    ...(row.external_id ? { externalId: row.external_id } : {}),
+    userName: row.user_name ?? row.email,
+    name: { formatted: row.name, ...nameParts(row.name) },
+    displayName: row.name,
+    emails: [{ value: row.email, type: 'work', primary: true }],
+    active: row.is_active,
+    groups: roles.map((r) => ({ value: String(r.id), display: r.name, $ref: `${baseUrl}/Groups/${r.id}` })),
+    meta: {
+      resourceType: 'User',
+      created: row.created_at.toISOString(),
+      lastModified: row.updated_at.toISOString(),
+      location,
+      version: userEtag(row),
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
+import { toIso } from '../../db/sql-date.js';
+import { countWhere, pageIds, readStats } from '../../modules/users/users.read-repository.js';
+import { ScimError } from '../scim-error.js';
+import type { ScimRoleRef, ScimUserRow } from './scim-user.mapping.js';
+
+const COLUMNS = 'id, name, email, user_name, external_id, is_active, created_at, updated_at, lock_version';
+
+type RawRow = Omit<ScimUserRow, 'is_active' | 'created_at' | 'updated_at' | 'id' | 'lock_version'> & {
+  id: number | string;
+  is_active: number | boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+  lock_version: number | string;
+};
+
+const toDate = (v: Date | string) => new Date(toIso(v) as string);
+
+function toRow(r: RawRow): ScimUserRow {
+  return {
+    id: Number(r.id),
+    name: r.name,
+    email: r.email,
+    user_name: r.user_name,
+    external_id: r.external_id,
+    is_active: Boolean(r.is_active),
+    created_at: toDate(r.created_at),
+    updated_at: toDate(r.updated_at),
+    lock_version: Number(r.lock_version),
+  };
+}
+
+/** The live accounts among `ids`, in the order of `ids`. */
+export async function scimRowsByIds(db: Database, ids: readonly number[], tx?: Transaction): Promise<ScimUserRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.sequelize.query<RawRow>(
+    `SELECT ${COLUMNS} FROM users WHERE id IN (:ids) AND deleted_at IS NULL`,
+    { type: QueryTypes.SELECT, replacements: { ids }, ...(tx ? { transaction: tx } : MAY_READ_REPLICA) },
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), toRow(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Each account's roles (SCIM's read-only `groups`), by name. */
+export async function rolesByUser(db: Database, ids: readonly number[], tx?: Transaction) {
+  const roles = new Map<number, ScimRoleRef[]>();
+  if (ids.length === 0) return roles;
+  const rows = await db.sequelize.query<{ user_id: number | string; id: number | string; name: string }>(
+    `SELECT ur.user_id, r.id, r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id
+      WHERE ur.user_id IN (:ids) ORDER BY r.name, r.id`,
+    { type: QueryTypes.SELECT, replacements: { ids }, ...(tx ? { transaction: tx } : MAY_READ_REPLICA) },
+  );
+  for (const r of rows) {
+    const list = roles.get(Number(r.user_id)) ?? [];
+    list.push({ id: Number(r.id), name: r.name });
+    roles.set(Number(r.user_id), list);
+  }
+  return roles;
+}
+
+/** One live account with its roles; 404 in SCIM's shape when there is none (trashed counts as none). */
+export async function scimUserById(db: Database, id: string, tx?: Transaction) {
+  const numeric = /^\d{1,10}$/.test(id) ? Number(id) : null;
+  const [row] = numeric === null ? [] : await scimRowsByIds(db, [numeric], tx);
+  if (!row) throw new ScimError(404, `No user has the id "${id}".`);
+  const roles = (await rolesByUser(db, [row.id], tx)).get(row.id) ?? [];
+  return { row, roles };
+}
+
+/** Where a users page starts: a position (`startIndex`, 1-based) or after an id (a cursor). */
+export type UsersPageStart = { offset: number } | { afterId: number };
+
+/**
+ * One page of live accounts matching `where` in `order`, with how many match in all: from the
+ * trigger-kept counters when nothing narrows the list (one row read at any size), else counted.
+ */
+export async function scimUsersPage(
+  db: Database,
+  where: WhereOptions | null,
+  order: [string, 'ASC' | 'DESC'][],
+  start: UsersPageStart,
+  count: number,
+): Promise<{ total: number; ids: number[]; more: boolean }> {
+  const live: WhereOptions = { deleted_at: null };
+  const matching = where ? { [Op.and]: [live, where] } : live;
+  const paged = 'afterId' in start ? { [Op.and]: [matching, { id: { [Op.gt]: start.afterId } }] } : matching;
+  const offset = 'offset' in start ? start.offset : 0;
+  const [total, ids] = await Promise.all([
+    where ? countWhere(db, matching) : readStats(db).then((s) => s.total),
+    count === 0 ? Promise.resolve([]) : pageIds(db, paged, order, count + 1, offset),
+  ]);
+  return { total, ids: ids.slice(0, count), more: ids.length > count };
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCIM_SCHEMAS, type ScimListResponse, type ScimUser } from '@app/contracts';
+import type { OrderItem } from 'sequelize';
+import { usersFilter } from '../filter/users-filter.js';
+import { applyUserPatch } from '../patch/user-patch.js';
+import { requireScimPermission, type ScimContext } from '../scim-context.js';
+import { invalidValue } from '../scim-error.js';
+import { decodeCursor, encodeCursor, readListParams, type ScimListParams } from '../scim-list-query.js';
+import { project } from '../scim-projection.js';
+import { readUserBody } from './scim-user.input.js';
+import { toScimUser, userEtag } from './scim-user.mapping.js';
+import { rolesByUser, scimRowsByIds, scimUserById, scimUsersPage } from './scim-users.read.js';
+import { changeScimUser, createScimUser, deleteScimUser } from './scim-users.write.js';
+
+type Send = (reply: FastifyReply, status: number, body: unknown, etag?: string) => FastifyReply;
+type ContextOf = (req: FastifyRequest) => Promise<ScimContext>;
+
+/** sortBy (case-insensitive, URN prefix allowed) → the column it orders by; id breaks ties. */
+const SORTS = new Map<string, string>([
+  ['id', 'id'],
+  ['username', 'user_name_key'],
+  ['name.formatted', 'name'],
+  ['displayname', 'name'],
+  ['name', 'name'],
+  ['emails', 'email'],
+  ['emails.value', 'email'],
+  ['meta.created', 'created_at'],
+  ['meta.lastmodified', 'updated_at'],
+]);
+
+function orderOf(params: ScimListParams): [string, 'ASC' | 'DESC'][] {
+  const dir = params.sortOrder === 'descending' ? 'DESC' : 'ASC';
+  if (params.sortBy === null) return [['id', 'ASC']];
+  const key = params.sortBy.toLowerCase().replace(`${SCIM_SCHEMAS.user.toLowerCase()}:`, '');
+  const column = SORTS.get(key);
+  if (!column) throw invalidValue(`sortBy "${params.sortBy}" is not an attribute users can be sorted by.`);
+  return column === 'id'
+    ? [['id', dir]]
+    : [
+        [column, dir],
+        ['id', dir],
+      ];
+}
+
+async function listUsers(ctx: ScimContext, query: unknown): Promise<ScimListResponse<Partial<ScimUser>>> {
+  requireScimPermission(ctx, 'users.view');
+  const params = readListParams(query);
+  const filter = params.filter === null ? null : usersFilter(ctx.db, params.filter);
+  const byCursor = params.cursor !== null;
+  if (byCursor && params.sortBy !== null) {
+    throw invalidValue('A cursor walks the users in id order: leave sortBy out, or page by startIndex.');
+  }
+  const start = byCursor ? { afterId: decodeCursor(params.cursor as string) } : { offset: params.startIndex - 1 };
+  const order = byCursor ? ([['id', 'ASC']] as [string, 'ASC'][]) : orderOf(params);
+  const page = await scimUsersPage(ctx.db, filter?.where ?? null, order as OrderItem[] as never, start, params.count);
+  const [rows, roles] = await Promise.all([scimRowsByIds(ctx.db, page.ids), rolesByUser(ctx.db, page.ids)]);
+  const resources = rows.map((row) =>
+    project(toScimUser(row, roles.get(row.id) ?? [], ctx.baseUrl), params.attributes, params.excludedAttributes),
+  );
+  const last = rows.at(-1);
+  return {
+    schemas: [SCIM_SCHEMAS.listResponse],
+    totalResults: page.total,
+    itemsPerPage: resources.length,
+    ...(byCursor ? {} : { startIndex: params.startIndex }),
+    ...(byCursor && page.more && last ? { nextCursor: encodeCursor(last.id) } : {}),
+    Resources: resources,
+  };
+}
+
+async function oneUser(ctx: ScimContext, id: string) {
+  const { row, roles } = await scimUserById(ctx.db, id);
+  return { resource: toScimUser(row, roles, ctx.baseUrl), etag: userEtag(row) };
+}
+
+const ifMatchOf = (req: FastifyRequest) => {
+  const v = req.headers['if-match'];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** /Users (RFC 7644 §3.3–3.6): list, read, create, replace, patch, delete. */
+export function registerScimUsers(scope: FastifyInstance, contextOf: ContextOf, send: Send) {
+  type WithId = { Params: { id: string } };
+  const shown = (req: FastifyRequest, resource: ScimUser) => {
+    const params = readListParams(req.query);
+    return project(resource, params.attributes, params.excludedAttributes);
+  };
+  scope.get('/Users', async (req, reply) => send(reply, 200, await listUsers(await contextOf(req), req.query)));
+  scope.get<WithId>('/Users/:id', async (req, reply) => {
+    const ctx = await contextOf(req);
+    requireScimPermission(ctx, 'users.view');
+    const { resource, etag } = await oneUser(ctx, req.params.id);
+    return send(reply, 200, shown(req, resource), etag);
+  });
+  scope.post('/Users', async (req, reply) => {
+    const ctx = await contextOf(req);
+    requireScimPermission(ctx, 'users.create');
+    const id = await createScimUser(ctx, readUserBody(req.body, { active: true }));
+    const { resource, etag } = await oneUser(ctx, String(id));
+    reply.header('location', resource.meta.location);
+    return send(reply, 201, shown(req, resource), etag);
+  });
+  scope.put<WithId>('/Users/:id', async (req, reply) => {
+    const ctx = await contextOf(req);
+    requireScimPermission(ctx, 'users.update');
+    await changeScimUser(ctx, req.params.id, ifMatchOf(req), (current) =>
+      readUserBody(req.body, { active: current.active }),
+    );
+    const { resource, etag } = await oneUser(ctx, req.params.id);
+    return send(reply, 200, shown(req, resource), etag);
+  });
+  scope.patch<WithId>('/Users/:id', async (req, reply) => {
+    const ctx = await contextOf(req);
+    await changeScimUser(ctx, req.params.id, ifMatchOf(req), (current) => applyUserPatch(current, req.body));
+    const { resource, etag } = await oneUser(ctx, req.params.id);
+    return send(reply, 200, shown(req, resource), etag);
+  });
+  scope.delete<WithId>('/Users/:id', async (req, reply) => {
+    const ctx = await contextOf(req);
+    await deleteScimUser(ctx, req.params.id, ifMatchOf(req));
+    return reply.code(204).send();
+  });
+}

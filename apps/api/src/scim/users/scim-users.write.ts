@@ -1,0 +1,130 @@
+import { AppError } from '../../errors.js';
+import { createUser } from '../../modules/users/create.handler.js';
+import { deleteUser } from '../../modules/users/delete.handler.js';
+import { setUserActive } from '../../modules/users/set-active.handler.js';
+import { updateUser } from '../../modules/users/update.handler.js';
+import { versionOf } from '../../modules/users/users.item.js';
+import { requireScimPermission, type ScimContext } from '../scim-context.js';
+import { ScimError } from '../scim-error.js';
+import { accountOf, type ScimUserFields } from './scim-user.input.js';
+import { nameParts, type ScimUserRow, userEtag } from './scim-user.mapping.js';
+import { scimUserById } from './scim-users.read.js';
+
+/**
+ * The SCIM door's user writes, each through the product's own handler for that action (create,
+ * edit, status, delete): the same rules, ceiling, audit (`via: scim`) and webhooks as REST.
+ */
+
+/** `If-Match` (RFC 7232): absent or `*` passes; otherwise one of its tags must be the user's. */
+export function checkIfMatch(ifMatch: string | undefined, row: ScimUserRow): void {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return;
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (!tags.includes(userEtag(row))) {
+    throw new ScimError(412, 'The user changed since that version was read: read it again, then retry.');
+  }
+}
+
+/** The SCIM fields of an account as stored, for a PATCH to apply its operations to. */
+export function fieldsOf(row: ScimUserRow): ScimUserFields {
+  const parts = nameParts(row.name);
+  return {
+    userName: row.user_name ?? row.email,
+    externalId: row.external_id,
+    name: { formatted: row.name, givenName: parts.givenName ?? null, familyName: parts.familyName ?? null },
+    displayName: row.name,
+    emails: [{ value: row.email, type: 'work', primary: true }],
+    active: row.is_active,
+    enterprise: {},
+  };
+}
+
+export async function createScimUser(ctx: ScimContext, fields: ScimUserFields): Promise<number> {
+  requireScimPermission(ctx, 'users.create');
+  const account = accountOf(fields);
+  const { item } = await createUser({
+    ctx,
+    input: {
+      name: account.name,
+      email: account.email,
+      ...(account.password !== undefined
+        ? { password: account.password, password_confirmation: account.password }
+        : {}),
+      is_active: fields.active,
+      identity: { externalId: fields.externalId, userName: fields.userName },
+    },
+  });
+  return item.id;
+}
+
+/**
+ * Writes `next` over the account `row` was read as: nothing when nothing changed, the status
+ * handler when only `active` did (a token with users.setActive alone can deactivate, as Okta's
+ * deprovisioning does), the edit handler otherwise (users.update, and users.setActive when the
+ * status changes too, judged by the edit's own plan).
+ */
+export async function writeScimUser(ctx: ScimContext, row: ScimUserRow, next: ScimUserFields): Promise<void> {
+  const account = accountOf(next);
+  const before = fieldsOf(row);
+  const unchanged =
+    account.name === row.name &&
+    account.email === row.email &&
+    next.userName.toLowerCase() === before.userName.toLowerCase() &&
+    next.externalId === row.external_id &&
+    account.password === undefined;
+  if (unchanged && next.active === row.is_active) {
+    requireScimPermission(ctx, 'users.update');
+    return;
+  }
+  if (unchanged) {
+    requireScimPermission(ctx, 'users.setActive');
+    await setUserActive({ ctx, input: { id: row.id, active: next.active } });
+    return;
+  }
+  requireScimPermission(ctx, 'users.update');
+  await updateUser({
+    ctx,
+    input: {
+      id: row.id,
+      name: account.name,
+      email: account.email,
+      ...(account.password !== undefined
+        ? { password: account.password, password_confirmation: account.password }
+        : {}),
+      is_active: next.active,
+      version: versionOf(row),
+      identity: { externalId: next.externalId, userName: next.userName },
+    },
+  });
+}
+
+/**
+ * Reads the account, checks `If-Match`, lets `change` decide the new fields and writes them. A
+ * write that loses a race to another change of the same user (its version moved on between the
+ * read and the write) is read and decided again once when the client sent no `If-Match`: it
+ * asked for the change whatever the version; with one, the race is its 412.
+ */
+export async function changeScimUser(
+  ctx: ScimContext,
+  id: string,
+  ifMatch: string | undefined,
+  change: (current: ScimUserFields) => ScimUserFields,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const { row } = await scimUserById(ctx.db, id);
+    checkIfMatch(ifMatch, row);
+    try {
+      await writeScimUser(ctx, row, change(fieldsOf(row)));
+      return;
+    } catch (err) {
+      const stale = err instanceof AppError && err.appCode === 'VERSION_CONFLICT';
+      if (!stale || ifMatch !== undefined || attempt > 0) throw err;
+    }
+  }
+}
+
+export async function deleteScimUser(ctx: ScimContext, id: string, ifMatch: string | undefined): Promise<void> {
+  requireScimPermission(ctx, 'users.delete');
+  const { row } = await scimUserById(ctx.db, id);
+  checkIfMatch(ifMatch, row);
+  await deleteUser({ ctx, input: { id: row.id } });
+}
