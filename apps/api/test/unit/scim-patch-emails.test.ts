@@ -28,6 +28,18 @@ describe('emails, a multi-valued attribute', () => {
     ).toEqual([{ value: 'only@example.com', primary: true }]);
   });
 
+  it('replace keeps one of an address given twice in different case', () => {
+    const emails = emailsAfter({
+      op: 'replace',
+      path: 'emails',
+      value: [
+        { value: 'Same@example.com', type: 'work' },
+        { value: 'same@EXAMPLE.com', primary: true },
+      ],
+    });
+    expect(emails).toEqual([{ value: 'same@EXAMPLE.com', type: 'work', primary: true }]);
+  });
+
   it('replace with a filter replaces the values it matches, comparing type without case', () => {
     expect(
       emailsAfter({

@@ -98,7 +98,7 @@ function readMemberIds(value: unknown): string[] {
       const id = isRecord(m) ? member(m, 'value').value : undefined;
       if (typeof id !== 'string' || !MEMBER_ID.test(id)) {
         throw invalidValue(
-          `A member is {"value": "<user id>"} with the user's id as a string of digits (got ${JSON.stringify(m)}).`,
+          `A member is {"value": "<user id>"} with the user's id as a string of digits (got ${JSON.stringify(m)?.slice(0, 80)}).`,
         );
       }
       return id;

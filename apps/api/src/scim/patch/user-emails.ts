@@ -58,10 +58,15 @@ function patchWhole(
   }
   const incoming = value === null ? [] : readEmails(value);
   const next = op === 'replace' ? [] : list;
+  // Addresses compare without case (RFC 7643 §4.1.2: not case-exact); a map keeps a long list linear.
+  const byAddress = new Map(next.map((e) => [e.value.toLowerCase(), e]));
   for (const email of incoming) {
-    const same = next.find((e) => e.value.toLowerCase() === email.value.toLowerCase());
+    const same = byAddress.get(email.value.toLowerCase());
     if (same) Object.assign(same, email);
-    else next.push(email);
+    else {
+      next.push(email);
+      byAddress.set(email.value.toLowerCase(), email);
+    }
     touched.add(same ?? email);
   }
   return next;
