@@ -74,6 +74,12 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** At most this many target ids travel with a list row; the record itself has them all. */
 export const AUDIT_ROW_TARGETS = 20;
 
+/** The doors a list may be narrowed to (`filters[via]`): every recorded kind; `unknown` (older rows) is no door. */
+export const AUDIT_VIA_FILTER = AuditViaSchema.shape.kind.exclude(['unknown'], {
+  error: 'Give one of session, token, scim or cli.',
+});
+export type AuditViaFilter = z.infer<typeof AUDIT_VIA_FILTER>;
+
 const id = (what: string) => numeric(integer(`${what} must be a whole number of 1 or more.`, { min: 1 }));
 
 /**
@@ -92,6 +98,8 @@ export const auditListQuery = defineListQuery({
     occurred_between: dateRange(),
     // The events that changed a custom attribute's value, by its key (kept after it is removed).
     attribute: exact(AttributeKeySchema),
+    // The door the change came through: `scim` is what identity providers did.
+    via: exact(AUDIT_VIA_FILTER),
     ip: exact(
       plainTextCheck(z.string({ error: 'Give one IP address.' }).trim(), 'filter')
         .min(1)

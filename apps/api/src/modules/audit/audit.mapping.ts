@@ -36,6 +36,8 @@ export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
     user_id: readAsBranches,
     occurred_between: byKind('created_at', toDate),
     ip: byKind('ip'),
+    // No index of its own (migration 0008 gave `via` none): read along the time index, filtered.
+    via: byKind('via'),
     attribute: readAsBranches,
   },
 };
