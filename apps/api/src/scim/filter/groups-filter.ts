@@ -1,0 +1,56 @@
+import { SCIM_SCHEMAS } from '@app/contracts';
+import { literal, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { constantField, dateField, idField, textField } from './fields.js';
+import { parseFilter } from './parse.js';
+import { filterSql } from './sql.js';
+import { type FilterSchema, translate } from './translate.js';
+
+/** Columns of the Role model's alias (`Role`, as `db.models.Role.findAll` names it). */
+const col = (name: string) => `\`Role\`.\`${name}\``;
+
+function groupsSchema(db: Database): FilterSchema {
+  const sql = filterSql(db);
+  return {
+    resource: 'Group',
+    urn: SCIM_SCHEMAS.group,
+    simple: {
+      id: idField(sql, 'id', col('id')),
+      displayname: textField(sql, 'displayName', col('name')),
+    },
+    complex: {
+      // A group's members are the users holding the role, outside the trash.
+      members: {
+        sub: {
+          value: idField(sql, 'members.value', '`ur`.`user_id`'),
+          display: textField(sql, 'members.display', '`mu`.`name`'),
+          type: constantField('members.type', 'User'),
+        },
+        default: 'value',
+        element: (c) =>
+          `EXISTS (SELECT 1 FROM user_roles ur JOIN users mu ON mu.id = ur.user_id
+                    WHERE ur.role_id = ${col('id')} AND mu.deleted_at IS NULL AND ${c})`,
+        sameRow: false,
+      },
+      meta: {
+        sub: {
+          created: dateField(sql, 'meta.created', col('created_at')),
+          lastmodified: dateField(sql, 'meta.lastModified', col('updated_at')),
+        },
+        element: (c) => c,
+        sameRow: true,
+      },
+    },
+    refuse: (path, asSent) =>
+      path === 'externalid' ? `The attribute "${asSent}" cannot be filtered: groups have no stored externalId.` : null,
+  };
+}
+
+/**
+ * A SCIM filter on Groups (the product's roles) as one condition on the Role model: `displayName`
+ * (the role's name, without regard to case), `id`, `members.value`/`members[value eq "…"]` (roles
+ * the user holds), `meta.created`/`meta.lastModified`. Anything else is a ScimError 400 invalidFilter.
+ */
+export function groupsFilter(db: Database, text: string): WhereOptions {
+  return literal(translate(parseFilter(text), groupsSchema(db), null));
+}
