@@ -102,6 +102,8 @@ export const auditMessages = {
     scim: (name: string | null) => (name ? `Provisioning (SCIM) with token “${name}”` : 'Provisioning (SCIM)'),
     unknown: 'Not recorded',
   },
+  /** The one-click view of what identity providers did (`filters[via]=scim`). */
+  scimChanges: 'Changes made over SCIM',
   notSignedIn: 'Someone not signed in',
   userRef: (id: number) => `User #${id}`,
   /** A target that is not a user ("webhook #4"), as the audit row knows it: its kind and id. */
@@ -120,6 +122,14 @@ export const auditMessages = {
     occurredFrom: 'From',
     occurredTo: 'Until',
     ip: 'IP address is',
+    via: 'Through',
+    viaAll: 'Any way in',
+    viaChoices: {
+      session: 'Web app',
+      token: 'API token',
+      scim: 'Identity provider (SCIM)',
+      cli: 'Command line',
+    },
     chip: {
       ...kit.filters.chip,
       action: 'Action',
@@ -129,6 +139,7 @@ export const auditMessages = {
       target: 'About',
       user: 'Involving',
       attribute: 'Attribute changed',
+      via: 'Through',
     },
     range: (from: string | undefined, to: string | undefined) =>
       from && to ? `${from} – ${to}` : from ? `from ${from}` : `until ${to ?? ''}`,

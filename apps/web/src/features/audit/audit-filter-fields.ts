@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS } from '@app/contracts';
+import { AUDIT_ACTIONS, AUDIT_VIA_FILTER } from '@app/contracts';
 import type { AuditPageMessages } from '../../i18n/audit-messages';
 import type { FilterField } from '../../lib/resource-list/filter-fields';
 import { actionLabel } from './audit-format';
@@ -32,6 +32,14 @@ export function auditFilterFields(m: AuditPageMessages, names: ReadonlyMap<numbe
       fromLabel: t.occurredFrom,
       toLabel: t.occurredTo,
       rangeText: t.range,
+    },
+    {
+      kind: 'select',
+      key: 'via',
+      label: t.via,
+      chipLabel: t.chip.via,
+      allLabel: t.viaAll,
+      options: AUDIT_VIA_FILTER.options.map((door) => ({ value: door, label: t.viaChoices[door] })),
     },
     { kind: 'text', key: 'ip', label: t.ip, chipLabel: t.chip.ip, maxLength: 45 },
     { kind: 'fixed', key: 'actor_id', label: t.chip.actor, chipLabel: t.chip.actor, describe: userText },

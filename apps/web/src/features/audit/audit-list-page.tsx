@@ -1,7 +1,8 @@
 import type { AuditRow } from '@app/contracts';
-import { PageHeader } from '@app/ui';
-import { ScrollText } from 'lucide-react';
+import { buttonClassName, PageHeader } from '@app/ui';
+import { IdCard, ScrollText } from 'lucide-react';
 import { useMemo, useRef } from 'react';
+import { Link } from 'react-router';
 import { useAuditMessages } from '../../i18n/audit-messages';
 import { ResourceListView } from '../../lib/resource-list/resource-list-view';
 import { useResourceList } from '../../lib/resource-list/use-resource-list';
@@ -9,7 +10,7 @@ import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
 import { auditColumns } from './audit-columns';
 import { auditFilterFields } from './audit-filter-fields';
-import { auditList } from './audit-list-state';
+import { auditList, SCIM_CHANGES_HREF } from './audit-list-state';
 
 /** Names of the users the pages so far have shown, so a chip says "By Ada" rather than an id. */
 function useSeenNames(rows: AuditRow[] | undefined): ReadonlyMap<number, string> {
@@ -39,7 +40,16 @@ export function AuditListPage() {
   return (
     <div>
       <title>{m.app.documentTitle(t.title)}</title>
-      <PageHeader title={t.title} description={t.subtitle} />
+      <PageHeader
+        title={t.title}
+        description={t.subtitle}
+        actions={
+          <Link to={SCIM_CHANGES_HREF} className={buttonClassName({ variant: 'secondary' })}>
+            <IdCard aria-hidden="true" />
+            {t.scimChanges}
+          </Link>
+        }
+      />
       <ResourceListView
         className="mt-6"
         controller={audit}

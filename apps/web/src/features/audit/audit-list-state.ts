@@ -18,3 +18,6 @@ export const auditListHref = (filters: AuditListFilters): string => {
   const search = auditList.codec.toSearch({ ...auditList.codec.defaults, filters });
   return search ? `/audit?${search}` : '/audit';
 };
+
+/** What identity providers did: the changes that came in over SCIM (the tokens page links here too). */
+export const SCIM_CHANGES_HREF = auditListHref({ via: 'scim' });
