@@ -74,6 +74,9 @@ function usage(): string {
     '',
     'Commands:',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+    'A value holding spaces is quoted for the shell: --role "Help Desk", --name \'Sales – EMEA\'.',
+    'Give --role once per role. A role is found by its name whatever its case and spacing.',
   ].join('\n');
 }
 

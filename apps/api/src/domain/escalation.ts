@@ -1,4 +1,4 @@
-import { PERMISSIONS, type PermissionOption, type RoleOption } from '@app/contracts';
+import { PERMISSIONS, type PermissionOption, type RoleOption, roleNameKey } from '@app/contracts';
 import type { Actor } from '../auth/actor.js';
 import { inContractOrder } from './users.rules.js';
 
@@ -86,15 +86,19 @@ export type NamedRoles =
   | { unknown: { name: string; index: number } }
   | { beyond: RoleGrant & { missing: string[] } };
 
+/** Roles by `roleNameKey`: what `rolesByName` looks names up in. */
+export const rolesByKey = (roles: readonly RoleGrant[]): ReadonlyMap<string, RoleGrant> =>
+  new Map(roles.map((role) => [roleNameKey(role.name), role]));
+
 /**
- * The roles `names` name (whatever their case, `roles` keyed by lower-case name), each one the
- * actor may grant: their ids (each once), else the first name no role has, else the first role
+ * The roles `names` name (whatever their case and spacing: "help  desk" names "Help Desk";
+ * `roles` keyed by `roleNameKey`, see `rolesByKey`), each one the actor may grant: their ids (each once), else the first name no role has, else the first role
  * carrying a permission the actor lacks. An import's options and its lines ask this same rule.
  */
 export function rolesByName(actor: Actor, roles: ReadonlyMap<string, RoleGrant>, names: readonly string[]): NamedRoles {
   const grants: RoleGrant[] = [];
   for (const [index, name] of names.entries()) {
-    const role = roles.get(name.toLowerCase());
+    const role = roles.get(roleNameKey(name));
     if (!role) return { unknown: { name, index } };
     grants.push(role);
   }

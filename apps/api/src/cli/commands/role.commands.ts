@@ -1,4 +1,4 @@
-import { PermissionSchema, RoleCreateInputSchema, RoleUpdateInputSchema } from '@app/contracts';
+import { PermissionSchema, RoleCreateInputSchema, RoleUpdateInputSchema, roleNameKey } from '@app/contracts';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -28,10 +28,13 @@ export async function roleCreate(db: Database, config: AppConfig, args: string[]
   io.out(`Created role #${item.id} ${item.name}${granted.length ? ` with ${granted.join(', ')}` : ''}.`);
 }
 
-/** The role named `name` (whatever its case) with its version and the permissions it grants, or a one-line refusal. */
+/**
+ * The role named `name` (whatever its case and spacing: `--name "help  desk"` finds "Help Desk")
+ * with its version and the permissions it grants, or a one-line refusal.
+ */
 async function roleByName(db: Database, name: string) {
   const role = await db.models.Role.findOne({
-    where: db.sequelize.where(db.sequelize.fn('LOWER', db.sequelize.col('name')), name.toLowerCase()),
+    where: { name_key: roleNameKey(name) },
     include: [{ association: 'permissions', attributes: ['name'], through: { attributes: [] } }],
   });
   if (!role) throw new CliError(`--name: There is no role named ${name}.`);

@@ -3,6 +3,7 @@ import {
   codePointName,
   PermissionSchema,
   refusedCharacter,
+  roleNameKey,
   UserCreateInputSchema,
   UserUpdateInputSchema,
 } from '@app/contracts';
@@ -20,15 +21,17 @@ import { asOperator, operatorContext, parseInput } from '../operator.js';
 import { parseOptions } from '../options.js';
 import { attributesOption } from '../attribute-values.js';
 
+/** The roles `--role` names (each whatever its case and spacing), or a refusal naming the unknown ones. */
 async function resolveRoleIds(db: Database, names: string[]): Promise<number[]> {
   if (names.length === 0) return [];
-  const rows = await db.models.Role.findAll({ where: { name: { [Op.in]: names } } });
-  const missing = names.filter((n) => !rows.some((r) => r.name === n));
+  const keys = names.map(roleNameKey);
+  const rows = await db.models.Role.findAll({ where: { name_key: { [Op.in]: keys } } });
+  const missing = names.filter((_, i) => !rows.some((r) => r.name_key === keys[i]));
   if (missing.length) {
     const known = (await db.models.Role.findAll({ order: [['name', 'ASC']] })).map((r) => r.name);
     throw new CliError(`Unknown role: ${missing.join(', ')}. Known: ${known.join(', ') || 'none'}.`);
   }
-  return rows.map((r) => r.id);
+  return [...new Set(rows.map((r) => r.id))];
 }
 
 export async function userCreate(db: Database, config: AppConfig, args: string[], io: CliIO) {

@@ -25,6 +25,7 @@ import { webhookPersonal } from './0024-webhook-personal.js';
 import { attributeChangeLease } from './0025-attribute-change-lease.js';
 import { auditAttributes } from './0026-audit-attributes.js';
 import { scimUserName } from './0027-scim-user-name.js';
+import { roleNameKey } from './0028-role-name-key.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   attributeChangeLease,
   auditAttributes,
   scimUserName,
+  roleNameKey,
 ];

@@ -6,12 +6,15 @@ import {
   type Sequelize,
   DataTypes,
 } from 'sequelize';
+import { roleNameKey } from '@app/contracts';
 import type { Dialect } from '../dialect.js';
 import { columnTypes } from './columns.js';
 
 class Role extends Model<InferAttributes<Role>, InferCreationAttributes<Role>> {
   declare id: CreationOptional<number>;
   declare name: string;
+  /** What makes two names one (`roleNameKey`), unique (migration 0028): set from `name` on every write. */
+  declare name_key: CreationOptional<string>;
   declare description: CreationOptional<string | null>;
   declare guard_name: CreationOptional<string>;
   /** Optimistic-lock counter behind the role form's opaque `version` (migration 0015). */
@@ -60,11 +63,30 @@ export function initRoles(sequelize: Sequelize, dialect: Dialect) {
   RoleBound.init(
     {
       ...named,
+      name_key: { type: DataTypes.STRING(100), allowNull: true },
       description: { type: DataTypes.STRING(500), allowNull: true },
       lock_version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       require_two_factor: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     },
-    { sequelize, modelName: 'Role', tableName: 'roles', ...stamps },
+    {
+      sequelize,
+      modelName: 'Role',
+      tableName: 'roles',
+      ...stamps,
+      // A role written through the model (the seeder, tests' factories) keys its name as the role
+      // writes do, so the unique index judges it too.
+      hooks: {
+        beforeValidate: (role) => {
+          if (role.changed('name')) role.name_key = roleNameKey(role.name);
+        },
+        beforeBulkUpdate: (options: { attributes?: Partial<Role>; fields?: string[] }) => {
+          const name = options.attributes?.name;
+          if (typeof name !== 'string') return;
+          options.attributes = { ...options.attributes, name_key: roleNameKey(name) };
+          options.fields = [...(options.fields ?? []), 'name_key'];
+        },
+      },
+    },
   );
   const PermissionBound = class extends Permission {};
   PermissionBound.init(named, { sequelize, modelName: 'Permission', tableName: 'permissions', ...stamps });

@@ -39,7 +39,9 @@ export function parseActive(raw: string): boolean | null | undefined {
 
 /**
  * Role names from a cell: split at `;`, `|`, `,` and line breaks whatever the file's delimiter
- * (a role name may hold none of them: letters, digits, `.`, `-`, `_`), trimmed, empties dropped.
+ * (a role name may hold spaces and any letters, but none of these: RoleNameSchema), trimmed,
+ * empties dropped. "Help Desk; Sales – EMEA" is two names, each found whatever its case and
+ * spacing (`rolesByName`).
  */
 export function splitRoles(raw: string): string[] {
   return raw

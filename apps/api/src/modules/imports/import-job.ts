@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { permissionsBeyond } from '../../repositories/held-permissions.js';
 import { jobPermissions } from '../../domain/jobs.rules.js';
+import { rolesByKey } from '../../domain/escalation.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../repositories/users.locks.js';
 import { type ImportJobParams, type ImportJobState, type JobRow, parseJson } from '../../jobs/job-rows.js';
 import type { JobItem } from '../../jobs/job-store.js';
@@ -116,7 +117,7 @@ export function importJobKind(db: Database, config: AppConfig): JobKindRunner {
       if (lines.length === 0) return { progress: empty, items: [], done: true };
       const dryRun = Boolean(job.dry_run);
       const grants = await loadRoleGrants(db, 'all', tx);
-      const env = { actor: ctx.actor, roles: new Map(grants.map((g) => [g.name.toLowerCase(), g])) };
+      const env = { actor: ctx.actor, roles: rolesByKey(grants) };
       const judged = lines.map((l) => {
         const v = validateLine(l, env);
         return 'code' in v

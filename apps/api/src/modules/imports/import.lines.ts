@@ -33,7 +33,7 @@ export interface ValidLine {
   attributes: AttributeWrite[];
 }
 
-/** What a chunk's lines are judged against: the roles (by lower-case name) and who imports. */
+/** What a chunk's lines are judged against: the roles (by `roleNameKey`, see `rolesByKey`) and who imports. */
 export interface LineEnv {
   actor: Actor;
   roles: ReadonlyMap<string, RoleGrant>;

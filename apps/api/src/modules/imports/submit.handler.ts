@@ -4,7 +4,7 @@ import type { ImportOptions, Job } from '@app/contracts';
 import type { Context, UploadBody, HandlerCall } from '../../context.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
-import { roleRefusal, rolesByName } from '../../domain/escalation.js';
+import { roleRefusal, rolesByKey, rolesByName } from '../../domain/escalation.js';
 import { importRefusal } from '../../domain/imports.rules.js';
 import { AppError } from '../../errors.js';
 import { type ImportJobParams, toJob } from '../../jobs/job-rows.js';
@@ -49,7 +49,7 @@ function refusal(err: UploadRefused, maxBytes: number): AppError {
 async function defaultRoleIds(ctx: SubmitContext, names: readonly string[]): Promise<number[]> {
   if (names.length === 0) return [];
   const roles = await loadRoleGrants(ctx.db, 'all');
-  const named = rolesByName(ctx.actor, new Map(roles.map((r) => [r.name.toLowerCase(), r])), names);
+  const named = rolesByName(ctx.actor, rolesByKey(roles), names);
   if ('unknown' in named) {
     const message = `There is no role named "${named.unknown.name}".`;
     throw new AppError('VALIDATION_FAILED', message, {

@@ -5,12 +5,12 @@ import { judgeRoleChange } from '../../domain/roles.rules.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import type { HandlerCall } from '../../context.js';
 import { insertRole, lockRole, roleNamed, setRolePermissions } from './roles.write-repository.js';
-import { nameTaken, refuseRole, writtenRoleItem } from './roles.write-support.js';
+import { nameTaken, nameTakenInRace, refuseRole, writtenRoleItem } from './roles.write-support.js';
 
 /**
  * POST /roles (and the command line's role:create, as the operator, who holds every
  * permission): the rules first (roles.create, and only permissions the caller holds: 403
- * naming those it lacks), then the name, unique whatever its case (422 at `name`). The role,
+ * naming those it lacks), then the name, unique whatever its case and spacing (422 at `name`). The role,
  * its grants, its audit row (`role.create`) and its `role.created` event commit together.
  */
 export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): Promise<RoleCreated> {
@@ -46,8 +46,8 @@ export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): 
       return { item: writtenRoleItem(role, permissions) };
     });
   } catch (err) {
-    // Two creations racing for one name (MariaDB): the unique index decides, the loser gets the same 422.
-    if (err instanceof UniqueConstraintError) throw nameTaken(input.name);
+    // Two creations racing for one name (MariaDB): the unique index decides, the loser gets the same 422 naming the winner.
+    if (err instanceof UniqueConstraintError) throw await nameTakenInRace(db, input.name);
     throw err;
   }
 }

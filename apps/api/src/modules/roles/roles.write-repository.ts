@@ -1,3 +1,4 @@
+import { roleNameKey } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { insertWithIds } from '../../db/inserted-ids.js';
@@ -48,20 +49,20 @@ export async function grantedPermissions(db: Database, tx: Transaction, roleId: 
 }
 
 /**
- * The role other than `exceptId` already called `name`, whatever its case. Roles are few, so
- * LOWER() on both sides costs nothing; on MariaDB the unique index (a case-insensitive
- * collation) also stops two writers racing for one name.
+ * The role other than `exceptId` whose name is one with `name` (whatever its case and spacing:
+ * the same `roleNameKey`), by the unique `name_key` index. The index also decides between two
+ * writers racing for one name: the loser's write fails and the handler names the winner.
  */
 export async function roleNamed(
   db: Database,
-  tx: Transaction,
+  tx: Transaction | null,
   name: string,
   exceptId: number | null = null,
 ): Promise<{ id: number; name: string } | null> {
   const other = exceptId === null ? '' : ' AND id <> :exceptId';
   const [row] = await db.sequelize.query<{ id: number | string; name: string }>(
-    `SELECT id, name FROM roles WHERE LOWER(name) = LOWER(:name)${other} LIMIT 1`,
-    { replacements: { name, exceptId }, type: QueryTypes.SELECT, transaction: tx },
+    `SELECT id, name FROM roles WHERE name_key = :key${other} LIMIT 1`,
+    { replacements: { key: roleNameKey(name), exceptId }, type: QueryTypes.SELECT, transaction: tx },
   );
   return row ? { id: Number(row.id), name: row.name } : null;
 }
@@ -76,8 +77,8 @@ export async function insertRole(
   const [id] = await insertWithIds(
     db,
     tx,
-    'INSERT INTO roles (name, description, guard_name, lock_version, require_two_factor, created_at, updated_at) VALUES :rows',
-    [[role.name, role.description, 'web', 0, role.requireTwoFactor ? 1 : 0, now, now]],
+    'INSERT INTO roles (name, name_key, description, guard_name, lock_version, require_two_factor, created_at, updated_at) VALUES :rows',
+    [[role.name, roleNameKey(role.name), role.description, 'web', 0, role.requireTwoFactor ? 1 : 0, now, now]],
     1,
   );
   if (id === undefined) throw new Error(`the role ${role.name} was inserted without an id`);
@@ -92,11 +93,17 @@ export async function updateRoleRow(
   role: { name: string; description: string | null; requireTwoFactor: boolean },
 ): Promise<void> {
   await db.sequelize.query(
-    `UPDATE roles SET name = :name, description = :description, require_two_factor = :requireTwoFactor,
+    `UPDATE roles SET name = :name, name_key = :nameKey, description = :description, require_two_factor = :requireTwoFactor,
             lock_version = lock_version + 1, updated_at = :now
       WHERE id = :id`,
     {
-      replacements: { ...role, requireTwoFactor: role.requireTwoFactor ? 1 : 0, id, now: sqlDate(db, new Date()) },
+      replacements: {
+        ...role,
+        nameKey: roleNameKey(role.name),
+        requireTwoFactor: role.requireTwoFactor ? 1 : 0,
+        id,
+        now: sqlDate(db, new Date()),
+      },
       transaction: tx,
     },
   );

@@ -2,7 +2,8 @@ import type { RoleItem } from '@app/contracts';
 import type { RoleViolation } from '../../domain/roles.rules.js';
 import { AppError } from '../../errors.js';
 import { roleItemOf } from './roles.item.js';
-import type { RoleRow } from './roles.write-repository.js';
+import type { Database } from '../../db/database.js';
+import { type RoleRow, roleNamed } from './roles.write-repository.js';
 
 // What the role writes share: their refusals and the item they answer with.
 
@@ -16,9 +17,19 @@ export function refuseRole(violation: RoleViolation): never {
   });
 }
 
+/** 422 at `name`, naming the role that already has the name (its own spelling of it). */
 export function nameTaken(name: string): AppError {
   const message = `A role named ${name} already exists.`;
   return new AppError('VALIDATION_FAILED', message, { errors: { name: [message] } });
+}
+
+/**
+ * The refusal for a write the unique `name_key` index stopped (two writers racing for one name):
+ * names the role that won, read after the loser's transaction ended.
+ */
+export async function nameTakenInRace(db: Database, name: string, exceptId: number | null = null): Promise<AppError> {
+  const winner = await roleNamed(db, null, name, exceptId);
+  return nameTaken(winner?.name ?? name);
 }
 
 export const staleVersion = () =>

@@ -14,13 +14,13 @@ import {
   setRolePermissions,
   updateRoleRow,
 } from './roles.write-repository.js';
-import { nameTaken, refuseRole, writtenRoleItem, staleVersion } from './roles.write-support.js';
+import { nameTaken, nameTakenInRace, refuseRole, writtenRoleItem, staleVersion } from './roles.write-support.js';
 import { roleVersionOf } from './roles.item.js';
 
 /**
  * PUT /roles/{id}: under the administrators' turn and the role's row lock, the rules (403
  * FORBIDDEN / OUTRANKED, 422 ROLE_PROTECTED for the administrator role), then the optimistic
- * lock (409 when `version` is stale, nothing written), the name (unique whatever its case), and
+ * lock (409 when `version` is stale, nothing written), the name (unique whatever its case and spacing), and
  * — when permissions are taken away — the last holder of every permission (422 LAST_ADMIN,
  * judged on the state the change leaves). The change, its audit row (`role.update`, before and
  * after of what changed) and its `role.updated` event commit together.
@@ -76,7 +76,7 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
       return { item: writtenRoleItem(updated, permissions) };
     });
   } catch (err) {
-    if (err instanceof UniqueConstraintError) throw nameTaken(input.name);
+    if (err instanceof UniqueConstraintError) throw await nameTakenInRace(db, input.name, input.id);
     throw err;
   }
 }
