@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../src/auth/api-tokens.js';
+import { verifyPassword } from '../../src/auth/password.js';
 import { given } from '../support/given.js';
 import { filterQuery, scimClient } from '../support/scim-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -128,6 +129,53 @@ describe("Entra ID's UPN userNames", () => {
         filter,
       ).toEqual([user.id]);
     }
+  });
+});
+
+describe("Entra ID's PATCH", () => {
+  it('applies capitalised ops, string booleans and a name part; a display name renames; a password is set', async () => {
+    const user = (await okta.post('/Users', oktaUser('entra.patch@example.com'))).json();
+    const patched = await okta.patch(`/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [
+        { op: 'Replace', path: 'active', value: 'False' },
+        { op: 'Replace', path: 'name.familyName', value: 'Hopper-Murray' },
+        { op: 'Add', path: 'externalId', value: 'entra-object-1' },
+      ],
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({
+      active: false,
+      externalId: 'entra-object-1',
+      name: { formatted: 'Grace Hopper-Murray', givenName: 'Grace', familyName: 'Hopper-Murray' },
+    });
+    const renamed = await okta.patch(`/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Replace', path: 'displayName', value: 'Rear Admiral Grace Hopper' }],
+    });
+    expect(renamed.json().displayName).toBe('Rear Admiral Grace Hopper');
+    const password = await okta.patch(`/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'password', value: 'another-strong-password-2' }],
+    });
+    expect(password.statusCode).toBe(200);
+    expect(password.body).not.toContain('another-strong-password-2');
+    const row = await t.db.models.User.scope('withPassword').findByPk(Number(user.id));
+    expect(await verifyPassword('another-strong-password-2', row?.password_hash)).toBe(true);
+  });
+
+  it('refuses a whole PATCH when one operation is bad: nothing of it is written', async () => {
+    const user = (await okta.post('/Users', oktaUser('entra.atomic@example.com'))).json();
+    const res = await okta.patch(`/Users/${user.id}`, {
+      schemas: [PATCH],
+      Operations: [
+        { op: 'Replace', path: 'displayName', value: 'Should Not Stick' },
+        { op: 'Replace', path: 'meta.created', value: '2020-01-01T00:00:00Z' },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ scimType: 'mutability' });
+    expect((await okta.get(`/Users/${user.id}`)).json().displayName).toBe('Grace Hopper');
   });
 });
 

@@ -58,12 +58,14 @@ export const searchTerms = (query: Pick<UsersListQuery, 'q' | 'filters'>): strin
   );
 
 /** The most selective term's estimate (`estimateUsersSearch` without the counters); null when no term. */
-export async function bestEstimate(
-  db: Database,
-  query: Pick<UsersListQuery, 'q' | 'filters'>,
-): Promise<TermEstimate | null> {
+export function bestEstimate(db: Database, query: Pick<UsersListQuery, 'q' | 'filters'>): Promise<TermEstimate | null> {
+  return bestTermEstimate(db, searchTerms(query));
+}
+
+/** The estimate of the term the index knows least rows for, among `terms` (substrings of name or e-mail). */
+export async function bestTermEstimate(db: Database, terms: readonly string[]): Promise<TermEstimate | null> {
   let best: TermEstimate | null = null;
-  for (const term of searchTerms(query)) {
+  for (const term of terms.filter((t) => Array.from(t).length >= 3)) {
     const e = await estimateTerm(db, USERS_INDEX, term);
     if (e && (!best || candidateRows(e) < candidateRows(best))) best = e;
   }

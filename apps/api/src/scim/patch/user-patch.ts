@@ -16,6 +16,8 @@ export interface ScimUserWritable {
   /** Enterprise extension fields by their name (employeeNumber, costCenter, organization,
    *  division, department, manager as {value}), whatever is set. */
   enterprise: Record<string, unknown>;
+  /** A new password (write-only: never read back), when an operation sets one. */
+  password?: string;
 }
 
 /** Read-only on a user (RFC 7643 §3.1, §4.1.2): a path naming them is refused. */
@@ -34,7 +36,6 @@ const UNKEPT = new Set([
   'preferredlanguage',
   'locale',
   'timezone',
-  'password',
   'phonenumbers',
   'ims',
   'photos',
@@ -109,6 +110,14 @@ const SIMPLE = {
   },
   displayname(user: ScimUserWritable, value: unknown, where: string) {
     user.displayName = optionalString(value, where);
+    // The name as shown is the product's one name: a new display name renames the account.
+    if (user.displayName) user.name.formatted = user.displayName;
+  },
+  password(user: ScimUserWritable, value: unknown, where: string) {
+    // Write-only (RFC 7643 §4.1.1): set it, never read or remove it; the product's rules judge it.
+    if (value === undefined) throw mutability('"password" cannot be removed; replace it with a new one.');
+    if (typeof value !== 'string' || value === '') throw invalidValue(`"${where}" takes a non-empty string.`);
+    user.password = value;
   },
   active(user: ScimUserWritable, value: unknown, where: string) {
     // The product's accounts are always active or not: "remove" has no state to leave it in.
@@ -145,4 +154,7 @@ function setNamePart(user: ScimUserWritable, part: string, value: unknown, where
   const key = Object.hasOwn(NAME_PARTS, part) ? NAME_PARTS[part as keyof typeof NAME_PARTS] : undefined;
   if (key === undefined) throw invalidPath(`"${where}" is not a part of a name.`);
   user.name[key] = optionalString(value, where);
+  // The product keeps one name: a changed part makes the full name again from the parts (Entra
+  // replaces `name.familyName` alone), unless a later operation sets `formatted` itself.
+  if (key !== 'formatted') user.name.formatted = null;
 }

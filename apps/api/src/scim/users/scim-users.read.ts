@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { toIso } from '../../db/sql-date.js';
 import { countWhere, pageIds, readStats } from '../../modules/users/users.read-repository.js';
+import { bestTermEstimate, searchCondition } from '../../modules/users/users.search.js';
 import { ScimError } from '../scim-error.js';
 import type { ScimRoleRef, ScimUserRow } from './scim-user.mapping.js';
 
@@ -78,17 +79,24 @@ export type UsersPageStart = { offset: number } | { afterId: number };
  */
 export async function scimUsersPage(
   db: Database,
-  where: WhereOptions | null,
+  filter: { where: WhereOptions; searchTerms: string[] } | null,
   order: [string, 'ASC' | 'DESC'][],
   start: UsersPageStart,
   count: number,
 ): Promise<{ total: number; ids: number[]; more: boolean }> {
   const live: WhereOptions = { deleted_at: null };
-  const matching = where ? { [Op.and]: [live, where] } : live;
+  const [stats, estimate] = await Promise.all([readStats(db), bestTermEstimate(db, filter?.searchTerms ?? [])]);
+  // A substring filter (`name.familyName co "hopp"`) reads the trigram index's candidates when
+  // that is cheaper than walking the users: every match is among them, and the filter decides.
+  // The total is exact (SCIM's totalResults is), so every match is visited once.
+  const narrowing = estimate
+    ? searchCondition(db, { estimate, rows: stats.total + stats.trashed }, { kind: 'all' })
+    : null;
+  const matching = filter ? { [Op.and]: [live, filter.where, ...(narrowing ? [narrowing] : [])] } : live;
   const paged = 'afterId' in start ? { [Op.and]: [matching, { id: { [Op.gt]: start.afterId } }] } : matching;
   const offset = 'offset' in start ? start.offset : 0;
   const [total, ids] = await Promise.all([
-    where ? countWhere(db, matching) : readStats(db).then((s) => s.total),
+    filter ? countWhere(db, matching) : Promise.resolve(stats.total),
     count === 0 ? Promise.resolve([]) : pageIds(db, paged, order, count + 1, offset),
   ]);
   return { total, ids: ids.slice(0, count), more: ids.length > count };

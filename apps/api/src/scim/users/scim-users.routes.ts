@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCIM_SCHEMAS, type ScimListResponse, type ScimUser } from '@app/contracts';
-import type { OrderItem } from 'sequelize';
 import { usersFilter } from '../filter/users-filter.js';
 import { applyUserPatch } from '../patch/user-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
@@ -52,7 +51,7 @@ async function listUsers(ctx: ScimContext, query: unknown): Promise<ScimListResp
   }
   const start = byCursor ? { afterId: decodeCursor(params.cursor as string) } : { offset: params.startIndex - 1 };
   const order = byCursor ? ([['id', 'ASC']] as [string, 'ASC'][]) : orderOf(params);
-  const page = await scimUsersPage(ctx.db, filter?.where ?? null, order as OrderItem[] as never, start, params.count);
+  const page = await scimUsersPage(ctx.db, filter, order, start, params.count);
   const [rows, roles] = await Promise.all([scimRowsByIds(ctx.db, page.ids), rolesByUser(ctx.db, page.ids)]);
   const resources = rows.map((row) =>
     project(toScimUser(row, roles.get(row.id) ?? [], ctx.baseUrl), params.attributes, params.excludedAttributes),
