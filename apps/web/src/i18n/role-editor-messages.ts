@@ -50,8 +50,9 @@ export const roleEditorMessages = {
     aboutTitle: 'Role',
     aboutDescription: 'How the role is called in lists and badges, and what it is for.',
     name: 'Name',
-    namePlaceholder: 'support-agents',
-    nameHint: 'Letters, digits, ".", "-" and "_".',
+    namePlaceholder: 'Help Desk',
+    nameHint:
+      'Letters of any script, digits, spaces and punctuation other than , ; and |. Unique whatever its case and spacing.',
     description: 'Description',
     descriptionPlaceholder: 'Answers customers and resets their passwords',
     requireTwoFactor: 'Require two-factor authentication',

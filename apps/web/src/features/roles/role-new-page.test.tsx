@@ -86,10 +86,40 @@ describe('the new role page', { timeout: 20_000 }, () => {
     });
     renderApp('/roles/new');
 
-    fireEvent.change(await screen.findByLabelText(f.name), { target: { value: 'has space' } });
+    const name = await screen.findByLabelText(f.name);
+    fireEvent.change(name, { target: { value: 'Help\u202eDesk' } });
+    fireEvent.click(screen.getByRole('button', { name: f.create }));
+    expect(
+      await screen.findByText(
+        'The name contains an invisible or control character (U+202E). Type it again without it.',
+      ),
+    ).toBeTruthy();
+
+    fireEvent.change(name, { target: { value: 'Sales, EMEA' } });
+    fireEvent.click(screen.getByRole('button', { name: f.create }));
+    expect(await screen.findByText(/cannot hold a comma, a semicolon or a vertical bar/)).toBeTruthy();
+    expect(api.callsTo('roles.create')).toHaveLength(0);
+  });
+
+  it('sends a name with spaces and any letters, tidied as the server stores it', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'permissions.list': catalogueFor('all'),
+      'roles.previewNew': ok(NO_IMPACT),
+      'roles.create': (input) => ok({ item: roleItem({ id: 14, name: (input as { name: string }).name }) }),
+      'roles.show': roleShow({ id: 14, name: 'Sales – EMEA' }),
+    });
+    const { router } = renderApp('/roles/new');
+
+    fireEvent.change(await screen.findByLabelText(f.name), { target: { value: '  Sales   –  EMEA ' } });
     fireEvent.click(screen.getByRole('button', { name: f.create }));
 
-    expect(await screen.findByText('A role name may contain only letters, digits, ".", "-" and "_".')).toBeTruthy();
-    expect(api.callsTo('roles.create')).toHaveLength(0);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/roles/14'));
+    expect(api.callsTo('roles.create')).toEqual([
+      { name: 'Sales – EMEA', description: null, permissions: [], require_two_factor: false },
+    ]);
+    // Shown as it is spelled: no CSS re-casing (`capitalize` once made "iOS team" read "IOS Team").
+    const heading = await screen.findByRole('heading', { name: 'Sales – EMEA' });
+    expect(heading.className).not.toMatch(/\bcapitalize\b/);
   });
 });

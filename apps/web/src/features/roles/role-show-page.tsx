@@ -62,7 +62,7 @@ export function RoleShowPage() {
               <Shield aria-hidden="true" className="size-5" />
             </span>
             <div className="min-w-0">
-              <h1 className="truncate text-2xl font-semibold tracking-tight text-foreground capitalize">{item.name}</h1>
+              <h1 className="truncate text-2xl font-semibold tracking-tight text-foreground">{item.name}</h1>
               <div className="mt-1 flex flex-wrap items-center gap-2">
                 <Badge>{m.role.guard(item.guard_name)}</Badge>
                 <Badge tone={count > 0 ? 'success' : 'neutral'}>{m.role.permissionCount(count)}</Badge>

@@ -31,7 +31,7 @@ export function rolesColumns({ m, canOpenUsers }: CellOptions) {
         render: (row) => (
           <Link
             to={`/roles/${row.id}`}
-            className="block max-w-56 truncate rounded-sm font-medium text-foreground capitalize underline-offset-4 hover:underline"
+            className="block max-w-56 truncate rounded-sm font-medium text-foreground underline-offset-4 hover:underline"
           >
             {row.name}
           </Link>
