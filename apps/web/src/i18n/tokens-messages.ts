@@ -1,5 +1,6 @@
 import { pageMessages } from './messages';
 import { formatDate, relativeTime } from './dates';
+import { provisioningMessages } from './provisioning-messages';
 import { secretCopyStrings } from './secret-strings';
 
 const day = (iso: string) => formatDate(iso, 'day', 'en');
@@ -83,6 +84,7 @@ export const tokensMessages = {
     done: (name: string) => `“${name}” was revoked`,
   },
   created: (name: string) => `“${name}” was created`,
+  provisioning: provisioningMessages,
   user: {
     title: 'API tokens',
     description: 'Tokens this user’s scripts and integrations use. Revoking one takes effect at once.',

@@ -31,9 +31,7 @@ describe('the audit log by the door a change came through', () => {
     await waitFor(() => expect(api.callsTo('audit.list').at(-1)).toMatchObject({ filters: { via: 'scim' } }));
     expect(decodeURIComponent(router.state.location.search)).toBe('?filters[via]=scim');
     const chips = await screen.findByRole('list', { name: t.filters.chipsLabel });
-    expect(within(chips).getByRole('listitem').textContent).toBe(
-      `${t.filters.chip.via}:${t.filters.viaChoices.scim}`,
-    );
+    expect(within(chips).getByRole('listitem').textContent).toBe(`${t.filters.chip.via}:${t.filters.viaChoices.scim}`);
 
     fireEvent.click(
       within(chips).getByRole('button', { name: t.filters.removeChip(t.filters.chip.via, t.filters.viaChoices.scim) }),
