@@ -27,6 +27,7 @@ describe('a role name', () => {
 
   it('accepts 100 characters and refuses 101', () => {
     expect(nameOf('x'.repeat(100))).toHaveLength(100);
+    expect(nameOf(`${'x'.repeat(99)}😀`)).toBe(`${'x'.repeat(99)}😀`);
     expect(refusalOf('x'.repeat(101))).toBe('The name can be at most 100 characters long.');
   });
 

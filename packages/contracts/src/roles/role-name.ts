@@ -55,8 +55,9 @@ export const RoleNameSchema = constrainInput(
     })
     .regex(/^[^,;|]*$/, LIST_SEPARATOR_MESSAGE)
     .transform(normaliseRoleName)
-    // NFC and lower-casing can lengthen a few characters; the key has the name's column width.
-    .pipe(z.string().refine((name) => roleNameKey(name).length <= 100, NAME_TOO_LONG)),
+    // NFC and lower-casing can lengthen a few characters; the key has the name's column width,
+    // counted in characters (code points) as zod's `max` and the database count them.
+    .pipe(z.string().refine((name) => [...roleNameKey(name)].length <= 100, NAME_TOO_LONG)),
   // For the OpenAPI document (json-schema.ts): not blank, none of the characters refused above.
   {
     allOf: [
