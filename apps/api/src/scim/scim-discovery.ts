@@ -80,6 +80,22 @@ const USER_ATTRIBUTES: Attribute[] = [
   }),
 ];
 
+const GROUP_ATTRIBUTES: Attribute[] = [
+  attr('displayName', "The role's name: unique whatever its case and spacing.", {
+    required: true,
+    uniqueness: 'server',
+  }),
+  attr('members', 'The users holding the role. Changes are judged by the same rules as any role change.', {
+    type: 'complex',
+    multiValued: true,
+    subAttributes: [
+      attr('value', "The user's id.", { mutability: 'immutable' }),
+      attr('$ref', 'The User resource.', { type: 'reference', referenceTypes: ['User'], mutability: 'immutable' }),
+      attr('display', "The user's name.", { mutability: 'readOnly' }),
+    ],
+  }),
+];
+
 const schemaResource = (baseUrl: string, id: string, name: string, description: string, attributes: Attribute[]) => ({
   schemas: [SCIM_SCHEMAS.schema],
   id,
@@ -90,7 +106,10 @@ const schemaResource = (baseUrl: string, id: string, name: string, description: 
 });
 
 export function schemas(baseUrl: string) {
-  return [schemaResource(baseUrl, SCIM_SCHEMAS.user, 'User', 'User Account', USER_ATTRIBUTES)];
+  return [
+    schemaResource(baseUrl, SCIM_SCHEMAS.user, 'User', 'User Account', USER_ATTRIBUTES),
+    schemaResource(baseUrl, SCIM_SCHEMAS.group, 'Group', 'Group: a role of this service', GROUP_ATTRIBUTES),
+  ];
 }
 
 export function resourceTypes(baseUrl: string) {
@@ -104,6 +123,16 @@ export function resourceTypes(baseUrl: string) {
       schema: SCIM_SCHEMAS.user,
       schemaExtensions: [],
       meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` },
+    },
+    {
+      schemas: [SCIM_SCHEMAS.resourceType],
+      id: 'Group',
+      name: 'Group',
+      endpoint: '/Groups',
+      description: 'Group: a role of this service',
+      schema: SCIM_SCHEMAS.group,
+      schemaExtensions: [],
+      meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/Group` },
     },
   ];
 }

@@ -7,6 +7,7 @@ import { scimContext } from './scim-context.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.js';
 import { ScimError } from './scim-error.js';
 import { toScimError } from './scim-errors.js';
+import { registerScimGroups } from './groups/scim-groups.routes.js';
 import { registerScimUsers } from './users/scim-users.routes.js';
 
 export const SCIM_PREFIX = '/api/scim/v2';
@@ -60,6 +61,7 @@ export async function registerScimDoor(app: FastifyInstance, db: Database, confi
         return send(reply, 200, found);
       });
       registerScimUsers(scope, contextOf, send);
+      registerScimGroups(scope, contextOf, send);
     },
     { prefix: SCIM_PREFIX },
   );

@@ -5,6 +5,8 @@ import { EXTERNAL_ID_TAKEN, USER_NAME_TAKEN } from '../modules/users/users.uniqu
 import { ScimError } from './scim-error.js';
 
 const TAKEN = new Set([EMAIL_TAKEN, USER_NAME_TAKEN, EXTERNAL_ID_TAKEN]);
+/** The role editor's refusal of a taken name (roles.write-support.ts `nameTaken`). */
+const ROLE_NAME_TAKEN = /^A role named .+ already exists\.$/s;
 
 /**
  * Any failure as the SCIM error an identity provider reads (RFC 7644 §3.12): the product's own
@@ -22,6 +24,10 @@ export function toScimError(error: unknown): ScimError {
     return new ScimError(status === 413 ? 413 : 400, detail, status === 413 ? undefined : 'invalidSyntax');
   }
   if (code === 'VERSION_CONFLICT') return new ScimError(412, detail);
+  if (code === 'ROLE_PROTECTED') return new ScimError(400, detail, 'mutability');
+  if (fieldMessages.some((m) => ROLE_NAME_TAKEN.test(m))) {
+    return new ScimError(409, fieldMessages.join(' '), 'uniqueness');
+  }
   if (status === 422)
     return new ScimError(400, fieldMessages.length ? fieldMessages.join(' ') : detail, 'invalidValue');
   return new ScimError(status, detail);

@@ -44,7 +44,7 @@ function grouped(paths: readonly string[]): Map<string, Set<string> | null> {
   return byTop;
 }
 
-export function project<T extends Resource>(
+export function project<T extends object>(
   resource: T,
   attributes: readonly string[],
   excluded: readonly string[],
@@ -53,7 +53,7 @@ export function project<T extends Resource>(
   const out: Resource = {};
   if (attributes.length > 0) {
     const wanted = grouped(attributes);
-    for (const [key, value] of Object.entries(resource)) {
+    for (const [key, value] of Object.entries(resource as Resource)) {
       const k = key.toLowerCase();
       if (ALWAYS.has(k)) out[key] = value;
       else if (wanted.has(k)) {
@@ -64,7 +64,7 @@ export function project<T extends Resource>(
     return out as Partial<T>;
   }
   const dropped = grouped(excluded);
-  for (const [key, value] of Object.entries(resource)) {
+  for (const [key, value] of Object.entries(resource as Resource)) {
     const k = key.toLowerCase();
     if (ALWAYS.has(k) || !dropped.has(k)) out[key] = value;
     else {

@@ -1,0 +1,111 @@
+import { isPermission, type Permission, RoleCreateInputSchema, SCIM_SCHEMAS } from '@app/contracts';
+import { QueryTypes } from 'sequelize';
+import { z } from 'zod';
+import { createRole } from '../../modules/roles/create.handler.js';
+import { deleteRole } from '../../modules/roles/delete.handler.js';
+import { updateRole } from '../../modules/roles/update.handler.js';
+import { roleVersionOf } from '../../modules/roles/roles.item.js';
+import type { GroupMemberChange } from '../patch/group-patch.js';
+import { requireScimPermission, type ScimContext } from '../scim-context.js';
+import { invalidSyntax, invalidValue, mutability, ScimError } from '../scim-error.js';
+import { changeMembers } from './scim-group.members.js';
+import { groupById, groupEtag, type ScimGroupRow } from './scim-groups.read.js';
+
+const MEMBER_ID = /^\d{1,15}$/;
+
+const GroupBodySchema = z.object({
+  displayName: z.string({ error: 'displayName is required.' }),
+  members: z
+    .array(z.object({ value: z.string().regex(MEMBER_ID, 'A member value is a user id.') }))
+    .max(10_000, 'At most 10 000 members in one request: add more with PATCH.')
+    .optional(),
+});
+
+/** A POST or PUT body as a Group: its name, judged by the role-name rule, and its members if given. */
+export function readGroupBody(body: unknown): { name: string; members: string[] | null } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidSyntax('The request body must be a SCIM Group object.');
+  }
+  const raw = Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k.toLowerCase() === 'displayname' ? 'displayName' : k.toLowerCase(), v]),
+  );
+  const schemas = raw.schemas;
+  if (!Array.isArray(schemas) || !schemas.includes(SCIM_SCHEMAS.group)) {
+    throw invalidSyntax(`"schemas" must list ${SCIM_SCHEMAS.group}.`);
+  }
+  const parsed = GroupBodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidValue(`${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid value'}`);
+  }
+  const name = RoleCreateInputSchema.shape.name.safeParse(parsed.data.displayName);
+  if (!name.success) throw invalidValue(`displayName: ${name.error.issues[0]?.message ?? 'invalid'}`);
+  return { name: name.data, members: parsed.data.members?.map((m) => m.value) ?? null };
+}
+
+/** `If-Match` on a group, as on a user. */
+export function checkGroupIfMatch(ifMatch: string | undefined, row: ScimGroupRow): void {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return;
+  if (!ifMatch.split(',').some((t) => t.trim() === groupEtag(row))) {
+    throw new ScimError(412, 'The group changed since that version was read: read it again, then retry.');
+  }
+}
+
+export async function createGroup(ctx: ScimContext, body: { name: string; members: string[] | null }) {
+  requireScimPermission(ctx, 'roles.create');
+  const { item } = await createRole({
+    ctx,
+    input: { name: body.name, description: null, permissions: [], require_two_factor: false },
+  });
+  if (body.members?.length) await changeMembers(ctx, item.id, [{ op: 'add', ids: body.members }]);
+  return item.id;
+}
+
+async function permissionsOf(ctx: ScimContext, roleId: number): Promise<Permission[]> {
+  const rows = await ctx.db.sequelize.query<{ name: string }>(
+    `SELECT p.name FROM permissions p JOIN role_permissions rp ON rp.permission_id = p.id WHERE rp.role_id = :roleId`,
+    { type: QueryTypes.SELECT, replacements: { roleId } },
+  );
+  return rows.map((r) => r.name).filter(isPermission);
+}
+
+/**
+ * Renames a role through the role editor's handler (its rules, its audit row). The administrator
+ * role keeps its name over SCIM: the product's rules find it by that name.
+ */
+async function renameGroup(ctx: ScimContext, row: ScimGroupRow, name: string) {
+  if (name === row.name) return;
+  if (row.name === ctx.config.users.activation.adminRoleName) {
+    throw mutability(`The ${row.name} role cannot be renamed over SCIM.`);
+  }
+  requireScimPermission(ctx, 'roles.update');
+  await updateRole({
+    ctx,
+    input: { id: row.id, name, permissions: await permissionsOf(ctx, row.id), version: roleVersionOf(row) },
+  });
+}
+
+/**
+ * A group's change (PUT or PATCH): the name, then the members, each through its own handler. The
+ * name is judged before any member changes (a taken name refuses the whole request); a member
+ * the rules refuse rolls every membership change back.
+ */
+export async function changeGroup(
+  ctx: ScimContext,
+  id: string,
+  ifMatch: string | undefined,
+  change: { name?: string; members: readonly GroupMemberChange[] },
+) {
+  const row = await groupById(ctx.db, id);
+  checkGroupIfMatch(ifMatch, row);
+  if (change.name !== undefined) await renameGroup(ctx, row, change.name);
+  await changeMembers(ctx, row.id, change.members);
+}
+
+export async function deleteGroup(ctx: ScimContext, id: string, ifMatch: string | undefined) {
+  requireScimPermission(ctx, 'roles.delete');
+  const row = await groupById(ctx.db, id);
+  checkGroupIfMatch(ifMatch, row);
+  // An identity provider deleting a group means it: its members lose the role with it.
+  await deleteRole({ ctx, input: { id: row.id, detach: true } });
+}

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given } from '../support/given.js';
+import { filterQuery, scimClient } from '../support/scim-client.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { roleIdOf } from '../support/users-fixture.js';
+
+const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+
+let t: TestApp;
+let entra: ReturnType<typeof scimClient>;
+let people: number[];
+let adminId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const g = given(t.db);
+  adminId = (await g.user({ roles: ['admin'], name: 'Root Admin' })).id;
+  entra = scimClient(t.app, await g.token(adminId));
+  people = [];
+  for (const name of ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']) people.push((await g.user({ name })).id);
+});
+afterAll(() => t.close());
+
+const rolesOf = async (userId: number) =>
+  (await t.db.models.UserRole.findAll({ where: { user_id: userId }, raw: true })).map((r) => Number(r.role_id));
+
+describe("Entra ID's group sequence", () => {
+  it('looks a group up without members, creates it, adds and removes members, renames, deletes', async () => {
+    const lookup = await entra.get(
+      `/Groups${filterQuery('displayName eq "Help Desk"', '&excludedAttributes=members')}`,
+    );
+    expect(lookup.json()).toMatchObject({ totalResults: 0, Resources: [] });
+
+    const created = await entra.post('/Groups', { schemas: [GROUP], displayName: 'Help Desk', members: [] });
+    expect(created.statusCode).toBe(201);
+    const group = created.json();
+    expect(group).toMatchObject({ schemas: [GROUP], displayName: 'Help Desk', members: [] });
+    expect(created.headers.location).toBe(group.meta.location);
+    const roleId = Number(group.id);
+
+    const [ada, alan, grace] = people as [number, number, number];
+    const added = await entra.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Add', path: 'members', value: [{ value: String(ada) }, { value: String(alan) }] }],
+    });
+    expect(added.statusCode).toBe(200);
+    expect(added.json().members.map((m: { value: string }) => Number(m.value))).toEqual([ada, alan]);
+    expect(await rolesOf(ada)).toContain(roleId);
+
+    // Adding a member twice is no failure (a retried PATCH).
+    const again = await entra.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Add', path: 'members', value: [{ value: String(ada) }, { value: String(grace) }] }],
+    });
+    expect(again.statusCode).toBe(200);
+
+    const lean = await entra.get(`/Groups/${group.id}?excludedAttributes=members`);
+    expect(lean.json()).not.toHaveProperty('members');
+    expect(lean.json().displayName).toBe('Help Desk');
+
+    const removed = await entra.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Remove', path: `members[value eq "${alan}"]` }],
+    });
+    expect(removed.json().members.map((m: { value: string }) => Number(m.value))).toEqual([ada, grace]);
+    expect(await rolesOf(alan)).not.toContain(roleId);
+
+    const byMember = await entra.get(
+      `/Groups${filterQuery(`members[value eq "${grace}"]`, '&excludedAttributes=members')}`,
+    );
+    expect(byMember.json().Resources.map((r: { id: string }) => r.id)).toEqual([group.id]);
+
+    const renamed = await entra.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Replace', path: 'displayName', value: 'Sales – EMEA' }],
+    });
+    expect(renamed.json().displayName).toBe('Sales – EMEA');
+
+    const via = await t.db.models.AuditLog.findAll({ where: { via: 'scim' }, order: [['id', 'ASC']] });
+    // Each membership change is the user's own change, as a role change in bulk records it.
+    expect(via.map((a) => a.action)).toEqual([
+      'role.create',
+      'user.update',
+      'user.update',
+      'user.update',
+      'role.update',
+    ]);
+
+    expect((await entra.delete(`/Groups/${group.id}`)).statusCode).toBe(204);
+    expect((await entra.get(`/Groups/${group.id}`)).statusCode).toBe(404);
+    expect(await rolesOf(ada)).not.toContain(roleId);
+  });
+});
+
+describe('groups under the same rules', () => {
+  it('refuses a name taken whatever its case and spacing: 409 uniqueness', async () => {
+    await entra.post('/Groups', { schemas: [GROUP], displayName: 'Field Ops' });
+    const clash = await entra.post('/Groups', { schemas: [GROUP], displayName: 'field  OPS' });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toMatchObject({ scimType: 'uniqueness' });
+  });
+
+  it('keeps the administrator role: no rename, no deletion, and its last member stays', async () => {
+    const admin = await roleIdOf(t.db, 'admin');
+    const rename = await entra.patch(`/Groups/${admin}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'displayName', value: 'Owners' }],
+    });
+    expect(rename.json()).toMatchObject({ status: '400', scimType: 'mutability' });
+    const removeLast = await entra.patch(`/Groups/${admin}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'remove', path: `members[value eq "${adminId}"]` }],
+    });
+    expect(removeLast.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await rolesOf(adminId)).toContain(admin);
+    expect((await entra.delete(`/Groups/${admin}`)).statusCode).toBe(400);
+  });
+
+  it('a token cannot put anyone in a role granting what it lacks (403), and nothing of the PATCH is written', async () => {
+    const g = given(t.db);
+    const limited = await g.role('people-desk', ['users.view', 'users.update', 'roles.view', 'roles.create']);
+    const clerk = await g.user({ roles: ['people-desk'] });
+    expect(limited).toBeGreaterThan(0);
+    const clerkScim = scimClient(t.app, await g.token(clerk.id));
+    const admin = await roleIdOf(t.db, 'admin');
+    const [ada] = people as [number];
+    const res = await clerkScim.patch(`/Groups/${admin}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: 'members', value: [{ value: String(ada) }] }],
+    });
+    expect(res.statusCode).toBe(403);
+    expect(await rolesOf(ada)).not.toContain(admin);
+  });
+
+  it('a member that is no user refuses the whole PATCH: 400 invalidValue', async () => {
+    const group = (await entra.post('/Groups', { schemas: [GROUP], displayName: 'Night Shift' })).json();
+    const [ada] = people as [number];
+    const res = await entra.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: 'members', value: [{ value: String(ada) }, { value: '999999' }] }],
+    });
+    expect(res.json()).toMatchObject({ status: '400', scimType: 'invalidValue' });
+    expect(await rolesOf(ada)).not.toContain(Number(group.id));
+  });
+});
