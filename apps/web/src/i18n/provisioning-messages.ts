@@ -18,11 +18,13 @@ export const provisioningMessages = {
     urlLabel: 'SCIM base URL',
     token: {
       ...secretCopyStrings,
+      // Short: the button sits beside the value, on a phone too.
+      copied: 'Copied',
       label: 'Token',
       warningTitle: 'The token is shown only this once',
       warning: 'Paste it into your identity provider now. If it is lost, revoke it and connect again.',
     },
-    url: secretCopyStrings,
+    url: { ...secretCopyStrings, copied: 'Copied' },
     stepsTitle: 'Then, in your identity provider',
     okta: {
       title: 'Okta',

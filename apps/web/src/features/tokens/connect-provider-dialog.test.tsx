@@ -105,7 +105,9 @@ describe('connecting an identity provider from the tokens page', () => {
     fireEvent.click(within(await openDialog()).getByRole('button', { name: form.submit }));
     const dialog = await screen.findByRole('dialog', { name: t.connect.title });
     const url = `${window.location.origin}/api/scim/v2`;
-    expect((within(dialog).getByLabelText(t.connect.urlLabel) as HTMLInputElement).value).toBe(url);
+    expect(within(dialog).getByRole('group', { name: t.connect.urlLabel }).querySelector('code')?.textContent).toBe(
+      url,
+    );
     expect((within(dialog).getByLabelText(t.connect.token.label) as HTMLInputElement).value).toBe(SECRET);
     expect(within(dialog).getByText(t.connect.token.warningTitle)).toBeTruthy();
     expect(within(dialog).getByRole('heading', { name: t.connect.okta.title })).toBeTruthy();

@@ -1,6 +1,6 @@
-import { Button, cn, inputClassName } from '@app/ui';
+import { Button, cn } from '@app/ui';
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export interface CopyFieldStrings {
   copy: string;
@@ -10,12 +10,12 @@ export interface CopyFieldStrings {
 }
 
 /**
- * A value to paste elsewhere (the SCIM base URL), read-only with a copy button. Not a secret:
- * no warning; the token beside it is a OneTimeSecret.
+ * A value to paste elsewhere (the SCIM base URL), shown whole — an administrator checks that it is
+ * the address the provider can reach — with a copy button. Not a secret: no warning; the token
+ * beside it is a OneTimeSecret.
  */
 export function CopyField({ label, value, strings: t }: { label: string; value: string; strings: CopyFieldStrings }) {
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
+  const text = useRef<HTMLElement>(null);
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state !== 'copied') return;
@@ -28,27 +28,21 @@ export function CopyField({ label, value, strings: t }: { label: string; value: 
       await navigator.clipboard.writeText(value);
       setState('copied');
     } catch {
-      input.current?.select();
+      if (text.current) window.getSelection()?.selectAllChildren(text.current);
       setState('failed');
     }
   };
 
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-foreground">
-        {label}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id={id}
-          ref={input}
-          readOnly
-          value={value}
-          spellCheck={false}
-          autoComplete="off"
-          onFocus={(event) => event.currentTarget.select()}
-          className={cn(inputClassName, 'min-w-0 flex-1 font-mono text-xs')}
-        />
+    <fieldset className="m-0 min-w-0 border-0 p-0">
+      <legend className="mb-1.5 p-0 text-sm font-medium text-foreground">{label}</legend>
+      <div className="flex items-start gap-2">
+        <code
+          ref={text}
+          className="min-w-0 flex-1 rounded-md border border-border bg-surface-muted px-3 py-2 font-mono text-xs break-all text-foreground"
+        >
+          {value}
+        </code>
         <Button variant="secondary" onClick={() => void copy()} className="shrink-0">
           {state === 'copied' ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
           {/* Beside the token's own Copy button, a screen reader hears which one this is. */}
@@ -57,9 +51,9 @@ export function CopyField({ label, value, strings: t }: { label: string; value: 
           </span>
         </Button>
       </div>
-      <p role="status" className={cn('text-xs', state === 'failed' ? 'text-danger' : 'sr-only')}>
+      <p role="status" className={cn('mt-1.5 text-xs', state === 'failed' ? 'text-danger' : 'sr-only')}>
         {state === 'copied' ? t.copied : state === 'failed' ? t.copyFailed : ''}
       </p>
-    </div>
+    </fieldset>
   );
 }
