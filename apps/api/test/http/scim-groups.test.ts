@@ -95,7 +95,11 @@ describe("Entra ID's group sequence", () => {
 
 describe('groups under the same rules', () => {
   it('refuses a name taken whatever its case and spacing: 409 uniqueness', async () => {
-    await entra.post('/Groups', { schemas: [GROUP], displayName: 'Field Ops' });
+    const group = (await entra.post('/Groups', { schemas: [GROUP], displayName: 'Field Ops' })).json();
+    const found = await entra.get(
+      `/Groups${filterQuery('displayName eq "field  OPS"', '&excludedAttributes=members')}`,
+    );
+    expect(found.json().Resources.map((r: { id: string }) => r.id)).toEqual([group.id]);
     const clash = await entra.post('/Groups', { schemas: [GROUP], displayName: 'field  OPS' });
     expect(clash.statusCode).toBe(409);
     expect(clash.json()).toMatchObject({ scimType: 'uniqueness' });

@@ -1,4 +1,4 @@
-import type { AuthProviderInput } from '@app/contracts';
+import { type AuthProviderInput, roleNameKey } from '@app/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Context } from '../../context.js';
 import { roleRefusal, rolesByName } from '../../domain/escalation.js';
@@ -53,11 +53,12 @@ export async function judgeProvider(
 async function judgeRoles(ctx: Context & { actor: Actor }, names: string[], before: string[]): Promise<string[]> {
   if (names.length === 0 && before.length === 0) return [];
   const roles = await loadRoleGrants(ctx.db, 'all');
-  const byName = new Map(roles.map((r) => [r.name.toLowerCase(), r]));
-  const kept = new Set(before.map((n) => n.toLowerCase()));
-  const lower = names.map((n) => n.toLowerCase());
+  // Roles are one whatever their case and spacing (migration 0028): matched by their keys.
+  const byName = new Map(roles.map((r) => [roleNameKey(r.name), r]));
+  const kept = new Set(before.map(roleNameKey));
+  const lower = names.map(roleNameKey);
   for (const [index, name] of names.entries()) {
-    if (!byName.has(name.toLowerCase())) {
+    if (!byName.has(roleNameKey(name))) {
       const message = `There is no role named "${name}".`;
       throw new AppError('VALIDATION_FAILED', message, { errors: { [`default_roles.${index}`]: [message] } });
     }
@@ -75,5 +76,5 @@ async function judgeRoles(ctx: Context & { actor: Actor }, names: string[], befo
       extra: { permission: judged.beyond.missing[0] ?? '' },
     });
   }
-  return [...new Set(names.map((n) => byName.get(n.toLowerCase())?.name as string))];
+  return [...new Set(names.map((n) => byName.get(roleNameKey(n))?.name as string))];
 }

@@ -1,3 +1,4 @@
+import { roleNameKey } from '@app/contracts';
 import { UniqueConstraintError } from 'sequelize';
 import { UNUSABLE_PASSWORD } from '../../auth/password.js';
 import type { Context } from '../../context.js';
@@ -24,9 +25,9 @@ export async function accountByEmail(ctx: Context, email: string) {
  */
 export async function createSsoAccount(ctx: Context, provider: AuthProviderRow, email: string): Promise<number | null> {
   const { db } = ctx;
-  const wanted = new Set(provider.default_roles.map((n) => n.toLowerCase()));
+  const wanted = new Set(provider.default_roles.map(roleNameKey));
   // A role renamed or deleted since the provider was saved is left out, not a failed sign-in.
-  const roles = (await loadRoleGrants(db, 'all')).filter((r) => wanted.has(r.name.toLowerCase()));
+  const roles = (await loadRoleGrants(db, 'all')).filter((r) => wanted.has(roleNameKey(r.name)));
   const roleIds = roles.map((r) => r.id);
   const grantor = { id: 0, name: provider.name, email: '', permissions: new Set(roles.flatMap((r) => r.permissions)) };
   const name = email.slice(0, email.lastIndexOf('@')).slice(0, 100) || email;

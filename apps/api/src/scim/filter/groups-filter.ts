@@ -1,13 +1,29 @@
-import { SCIM_SCHEMAS } from '@app/contracts';
+import { roleNameKey, SCIM_SCHEMAS } from '@app/contracts';
 import { literal, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { constantField, dateField, idField, textField } from './fields.js';
+import { constantField, dateField, type Field, idField, textField } from './fields.js';
 import { parseFilter } from './parse.js';
 import { filterSql } from './sql.js';
 import { type FilterSchema, translate } from './translate.js';
 
 /** Columns of the Role model's alias (`Role`, as `db.models.Role.findAll` names it). */
 const col = (name: string) => `\`Role\`.\`${name}\``;
+
+/**
+ * `displayName`: the role's name. `eq` compares the names' keys (migration 0028: case and spacing
+ * aside, on both engines, by the unique index), so "help  desk" finds "Help Desk" as the role
+ * editor's uniqueness rule does; the other operators compare the name without regard to case.
+ */
+function displayNameField(sql: ReturnType<typeof filterSql>): Field {
+  const byName = textField(sql, 'displayName', col('name'));
+  return {
+    ...byName,
+    compare: (op, value, top) =>
+      op === 'eq' && typeof value === 'string'
+        ? `${col('name_key')} = ${sql.value(roleNameKey(value))}`
+        : byName.compare(op, value, top),
+  };
+}
 
 function groupsSchema(db: Database): FilterSchema {
   const sql = filterSql(db);
@@ -16,7 +32,7 @@ function groupsSchema(db: Database): FilterSchema {
     urn: SCIM_SCHEMAS.group,
     simple: {
       id: idField(sql, 'id', col('id')),
-      displayname: textField(sql, 'displayName', col('name')),
+      displayname: displayNameField(sql),
     },
     complex: {
       // A group's members are the users holding the role, outside the trash.
