@@ -43,7 +43,7 @@ const HELP = `Usage: npm run bench -- [options]
   --only a,b           run only these scenarios (names as in the report); into the default report,
                        as a section of its own beside the last full run's tables
   --floor-runs R       repetitions of each SQL floor per connection (default 30; --smoke: 5)
-  --skip-export        do not time the export downloads
+  --skip-export        do not time the export downloads (nor the SCIM cursor walk)
   --attributes         declare six custom attributes (department, cost_centre, employee_number,
                        start_date, level, manager) and fill them for every demo user (tops up with
                        --reuse); the attribute scenarios need it (default with --smoke)

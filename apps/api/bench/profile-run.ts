@@ -49,6 +49,7 @@ export async function runProfile(argv: string[]): Promise<number> {
       demoIdRange: { min: 0, max: 0 },
       writePool: [],
       audit: null,
+      scim: null,
     };
     const opts = { seconds: 3, connections: Number(values.connections) };
     await runLoad(ctx, scenario, opts);

@@ -2,6 +2,8 @@ import type mysql from 'mysql2/promise';
 import { type AuditSeed, auditBenchData, seedAuditEvents } from './audit-seed.js';
 import { runExportScenario } from './export-scenario.js';
 import { runHttpScenario } from './http-scenario.js';
+import { cleanupScim, prepareScim } from './scim-seed.js';
+import { runCursorWalk } from './scim-walk.js';
 import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
 import { type Outcome, renderReport, targetsText, verdicts, writeReport } from './report.js';
@@ -74,6 +76,7 @@ async function benchContext(
       demoIdRange: { min: Number(range.min ?? 0), max: Number(range.max ?? 0) },
       writePool: pool.map((r) => Number(r.id)),
       audit: audit ? await auditBenchData(settings, audit.events, middleEmail({ users })) : null,
+      scim: null,
     };
   } finally {
     await conn.end();
@@ -228,6 +231,12 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
     apiIdleRssMb = await server.settledRssMb(opts.smoke ? 15 : 30);
     log(`  API RSS when ready: ${apiStartRssMb.toFixed(0)} MB; idle, settled: ${apiIdleRssMb.toFixed(0)} MB`);
     let ctx = await benchContext(settings, token.token, opts.users, server.baseUrl, audit);
+    if (scenarios.some((s) => s.kind === 'http' && s.scim)) {
+      ctx = { ...ctx, scim: await prepareScim(cleanupConn, ctx) };
+      const scimCtx = ctx;
+      // Made over SCIM, undone over SCIM: registered after stopAll, so it runs before the API stops.
+      onInterrupt.push(() => cleanupScim(cleanupConn, { ...scimCtx, baseUrl: server?.baseUrl ?? scimCtx.baseUrl }));
+    }
     /** The running API, restarted when asked (exports) or when an earlier restart failed. */
     const api = async (fresh: boolean): Promise<ApiServer> => {
       if (server && fresh) await stopAll();
@@ -248,7 +257,9 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
                 (opts.duration + 10 * 60) * 1000,
                 scenario.name,
               )
-            : await runExportScenario(settings, ctx, current, scenario, log),
+            : scenario.walk
+              ? await runCursorWalk(ctx, current, scenario, log)
+              : await runExportScenario(settings, ctx, current, scenario, log),
         );
       } catch (err) {
         const note = err instanceof Error ? err.message : String(err);
@@ -260,7 +271,19 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
         );
       } finally {
         if (scenario.kind === 'http' && scenario.writes) await reactivate(cleanupConn, ctx.writePool);
+        if (scenario.kind === 'http' && scenario.after) {
+          await scenario
+            .after(ctx, cleanupConn)
+            .catch((err) => log(`  ${scenario.name}: undoing its writes failed: ${String(err)}`));
+        }
       }
+    }
+    if (ctx.scim) {
+      // The API may have been restarted (exports): the group is deleted through the current one.
+      const current = await api(false);
+      await cleanupScim(cleanupConn, { ...ctx, baseUrl: current.baseUrl }).catch((err) =>
+        log(`could not delete the SCIM bench group or created users: ${String(err)}`),
+      );
     }
   } finally {
     await stopAll();

@@ -1,7 +1,10 @@
+import type mysql from 'mysql2/promise';
 import type { AuditBenchData } from './audit-seed.js';
 import { attributeExportScenarios, attributeListScenarios } from './attribute-scenarios.js';
 import { auditScenarios } from './audit-scenarios.js';
 import { get, qs, searchAndFilterScenarios } from './list-scenarios.js';
+import { scimCursorWalk, scimScenarios } from './scim-scenarios.js';
+import type { ScimBenchData } from './scim-seed.js';
 
 export { middleEmail } from './list-scenarios.js';
 
@@ -27,6 +30,8 @@ export interface BenchContext {
   writePool: readonly number[];
   /** What the audit scenarios ask for, from the seeded trail; null when no audit scenario runs. */
   audit: AuditBenchData | null;
+  /** What the SCIM scenarios use (an external id, their group, a tag for new users); null when none runs. */
+  scim: ScimBenchData | null;
 }
 
 export type Target =
@@ -81,6 +86,10 @@ export interface HttpScenario {
   rate?: number;
   /** It deactivates users of the write pool: they are reactivated when it ends. */
   writes?: boolean;
+  /** Puts back what its writes changed beyond the write pool's status (users it created, memberships). */
+  after?(ctx: BenchContext, conn: mysql.Connection): Promise<void>;
+  /** It needs `BenchContext.scim` (issue 39). */
+  scim?: boolean;
   /**
    * Writers that run while this load is measured, each sending one request at a time, one every
    * `everyMs`; the same load is also measured without them, alternating, and the two p50s
@@ -99,6 +108,11 @@ export interface ExportScenario {
   optIn?: boolean;
   /** It reads the custom attributes `--attributes` seeds: left out of a run without them. */
   attributes?: boolean;
+  /**
+   * Not one download but a SCIM client's walk: GET `path` with `cursor=`, then each page's
+   * `nextCursor` until there is none (bench/scim-walk.ts), timed whole with the API's peak RSS.
+   */
+  walk?: 'scim-cursor';
 }
 
 export type Scenario = HttpScenario | ExportScenario;
@@ -200,6 +214,8 @@ export const SCENARIOS: Scenario[] = [
     path: () => '/api/users/export?format=xlsx',
   },
   ...attributeExportScenarios(),
+  ...scimScenarios(),
+  scimCursorWalk(),
 ];
 
 /** Ids per bulk request: 10 000 (the API's maximum) at a million users; half the pool in a smoke run. */
