@@ -39,6 +39,7 @@ export * from './roles/roles.list';
 export * from './roles/roles.preview';
 export * from './roles/roles.query';
 export * from './scim/scim';
+export * from './scim/scim-mapping';
 export * from './roles/roles.write';
 export * from './text';
 export * from './tokens/sessions';

@@ -2,6 +2,7 @@ import { accountRouter } from '../modules/account/account.router.js';
 import { auditRouter } from '../modules/audit/audit.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { attributesRouter } from '../modules/attributes/attributes.router.js';
+import { scimMappingRouter } from '../modules/scim-mapping/scim-mapping.router.js';
 import { authProvidersRouter } from '../modules/auth-providers/auth-providers.router.js';
 import { importsRouter } from '../modules/imports/imports.router.js';
 import { invitationsRouter } from '../modules/invitations/invitations.router.js';
@@ -16,6 +17,7 @@ import { twoFactorRouter } from '../modules/two-factor/two-factor.router.js';
 import { usersRouter } from '../modules/users/users.router.js';
 import { webhooksRouter } from '../modules/webhooks/webhooks.router.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../rest/openapi.js';
+import { withScimDoor } from '../rest/openapi-scim.js';
 import { router } from '../trpc/init.js';
 import { APP_VERSION } from '../version.js';
 
@@ -26,9 +28,10 @@ import { APP_VERSION } from '../version.js';
 let openApiDocument: OpenApiDocument | undefined;
 
 // The document describes the router that serves it, so it is built on first request (the router
-// exists by then) and kept: routes cannot change while the process runs.
+// exists by then) and kept: routes cannot change while the process runs. The SCIM door is no
+// procedure: its operations are declared beside the generator and added here.
 const describeApi = (): OpenApiDocument => {
-  openApiDocument ??= buildOpenApiDocument(appRouter, { version: APP_VERSION });
+  openApiDocument ??= withScimDoor(buildOpenApiDocument(appRouter, { version: APP_VERSION }));
   return openApiDocument;
 };
 
@@ -48,6 +51,7 @@ export const appRouter = router({
   passwordReset: passwordResetRouter,
   authProviders: authProvidersRouter,
   attributes: attributesRouter,
+  scimMapping: scimMappingRouter,
   account: accountRouter,
   twoFactor: twoFactorRouter,
 });

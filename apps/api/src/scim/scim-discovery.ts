@@ -1,5 +1,7 @@
 import { SCIM_SCHEMAS } from '@app/contracts';
+import type { MappedField } from '../modules/scim-mapping/scim-mapping.repository.js';
 import { SCIM_MAX_RESULTS } from './scim-list-query.js';
+import type { EnterpriseMapping } from './users/scim-enterprise.js';
 
 /**
  * The discovery documents (RFC 7643 §5–7, RFC 7644 §4, RFC 9865 §2.4): what this service provider
@@ -105,14 +107,36 @@ const schemaResource = (baseUrl: string, id: string, name: string, description: 
   meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${id}` },
 });
 
-export function schemas(baseUrl: string) {
-  return [
+/** What the enterprise extension says of a mapped field: the custom attribute it fills. */
+function enterpriseAttribute(m: MappedField, label: string): Attribute {
+  const description = `Fills the custom attribute "${label}" (${m.key}).`;
+  return m.field === 'manager'
+    ? attr('manager', `${description} Names the manager by their id.`, {
+        type: 'complex',
+        subAttributes: [
+          attr('value', "The manager's id.", { caseExact: true }),
+          attr('$ref', "The manager's User resource.", { type: 'reference', referenceTypes: ['User'] }),
+        ],
+      })
+    : attr(m.field, description);
+}
+
+/**
+ * The schemas: User, Group, and the enterprise extension when a field of it is mapped — listing
+ * exactly the mapped fields the caller may see (an unmapped one is ignored, so it is not offered).
+ */
+export function schemas(baseUrl: string, mapping: EnterpriseMapping) {
+  const found = [
     schemaResource(baseUrl, SCIM_SCHEMAS.user, 'User', 'User Account', USER_ATTRIBUTES),
     schemaResource(baseUrl, SCIM_SCHEMAS.group, 'Group', 'Group: a role of this service', GROUP_ATTRIBUTES),
   ];
+  if (mapping.fields.length === 0) return found;
+  const labels = new Map(mapping.definitions.map((d) => [d.id, d.label]));
+  const fields = mapping.fields.map((m) => enterpriseAttribute(m, labels.get(m.attributeId) ?? m.key));
+  return [...found, schemaResource(baseUrl, SCIM_SCHEMAS.enterpriseUser, 'EnterpriseUser', 'Enterprise User', fields)];
 }
 
-export function resourceTypes(baseUrl: string) {
+export function resourceTypes(baseUrl: string, mapping: EnterpriseMapping) {
   return [
     {
       schemas: [SCIM_SCHEMAS.resourceType],
@@ -121,7 +145,7 @@ export function resourceTypes(baseUrl: string) {
       endpoint: '/Users',
       description: 'User Account',
       schema: SCIM_SCHEMAS.user,
-      schemaExtensions: [],
+      schemaExtensions: mapping.fields.length > 0 ? [{ schema: SCIM_SCHEMAS.enterpriseUser, required: false }] : [],
       meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` },
     },
     {

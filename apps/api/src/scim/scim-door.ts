@@ -8,6 +8,7 @@ import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.
 import { ScimError } from './scim-error.js';
 import { toScimError } from './scim-errors.js';
 import { registerScimGroups } from './groups/scim-groups.routes.js';
+import { type EnterpriseMapping, enterpriseMappingFor } from './users/scim-enterprise.js';
 import { registerScimUsers } from './users/scim-users.routes.js';
 
 export const SCIM_PREFIX = '/api/scim/v2';
@@ -45,18 +46,20 @@ export async function registerScimDoor(app: FastifyInstance, db: Database, confi
       scope.get('/ServiceProviderConfig', async (req, reply) =>
         send(reply, 200, serviceProviderConfig((await contextOf(req)).baseUrl)),
       );
-      scope.get('/ResourceTypes', async (req, reply) => {
-        const found = resourceTypes((await contextOf(req)).baseUrl);
-        return send(reply, 200, listOf(found));
-      });
+      // Discovery reads the enterprise mapping as the caller sees it: what it lists is what works.
+      const discovered = async <T>(req: FastifyRequest, of: (baseUrl: string, m: EnterpriseMapping) => T) => {
+        const ctx = await contextOf(req);
+        return of(ctx.baseUrl, await enterpriseMappingFor(ctx.db, ctx.actor));
+      };
+      scope.get('/ResourceTypes', async (req, reply) => send(reply, 200, listOf(await discovered(req, resourceTypes))));
       scope.get<{ Params: { id: string } }>('/ResourceTypes/:id', async (req, reply) => {
-        const found = resourceTypes((await contextOf(req)).baseUrl).find((r) => r.id === req.params.id);
+        const found = (await discovered(req, resourceTypes)).find((r) => r.id === req.params.id);
         if (!found) throw new ScimError(404, `No resource type "${req.params.id}".`);
         return send(reply, 200, found);
       });
-      scope.get('/Schemas', async (req, reply) => send(reply, 200, listOf(schemas((await contextOf(req)).baseUrl))));
+      scope.get('/Schemas', async (req, reply) => send(reply, 200, listOf(await discovered(req, schemas))));
       scope.get<{ Params: { id: string } }>('/Schemas/:id', async (req, reply) => {
-        const found = schemas((await contextOf(req)).baseUrl).find((s) => s.id === req.params.id);
+        const found = (await discovered(req, schemas)).find((s) => s.id === req.params.id);
         if (!found) throw new ScimError(404, `No schema "${req.params.id}".`);
         return send(reply, 200, found);
       });

@@ -81,6 +81,8 @@ describe('migrations', () => {
         'role_permissions',
         'roles',
         'schema_migrations',
+        // Which custom attribute each SCIM enterprise field fills (migration 0029).
+        'scim_enterprise_mappings',
         'sessions',
         'sso_attempts',
         // Two-factor sign-in (migration 0020): recovery codes (hashed), sign-ins awaiting their code.

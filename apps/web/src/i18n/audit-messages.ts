@@ -62,6 +62,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'attribute.create': 'Declared a custom attribute',
   'attribute.update': 'Changed a custom attribute',
   'attribute.delete': 'Removed a custom attribute',
+  'scim.mappingUpdate': "Changed which attributes SCIM's enterprise fields fill",
   'auth.ssoLogin': 'Signed in with single sign-on',
   'auth.ssoFailed': 'Failed single sign-on',
   'account.update': 'Changed their name',

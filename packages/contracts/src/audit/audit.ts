@@ -60,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'attribute.create',
   'attribute.update',
   'attribute.delete',
+  'scim.mappingUpdate',
   'auth.ssoLogin',
   'auth.ssoFailed',
   'account.update',

@@ -26,6 +26,7 @@ import { attributeChangeLease } from './0025-attribute-change-lease.js';
 import { auditAttributes } from './0026-audit-attributes.js';
 import { scimUserName } from './0027-scim-user-name.js';
 import { roleNameKey } from './0028-role-name-key.js';
+import { scimEnterpriseMapping } from './0029-scim-enterprise-mapping.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditAttributes,
   scimUserName,
   roleNameKey,
+  scimEnterpriseMapping,
 ];

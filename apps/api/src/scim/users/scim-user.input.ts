@@ -1,6 +1,7 @@
 import { AccountFieldsSchema, type AccountFields, refusedCharacter, SCIM_SCHEMAS, scimBoolean } from '@app/contracts';
 import { z } from 'zod';
 import { invalidSyntax, invalidValue } from '../scim-error.js';
+import { enterpriseFieldsOf } from './scim-enterprise.js';
 
 /** What a SCIM client writes of a user (POST, PUT, and PATCH's result). */
 export interface ScimUserFields {
@@ -51,6 +52,10 @@ function canonicalKeys(value: unknown): unknown {
 
 const ENTERPRISE_KEY = SCIM_SCHEMAS.enterpriseUser.toLowerCase();
 
+/** Whether a body carries the enterprise extension at all (a PUT without it leaves its fields as they are). */
+export const carriesEnterprise = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && Object.keys(body).some((k) => k.toLowerCase() === ENTERPRISE_KEY);
+
 /**
  * A POST or PUT body read as a SCIM User: the core schema's writable attributes (read-only ones —
  * `id`, `meta`, `groups` — and unknown ones are ignored, as RFC 7644 §3.3 and §3.5.1 allow), the
@@ -92,7 +97,9 @@ export function readUserBody(body: unknown, defaults: { active: boolean }): Scim
       ...(e.primary !== undefined ? { primary: e.primary } : {}),
     })),
     active: v.active ?? defaults.active,
-    enterprise: typeof enterpriseEntry === 'object' && enterpriseEntry !== null ? { ...enterpriseEntry } : {},
+    enterprise: enterpriseFieldsOf(
+      typeof enterpriseEntry === 'object' && enterpriseEntry !== null ? { ...enterpriseEntry } : null,
+    ),
     ...(v.password !== undefined ? { password: v.password } : {}),
   };
 }

@@ -32,11 +32,19 @@ export function nameParts(name: string): { givenName?: string; familyName?: stri
   return { givenName: trimmed.slice(0, cut).trim(), familyName: trimmed.slice(cut + 1) };
 }
 
-/** An account as a SCIM User (RFC 7643 §4.1); its groups are its roles. */
-export function toScimUser(row: ScimUserRow, roles: readonly ScimRoleRef[], baseUrl: string): ScimUser {
+/**
+ * An account as a SCIM User (RFC 7643 §4.1); its groups are its roles; `extension` is its
+ * enterprise extension (mapped custom attributes), listed in `schemas` when it holds anything.
+ */
+export function toScimUser(
+  row: ScimUserRow,
+  roles: readonly ScimRoleRef[],
+  baseUrl: string,
+  extension: Record<string, unknown> | null = null,
+): ScimUser {
   const location = `${baseUrl}/Users/${row.id}`;
   return {
-    schemas: [SCIM_SCHEMAS.user],
+    schemas: extension ? [SCIM_SCHEMAS.user, SCIM_SCHEMAS.enterpriseUser] : [SCIM_SCHEMAS.user],
     id: String(row.id),
     ...(row.external_id ? { externalId: row.external_id } : {}),
     userName: row.user_name ?? row.email,
@@ -52,5 +60,6 @@ export function toScimUser(row: ScimUserRow, roles: readonly ScimRoleRef[], base
       location,
       version: userEtag(row),
     },
+    ...(extension ? { [SCIM_SCHEMAS.enterpriseUser]: extension } : {}),
   };
 }

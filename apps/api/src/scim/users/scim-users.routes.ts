@@ -6,7 +6,8 @@ import { requireScimPermission, type ScimContext } from '../scim-context.js';
 import { invalidValue } from '../scim-error.js';
 import { decodeCursor, encodeCursor, readListParams, type ScimListParams } from '../scim-list-query.js';
 import { project } from '../scim-projection.js';
-import { readUserBody } from './scim-user.input.js';
+import { carriesEnterprise, readUserBody } from './scim-user.input.js';
+import { enterpriseMappingFor, extensionsOf } from './scim-enterprise.js';
 import { toScimUser, userEtag } from './scim-user.mapping.js';
 import { rolesByUser, scimRowsByIds, scimUserById, scimUsersPage } from './scim-users.read.js';
 import { changeScimUser, createScimUser, deleteScimUser } from './scim-users.write.js';
@@ -52,24 +53,35 @@ async function listUsers(ctx: ScimContext, query: unknown): Promise<ScimListResp
   const start = byCursor ? { afterId: decodeCursor(params.cursor as string) } : { offset: params.startIndex - 1 };
   const order = byCursor ? ([['id', 'ASC']] as [string, 'ASC'][]) : orderOf(params);
   const page = await scimUsersPage(ctx.db, filter, order, start, params.count);
-  const [rows, roles] = await Promise.all([scimRowsByIds(ctx.db, page.ids), rolesByUser(ctx.db, page.ids)]);
-  const resources = rows.map((row) =>
-    project(toScimUser(row, roles.get(row.id) ?? [], ctx.baseUrl), params.attributes, params.excludedAttributes),
+  const resources = (await scimUsers(ctx, page.ids)).map((r) =>
+    project(r, params.attributes, params.excludedAttributes),
   );
-  const last = rows.at(-1);
+  const last = page.ids.at(-1);
   return {
     schemas: [SCIM_SCHEMAS.listResponse],
     totalResults: page.total,
     itemsPerPage: resources.length,
     ...(byCursor ? {} : { startIndex: params.startIndex }),
-    ...(byCursor && page.more && last ? { nextCursor: encodeCursor(last.id) } : {}),
+    ...(byCursor && page.more && last !== undefined ? { nextCursor: encodeCursor(last) } : {}),
     Resources: resources,
   };
 }
 
+/** The users `ids` name as SCIM Users: their rows, roles and enterprise extension, a read each for all. */
+async function scimUsers(ctx: ScimContext, ids: readonly number[]): Promise<ScimUser[]> {
+  const mapping = await enterpriseMappingFor(ctx.db, ctx.actor);
+  const [rows, roles, extensions] = await Promise.all([
+    scimRowsByIds(ctx.db, ids),
+    rolesByUser(ctx.db, ids),
+    extensionsOf(ctx.db, mapping, ids, ctx.baseUrl),
+  ]);
+  return rows.map((row) => toScimUser(row, roles.get(row.id) ?? [], ctx.baseUrl, extensions.get(row.id) ?? null));
+}
+
 async function oneUser(ctx: ScimContext, id: string) {
-  const { row, roles } = await scimUserById(ctx.db, id);
-  return { resource: toScimUser(row, roles, ctx.baseUrl), etag: userEtag(row) };
+  const { row } = await scimUserById(ctx.db, id);
+  const [resource] = await scimUsers(ctx, [row.id]);
+  return { resource: resource as ScimUser, etag: userEtag(row) };
 }
 
 const ifMatchOf = (req: FastifyRequest) => {
@@ -102,9 +114,10 @@ export function registerScimUsers(scope: FastifyInstance, contextOf: ContextOf, 
   scope.put<WithId>('/Users/:id', async (req, reply) => {
     const ctx = await contextOf(req);
     requireScimPermission(ctx, 'users.update');
-    await changeScimUser(ctx, req.params.id, ifMatchOf(req), (current) =>
-      readUserBody(req.body, { active: current.active }),
-    );
+    await changeScimUser(ctx, req.params.id, ifMatchOf(req), (current) => {
+      const next = readUserBody(req.body, { active: current.active });
+      return carriesEnterprise(req.body) ? next : { ...next, enterprise: current.enterprise };
+    });
     const { resource, etag } = await oneUser(ctx, req.params.id);
     return send(reply, 200, shown(req, resource), etag);
   });

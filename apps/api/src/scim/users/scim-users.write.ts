@@ -9,6 +9,13 @@ import { ScimError } from '../scim-error.js';
 import { accountOf, type ScimUserFields } from './scim-user.input.js';
 import { nameParts, type ScimUserRow, userEtag } from './scim-user.mapping.js';
 import { scimUserById } from './scim-users.read.js';
+import {
+  attributeWrites,
+  type EnterpriseMapping,
+  enterpriseFieldsOf,
+  enterpriseMappingFor,
+  extensionsOf,
+} from './scim-enterprise.js';
 
 /**
  * The SCIM door's user writes, each through the product's own handler for that action (create,
@@ -25,7 +32,7 @@ export function checkIfMatch(ifMatch: string | undefined, row: ScimUserRow): voi
 }
 
 /** The SCIM fields of an account as stored, for a PATCH to apply its operations to. */
-export function fieldsOf(row: ScimUserRow): ScimUserFields {
+export function fieldsOf(row: ScimUserRow, extension: Record<string, unknown> | null): ScimUserFields {
   const parts = nameParts(row.name);
   return {
     userName: row.user_name ?? row.email,
@@ -34,16 +41,19 @@ export function fieldsOf(row: ScimUserRow): ScimUserFields {
     displayName: row.name,
     emails: [{ value: row.email, type: 'work', primary: true }],
     active: row.is_active,
-    enterprise: {},
+    enterprise: enterpriseFieldsOf(extension),
   };
 }
 
 export async function createScimUser(ctx: ScimContext, fields: ScimUserFields): Promise<number> {
   requireScimPermission(ctx, 'users.create');
   const account = accountOf(fields);
+  const mapping = await enterpriseMappingFor(ctx.db, ctx.actor);
+  const attributes = await attributeWrites(ctx.db, mapping.fields, {}, fields.enterprise);
   const { item } = await createUser({
     ctx,
     input: {
+      ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
       name: account.name,
       email: account.email,
       ...(account.password !== undefined
@@ -62,15 +72,22 @@ export async function createScimUser(ctx: ScimContext, fields: ScimUserFields): 
  * deprovisioning does), the edit handler otherwise (users.update, and users.setActive when the
  * status changes too, judged by the edit's own plan).
  */
-export async function writeScimUser(ctx: ScimContext, row: ScimUserRow, next: ScimUserFields): Promise<void> {
+export async function writeScimUser(
+  ctx: ScimContext,
+  row: ScimUserRow,
+  before: ScimUserFields,
+  next: ScimUserFields,
+  mapping: EnterpriseMapping,
+): Promise<void> {
   const account = accountOf(next);
-  const before = fieldsOf(row);
+  const attributes = await attributeWrites(ctx.db, mapping.fields, before.enterprise, next.enterprise);
   const unchanged =
     account.name === row.name &&
     account.email === row.email &&
     next.userName.toLowerCase() === before.userName.toLowerCase() &&
     next.externalId === row.external_id &&
-    account.password === undefined;
+    account.password === undefined &&
+    Object.keys(attributes).length === 0;
   if (unchanged && next.active === row.is_active) {
     requireScimPermission(ctx, 'users.update');
     return;
@@ -91,6 +108,7 @@ export async function writeScimUser(ctx: ScimContext, row: ScimUserRow, next: Sc
         ? { password: account.password, password_confirmation: account.password }
         : {}),
       is_active: next.active,
+      ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
       version: versionOf(row),
       identity: { externalId: next.externalId, userName: next.userName },
     },
@@ -109,11 +127,14 @@ export async function changeScimUser(
   ifMatch: string | undefined,
   change: (current: ScimUserFields) => ScimUserFields,
 ): Promise<void> {
+  const mapping = await enterpriseMappingFor(ctx.db, ctx.actor);
   for (let attempt = 0; ; attempt++) {
     const { row } = await scimUserById(ctx.db, id);
     checkIfMatch(ifMatch, row);
+    const extension = (await extensionsOf(ctx.db, mapping, [row.id], ctx.baseUrl)).get(row.id) ?? null;
+    const before = fieldsOf(row, extension);
     try {
-      await writeScimUser(ctx, row, change(fieldsOf(row)));
+      await writeScimUser(ctx, row, before, change(before), mapping);
       return;
     } catch (err) {
       const stale = err instanceof AppError && err.appCode === 'VERSION_CONFLICT';
