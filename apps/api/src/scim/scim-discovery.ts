@@ -21,6 +21,7 @@ type Attribute = {
   description: string;
   subAttributes?: Attribute[];
   referenceTypes?: string[];
+  canonicalValues?: string[];
 };
 
 const attr = (
@@ -47,24 +48,30 @@ const USER_ATTRIBUTES: Attribute[] = [
   }),
   attr('name', "The user's name. The service keeps one name: givenName and familyName are read from it.", {
     type: 'complex',
+    // Every account has a name (taken from displayName or userName when none is sent): it cannot be removed.
+    required: true,
     subAttributes: [
       attr('formatted', 'The full name.'),
       attr('familyName', 'The last word of the name.'),
       attr('givenName', 'The name before its last word.'),
     ],
   }),
-  attr('displayName', 'The name as shown; the same as name.formatted.'),
+  attr('displayName', 'The name as shown; the same as name.formatted. Every account has one.', { required: true }),
   attr('emails', 'The user\'s e-mail address: one, of type "work", primary. It is also how the user signs in.', {
     type: 'complex',
     multiValued: true,
+    // Every account has an e-mail (the userName when it is one and no e-mail is sent).
+    required: true,
     subAttributes: [
       attr('value', 'The e-mail address.', { uniqueness: 'server' }),
-      attr('type', 'Always "work".'),
+      { ...attr('type', 'Always "work".'), canonicalValues: ['work'] },
       attr('primary', 'Always true.', { type: 'boolean' }),
     ],
   }),
   attr('active', 'Whether the user may sign in. Deactivating ends their sessions and revokes their API tokens.', {
     type: 'boolean',
+    // An account is active or not: the attribute cannot be removed (true when a creation leaves it out).
+    required: true,
   }),
   attr('password', "A password for signing in, judged by the service's password rules. Never returned.", {
     mutability: 'writeOnly',

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { logError } from '../logger.js';
 import { scimContext } from './scim-context.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.js';
+import { rootSearch } from './scim-root-search.js';
 import { ScimError } from './scim-error.js';
 import { toScimError } from './scim-errors.js';
 import { registerScimGroups } from './groups/scim-groups.routes.js';
@@ -63,8 +64,14 @@ export async function registerScimDoor(app: FastifyInstance, db: Database, confi
         if (!found) throw new ScimError(404, `No schema "${req.params.id}".`);
         return send(reply, 200, found);
       });
+      scope.post('/.search', async (req, reply) => send(reply, 200, await rootSearch(await contextOf(req), req.body)));
       registerScimUsers(scope, contextOf, send);
       registerScimGroups(scope, contextOf, send);
+      // Every other GET under the prefix is a SCIM 404 too (the SPA's static files would take it otherwise).
+      scope.get('/*', async (req) => {
+        await contextOf(req);
+        throw new ScimError(404, `No SCIM endpoint answers GET ${req.url.split('?')[0]}.`);
+      });
     },
     { prefix: SCIM_PREFIX },
   );

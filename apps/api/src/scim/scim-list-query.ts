@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidValue, ScimError } from './scim-error.js';
+import { invalidSyntax, invalidValue, ScimError } from './scim-error.js';
 
 /** At most this many resources per page (ServiceProviderConfig's `filter.maxResults`). */
 export const SCIM_MAX_RESULTS = 1000;
@@ -83,4 +83,29 @@ export function decodeCursor(cursor: string): number {
   const match = new RegExp(`^${CURSOR_PREFIX}(\\d{1,10})$`).exec(text);
   if (!match) throw new ScimError(400, 'The cursor is not one this service gave.', 'invalidCursor');
   return Number(match[1]);
+}
+
+const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+
+/**
+ * A `POST …/.search` body (RFC 7644 §3.4.3) as the query string a GET list reads: the same
+ * parameters, sent in a body so a long filter stays out of logs and URLs.
+ */
+export function searchParams(body: unknown): Record<string, string> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidSyntax('The request body must be a SCIM SearchRequest object.');
+  }
+  const raw = body as Record<string, unknown>;
+  const schemas = raw.schemas;
+  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(SEARCH_REQUEST))) {
+    throw invalidSyntax(`"schemas" must list ${SEARCH_REQUEST}.`);
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'schemas' || value === undefined || value === null) continue;
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) out[key] = value.join(',');
+    else if (typeof value === 'string' || typeof value === 'number') out[key] = String(value);
+    else throw invalidValue(`${key}: a SearchRequest's parameters are strings, numbers or lists of names.`);
+  }
+  return out;
 }

@@ -35,7 +35,9 @@ describe("Entra ID's group sequence", () => {
     const created = await entra.post('/Groups', { schemas: [GROUP], displayName: 'Help Desk', members: [] });
     expect(created.statusCode).toBe(201);
     const group = created.json();
-    expect(group).toMatchObject({ schemas: [GROUP], displayName: 'Help Desk', members: [] });
+    expect(group).toMatchObject({ schemas: [GROUP], displayName: 'Help Desk' });
+    // No members is an unassigned attribute: left out (RFC 7643 §2.5).
+    expect(group).not.toHaveProperty('members');
     expect(created.headers.location).toBe(group.meta.location);
     const roleId = Number(group.id);
 
@@ -46,6 +48,14 @@ describe("Entra ID's group sequence", () => {
     });
     expect(added.statusCode).toBe(200);
     expect(added.json().members.map((m: { value: string }) => Number(m.value))).toEqual([ada, alan]);
+    // A membership change moves the group's version: a stale If-Match no longer passes.
+    expect(added.headers.etag).not.toBe(created.headers.etag);
+    const stale = await entra.patch(
+      `/Groups/${group.id}`,
+      { schemas: [PATCH], Operations: [{ op: 'Add', path: 'members', value: [{ value: String(grace) }] }] },
+      { 'if-match': created.headers.etag as string },
+    );
+    expect(stale.statusCode).toBe(412);
     expect(await rolesOf(ada)).toContain(roleId);
 
     // Adding a member twice is no failure (a retried PATCH).

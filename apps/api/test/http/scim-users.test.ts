@@ -229,6 +229,42 @@ describe('refusals in SCIM shape', () => {
     expect(unknown.json()).toMatchObject({ scimType: 'invalidFilter' });
   });
 
+  it('deletes an active user as a deactivation then a deletion, each audited', async () => {
+    const user = (await okta.post('/Users', oktaUser('active.delete@example.com'))).json();
+    expect((await okta.delete(`/Users/${user.id}`)).statusCode).toBe(204);
+    expect((await okta.get(`/Users/${user.id}`)).statusCode).toBe(404);
+    const rows = await t.db.models.AuditLog.findAll({ where: { via: 'scim' }, order: [['id', 'ASC']] });
+    const mine = rows.filter((r) => JSON.stringify(r.target_ids).includes(String(user.id))).map((r) => r.action);
+    expect(mine).toEqual(['user.create', 'user.deactivate', 'user.delete']);
+  });
+
+  it('answers an unknown path in SCIM shape, and searches by POST .search', async () => {
+    const unknown = await okta.get('/NoSuchThing/at/all');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^application\/scim\+json/);
+    expect(unknown.json()).toMatchObject({ schemas: [ERROR], status: '404' });
+    await okta.post('/Users', oktaUser('searched.person@example.com'));
+    const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+    const users = await okta.post('/Users/.search', {
+      schemas: [SEARCH],
+      filter: 'userName sw "searched."',
+      attributes: ['userName'],
+      count: 10,
+    });
+    expect(users.statusCode).toBe(200);
+    expect(users.json()).toMatchObject({ totalResults: 1, Resources: [{ userName: 'searched.person@example.com' }] });
+    expect(users.json().Resources[0]).not.toHaveProperty('emails');
+    const everything = await okta.post('/.search', { schemas: [SEARCH], attributes: ['externalId'], count: 1000 });
+    expect(everything.statusCode).toBe(200);
+    const all = everything.json();
+    expect(all.Resources).toHaveLength(all.totalResults);
+    expect(
+      all.Resources.some((r: { schemas: string[] }) =>
+        r.schemas.includes('urn:ietf:params:scim:schemas:core:2.0:Group'),
+      ),
+    ).toBe(true);
+  });
+
   it('deletes: 204, then 404 in SCIM shape', async () => {
     const user = (await okta.post('/Users', oktaUser('to.delete@example.com', { active: false }))).json();
     expect((await okta.delete(`/Users/${user.id}`)).statusCode).toBe(204);

@@ -1,5 +1,6 @@
 import { BULK_PERMISSIONS } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
+import { sqlDate } from '../../db/sql-date.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { assertBulkRole } from '../../modules/users/bulk.roles.js';
 import { runBatch } from '../../modules/users/bulk.chunk.js';
@@ -64,6 +65,12 @@ export async function changeMembers(ctx: ScimContext, roleId: number, changes: r
   if (gives) requireScimPermission(ctx, BULK_PERMISSIONS.addRole);
   if (takes) requireScimPermission(ctx, BULK_PERMISSIONS.removeRole);
   await writeTransaction(ctx.db, async (tx) => {
+    // The group changed: its lastModified and ETag move (the role's own version stays, as its
+    // editor's lock is about its name and permissions).
+    await ctx.db.sequelize.query('UPDATE roles SET updated_at = :now WHERE id = :roleId', {
+      replacements: { now: sqlDate(ctx.db, new Date()), roleId },
+      transaction: tx,
+    });
     for (const change of changes) {
       if (change.op === 'add') await applyRole(ctx, tx, roleId, 'addRole', toIds(change.ids));
       else if (change.op === 'remove') await applyRole(ctx, tx, roleId, 'removeRole', toIds(change.ids));

@@ -30,7 +30,12 @@ const toRow = (r: RawGroupRow): ScimGroupRow => ({
   updated_at: toIso(r.updated_at) as string,
 });
 
-export const groupEtag = (row: Pick<ScimGroupRow, 'lock_version'>) => `W/"${row.lock_version}"`;
+/**
+ * A group's weak ETag: the role's lock version (its name and permissions) and when it last
+ * changed, which a membership change moves too (scim-group.members.ts), so `If-Match` sees it.
+ */
+export const groupEtag = (row: Pick<ScimGroupRow, 'lock_version' | 'updated_at'>) =>
+  `W/"${row.lock_version}-${Date.parse(row.updated_at).toString(36)}"`;
 
 /** A role as a SCIM Group (RFC 7643 §4.2); `members` only when asked for (it may hold a great many). */
 export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, baseUrl: string): ScimGroup {
@@ -38,7 +43,8 @@ export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, base
     schemas: [SCIM_SCHEMAS.group],
     id: String(row.id),
     displayName: row.name,
-    ...(members
+    // No members is an unassigned attribute (RFC 7643 §2.5): left out, not an empty list.
+    ...(members?.length
       ? { members: members.map((m) => ({ value: String(m.id), display: m.name, $ref: `${baseUrl}/Users/${m.id}` })) }
       : {}),
     meta: {

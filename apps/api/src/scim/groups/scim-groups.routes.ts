@@ -4,7 +4,7 @@ import { groupsFilter } from '../filter/groups-filter.js';
 import { planGroupPatch } from '../patch/group-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
 import { invalidValue } from '../scim-error.js';
-import { decodeCursor, encodeCursor, readListParams, type ScimListParams } from '../scim-list-query.js';
+import { decodeCursor, encodeCursor, readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
 import { project, wants } from '../scim-projection.js';
 import { groupById, groupEtag, groupRowsByIds, groupsPage, membersOfGroups, toScimGroup } from './scim-groups.read.js';
 import { changeGroup, createGroup, deleteGroup, readGroupBody } from './scim-groups.write.js';
@@ -44,7 +44,7 @@ async function resources(ctx: ScimContext, ids: number[], params: ScimListParams
   );
 }
 
-async function listGroups(ctx: ScimContext, query: unknown): Promise<ScimListResponse<Partial<ScimGroup>>> {
+export async function listGroups(ctx: ScimContext, query: unknown): Promise<ScimListResponse<Partial<ScimGroup>>> {
   requireScimPermission(ctx, 'roles.view');
   const params = readListParams(query);
   const where = params.filter === null ? null : groupsFilter(ctx.db, params.filter);
@@ -83,6 +83,9 @@ export function registerScimGroups(scope: FastifyInstance, contextOf: ContextOf,
     return send(reply, status, resource, groupEtag(row));
   };
   scope.get('/Groups', async (req, reply) => send(reply, 200, await listGroups(await contextOf(req), req.query)));
+  scope.post('/Groups/.search', async (req, reply) =>
+    send(reply, 200, await listGroups(await contextOf(req), searchParams(req.body))),
+  );
   scope.get<WithId>('/Groups/:id', async (req, reply) => {
     const ctx = await contextOf(req);
     requireScimPermission(ctx, 'roles.view');

@@ -130,5 +130,8 @@ export function accountOf(fields: ScimUserFields): AccountFields {
   if (judged.success) return judged.data;
   const issue = judged.error.issues[0];
   const attribute = { name: 'name', email: 'emails', password: 'password' }[String(issue?.path[0])] ?? 'body';
+  if (attribute === 'emails' && fields.emails.length === 0) {
+    throw invalidValue('emails: an account needs an e-mail address; none was sent and the userName is not one.');
+  }
   throw invalidValue(`${attribute}: ${issue?.message ?? 'invalid value'}`);
 }

@@ -4,7 +4,7 @@ import { usersFilter } from '../filter/users-filter.js';
 import { applyUserPatch } from '../patch/user-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
 import { invalidValue } from '../scim-error.js';
-import { decodeCursor, encodeCursor, readListParams, type ScimListParams } from '../scim-list-query.js';
+import { decodeCursor, encodeCursor, readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
 import { project } from '../scim-projection.js';
 import { carriesEnterprise, readUserBody } from './scim-user.input.js';
 import { enterpriseMappingFor, extensionsOf } from './scim-enterprise.js';
@@ -42,7 +42,7 @@ function orderOf(params: ScimListParams): [string, 'ASC' | 'DESC'][] {
       ];
 }
 
-async function listUsers(ctx: ScimContext, query: unknown): Promise<ScimListResponse<Partial<ScimUser>>> {
+export async function listUsers(ctx: ScimContext, query: unknown): Promise<ScimListResponse<Partial<ScimUser>>> {
   requireScimPermission(ctx, 'users.view');
   const params = readListParams(query);
   const filter = params.filter === null ? null : usersFilter(ctx.db, params.filter);
@@ -97,6 +97,9 @@ export function registerScimUsers(scope: FastifyInstance, contextOf: ContextOf, 
     return project(resource, params.attributes, params.excludedAttributes);
   };
   scope.get('/Users', async (req, reply) => send(reply, 200, await listUsers(await contextOf(req), req.query)));
+  scope.post('/Users/.search', async (req, reply) =>
+    send(reply, 200, await listUsers(await contextOf(req), searchParams(req.body))),
+  );
   scope.get<WithId>('/Users/:id', async (req, reply) => {
     const ctx = await contextOf(req);
     requireScimPermission(ctx, 'users.view');

@@ -143,9 +143,19 @@ export async function changeScimUser(
   }
 }
 
+/**
+ * DELETE /Users/{id}: an identity provider removing an account. The product deletes only an
+ * inactive account (rule 3), so an active one is deactivated first — through the status
+ * handler, with its rules (self, last administrator) and users.setActive — then deleted: both
+ * changes audited as any door's.
+ */
 export async function deleteScimUser(ctx: ScimContext, id: string, ifMatch: string | undefined): Promise<void> {
   requireScimPermission(ctx, 'users.delete');
   const { row } = await scimUserById(ctx.db, id);
   checkIfMatch(ifMatch, row);
+  if (row.is_active) {
+    requireScimPermission(ctx, 'users.setActive');
+    await setUserActive({ ctx, input: { id: row.id, active: false } });
+  }
   await deleteUser({ ctx, input: { id: row.id } });
 }
