@@ -1,10 +1,11 @@
 import { ERRORS } from '@app/contracts';
 import { describeError } from '../trpc/error-formatter.js';
 import { EMAIL_TAKEN } from '../domain/users.edit-plan.js';
+import { EXTERNAL_ID_TAKEN as ROLE_EXTERNAL_ID_TAKEN } from '../modules/roles/roles.write-support.js';
 import { EXTERNAL_ID_TAKEN, USER_NAME_TAKEN } from '../modules/users/users.unique-refusal.js';
 import { ScimError } from './scim-error.js';
 
-const TAKEN = new Set([EMAIL_TAKEN, USER_NAME_TAKEN, EXTERNAL_ID_TAKEN]);
+const TAKEN = new Set([EMAIL_TAKEN, USER_NAME_TAKEN, EXTERNAL_ID_TAKEN, ROLE_EXTERNAL_ID_TAKEN]);
 /** The role editor's refusal of a taken name (roles.write-support.ts `nameTaken`). */
 const ROLE_NAME_TAKEN = /^A role named .+ already exists\.$/s;
 

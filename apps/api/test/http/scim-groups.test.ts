@@ -147,6 +147,31 @@ describe('groups under the same rules', () => {
     expect(await rolesOf(ada)).not.toContain(admin);
   });
 
+  it("keeps the provider's externalId: stored, answered, filtered, changed, unique", async () => {
+    const created = await entra.post('/Groups', {
+      schemas: [GROUP],
+      displayName: 'Payroll',
+      externalId: '8d1f7b6e-0000-4000-8000-000000000001',
+    });
+    expect(created.statusCode).toBe(201);
+    const group = created.json();
+    expect(group.externalId).toBe('8d1f7b6e-0000-4000-8000-000000000001');
+    const found = await entra.get(`/Groups${filterQuery('externalId eq "8d1f7b6e-0000-4000-8000-000000000001"')}`);
+    expect(found.json().Resources.map((r: { id: string }) => r.id)).toEqual([group.id]);
+    const changed = await entra.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'externalId', value: 'payroll-2' }],
+    });
+    expect(changed.json()).toMatchObject({ externalId: 'payroll-2', displayName: 'Payroll' });
+    const clash = await entra.post('/Groups', {
+      schemas: [GROUP],
+      displayName: 'Payroll Two',
+      externalId: 'payroll-2',
+    });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toMatchObject({ scimType: 'uniqueness' });
+  });
+
   it('a member that is no user refuses the whole PATCH: 400 invalidValue', async () => {
     const group = (await entra.post('/Groups', { schemas: [GROUP], displayName: 'Night Shift' })).json();
     const [ada] = people as [number];

@@ -27,6 +27,7 @@ import { auditAttributes } from './0026-audit-attributes.js';
 import { scimUserName } from './0027-scim-user-name.js';
 import { roleNameKey } from './0028-role-name-key.js';
 import { scimEnterpriseMapping } from './0029-scim-enterprise-mapping.js';
+import { scimIdentities } from './0030-scim-identities.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -60,4 +61,5 @@ export const MIGRATIONS: readonly Migration[] = [
   scimUserName,
   roleNameKey,
   scimEnterpriseMapping,
+  scimIdentities,
 ];

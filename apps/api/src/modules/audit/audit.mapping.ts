@@ -36,7 +36,7 @@ export const auditMapping: ResourceMapping<AuditSort, AuditFilterName> = {
     user_id: readAsBranches,
     occurred_between: byKind('created_at', toDate),
     ip: byKind('ip'),
-    // No index of its own (migration 0008 gave `via` none): read along the time index, filtered.
+    // A range of `audit_logs_via (via, created_at)` (migration 0030), newest first.
     via: byKind('via'),
     attribute: readAsBranches,
   },

@@ -5,7 +5,7 @@ import { judgeRoleChange } from '../../domain/roles.rules.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import type { HandlerCall } from '../../context.js';
 import { insertRole, lockRole, roleNamed, setRolePermissions } from './roles.write-repository.js';
-import { nameTaken, nameTakenInRace, refuseRole, writtenRoleItem } from './roles.write-support.js';
+import { nameTaken, refuseRole, type RoleIdentity, uniqueRoleRefusal, writtenRoleItem } from './roles.write-support.js';
 
 /**
  * POST /roles (and the command line's role:create, as the operator, who holds every
@@ -13,7 +13,10 @@ import { nameTaken, nameTakenInRace, refuseRole, writtenRoleItem } from './roles
  * naming those it lacks), then the name, unique whatever its case and spacing (422 at `name`). The role,
  * its grants, its audit row (`role.create`) and its `role.created` event commit together.
  */
-export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): Promise<RoleCreated> {
+export async function createRole({
+  ctx,
+  input,
+}: HandlerCall<RoleCreateInput & { identity?: RoleIdentity }>): Promise<RoleCreated> {
   const { db, config } = ctx;
   const change = { kind: 'create', name: input.name, permissions: input.permissions } as const;
   const violation = judgeRoleChange(ctx.actor, change, config.users.activation.adminRoleName);
@@ -26,6 +29,7 @@ export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): 
         name: input.name,
         description: input.description,
         requireTwoFactor: input.require_two_factor,
+        ...(input.identity ? { externalId: input.identity.externalId } : {}),
       });
       const permissions = await setRolePermissions(db, tx, id, input.permissions);
       const role = await lockRole(db, tx, id);
@@ -41,13 +45,14 @@ export async function createRole({ ctx, input }: HandlerCall<RoleCreateInput>): 
           // Named only when on: a role that asks nothing of its members reads as before.
           ...(Number(role.require_two_factor) ? { require_two_factor: true } : {}),
           permissions: permissions.map((p) => p.name),
+          ...(role.external_id ? { external_id: role.external_id } : {}),
         }),
       });
       return { item: writtenRoleItem(role, permissions) };
     });
   } catch (err) {
     // Two creations racing for one name (MariaDB): the unique index decides, the loser gets the same 422 naming the winner.
-    if (err instanceof UniqueConstraintError) throw await nameTakenInRace(db, input.name);
+    if (err instanceof UniqueConstraintError) throw await uniqueRoleRefusal(db, err, input.name);
     throw err;
   }
 }

@@ -14,6 +14,8 @@ export interface RoleRow {
   guard_name: string;
   lock_version: number;
   require_two_factor: number | string | boolean;
+  /** The identity provider's id for the group the role is (SCIM), when one gave it. */
+  external_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -23,7 +25,8 @@ interface RawRoleRow extends Omit<RoleRow, 'id' | 'lock_version'> {
   lock_version: number | string;
 }
 
-const ROLE_COLUMNS = 'id, name, description, guard_name, lock_version, require_two_factor, created_at, updated_at';
+const ROLE_COLUMNS =
+  'id, name, description, guard_name, lock_version, require_two_factor, external_id, created_at, updated_at';
 
 const toRow = (raw: RawRoleRow): RoleRow => ({ ...raw, id: Number(raw.id), lock_version: Number(raw.lock_version) });
 
@@ -71,14 +74,26 @@ export async function roleNamed(
 export async function insertRole(
   db: Database,
   tx: Transaction,
-  role: { name: string; description: string | null; requireTwoFactor?: boolean },
+  role: { name: string; description: string | null; requireTwoFactor?: boolean; externalId?: string | null },
 ): Promise<number> {
   const now = sqlDate(db, new Date());
   const [id] = await insertWithIds(
     db,
     tx,
-    'INSERT INTO roles (name, name_key, description, guard_name, lock_version, require_two_factor, created_at, updated_at) VALUES :rows',
-    [[role.name, roleNameKey(role.name), role.description, 'web', 0, role.requireTwoFactor ? 1 : 0, now, now]],
+    'INSERT INTO roles (name, name_key, description, guard_name, lock_version, require_two_factor, external_id, created_at, updated_at) VALUES :rows',
+    [
+      [
+        role.name,
+        roleNameKey(role.name),
+        role.description,
+        'web',
+        0,
+        role.requireTwoFactor ? 1 : 0,
+        role.externalId ?? null,
+        now,
+        now,
+      ],
+    ],
     1,
   );
   if (id === undefined) throw new Error(`the role ${role.name} was inserted without an id`);
@@ -90,15 +105,18 @@ export async function updateRoleRow(
   db: Database,
   tx: Transaction,
   id: number,
-  role: { name: string; description: string | null; requireTwoFactor: boolean },
+  role: { name: string; description: string | null; requireTwoFactor: boolean; externalId?: string | null },
 ): Promise<void> {
+  const { externalId, ...rest } = role;
+  const setExternal = externalId === undefined ? '' : ', external_id = :externalId';
   await db.sequelize.query(
-    `UPDATE roles SET name = :name, name_key = :nameKey, description = :description, require_two_factor = :requireTwoFactor,
+    `UPDATE roles SET name = :name, name_key = :nameKey, description = :description, require_two_factor = :requireTwoFactor${setExternal},
             lock_version = lock_version + 1, updated_at = :now
       WHERE id = :id`,
     {
       replacements: {
-        ...role,
+        ...rest,
+        ...(externalId === undefined ? {} : { externalId }),
         nameKey: roleNameKey(role.name),
         requireTwoFactor: role.requireTwoFactor ? 1 : 0,
         id,

@@ -1,4 +1,5 @@
 import type { RoleItem } from '@app/contracts';
+import type { UniqueConstraintError } from 'sequelize';
 import type { RoleViolation } from '../../domain/roles.rules.js';
 import { AppError } from '../../errors.js';
 import { roleItemOf } from './roles.item.js';
@@ -30,6 +31,30 @@ export function nameTaken(name: string): AppError {
 export async function nameTakenInRace(db: Database, name: string, exceptId: number | null = null): Promise<AppError> {
   const winner = await roleNamed(db, null, name, exceptId);
   return nameTaken(winner?.name ?? name);
+}
+
+/** The role's id in an identity provider (SCIM's group `externalId`): absent keys stay as they are. */
+export interface RoleIdentity {
+  externalId?: string | null;
+}
+
+export const EXTERNAL_ID_TAKEN = 'This external id is already used by another role.';
+
+/**
+ * A write the unique indexes stopped: the external id's (`roles_external_id`), or the name's,
+ * naming the role that won.
+ */
+export async function uniqueRoleRefusal(
+  db: Database,
+  err: UniqueConstraintError,
+  name: string,
+  exceptId: number | null = null,
+): Promise<AppError> {
+  const said = `${JSON.stringify(err.fields ?? {})} ${err.original?.message ?? ''}`;
+  if (said.includes('external_id')) {
+    return new AppError('VALIDATION_FAILED', EXTERNAL_ID_TAKEN, { errors: { external_id: [EXTERNAL_ID_TAKEN] } });
+  }
+  return nameTakenInRace(db, name, exceptId);
 }
 
 export const staleVersion = () =>

@@ -14,7 +14,14 @@ import {
   setRolePermissions,
   updateRoleRow,
 } from './roles.write-repository.js';
-import { nameTaken, nameTakenInRace, refuseRole, writtenRoleItem, staleVersion } from './roles.write-support.js';
+import {
+  nameTaken,
+  refuseRole,
+  type RoleIdentity,
+  staleVersion,
+  uniqueRoleRefusal,
+  writtenRoleItem,
+} from './roles.write-support.js';
 import { roleVersionOf } from './roles.item.js';
 
 /**
@@ -25,7 +32,10 @@ import { roleVersionOf } from './roles.item.js';
  * judged on the state the change leaves). The change, its audit row (`role.update`, before and
  * after of what changed) and its `role.updated` event commit together.
  */
-export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdateInput>): Promise<RoleUpdated> {
+export async function updateRole({
+  ctx,
+  input,
+}: HandlerCall<IdInput & RoleUpdateInput & { identity?: RoleIdentity }>): Promise<RoleUpdated> {
   const { db, config } = ctx;
   try {
     return await writeTransaction(db, async (tx) => {
@@ -40,6 +50,7 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
         description: role.description,
         require_two_factor: Boolean(Number(role.require_two_factor)),
         permissions: granted.map((p) => p.name),
+        ...(role.external_id ? { external_id: role.external_id } : {}),
       };
       const subject = { id: role.id, name: role.name, permissions: before.permissions };
       const change = { kind: 'update', role: subject, name: input.name, permissions: input.permissions } as const;
@@ -54,7 +65,12 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
       const guard = losing ? await lastHolderGuard(db, tx) : null;
       const description = input.description === undefined ? role.description : input.description;
       const requireTwoFactor = input.require_two_factor ?? before.require_two_factor;
-      await updateRoleRow(db, tx, role.id, { name: input.name, description, requireTwoFactor });
+      await updateRoleRow(db, tx, role.id, {
+        name: input.name,
+        description,
+        requireTwoFactor,
+        ...(input.identity ? { externalId: input.identity.externalId } : {}),
+      });
       const permissions = await setRolePermissions(db, tx, role.id, input.permissions);
       await guard?.check();
 
@@ -65,6 +81,7 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
         description: updated.description,
         require_two_factor: Boolean(Number(updated.require_two_factor)),
         permissions: permissions.map((p) => p.name),
+        ...(updated.external_id ? { external_id: updated.external_id } : {}),
       };
       await recordChange(db, tx, {
         ...auditOriginOf(ctx),
@@ -76,7 +93,7 @@ export async function updateRole({ ctx, input }: HandlerCall<IdInput & RoleUpdat
       return { item: writtenRoleItem(updated, permissions) };
     });
   } catch (err) {
-    if (err instanceof UniqueConstraintError) throw await nameTakenInRace(db, input.name, input.id);
+    if (err instanceof UniqueConstraintError) throw await uniqueRoleRefusal(db, err, input.name, input.id);
     throw err;
   }
 }

@@ -33,6 +33,7 @@ function groupsSchema(db: Database): FilterSchema {
     simple: {
       id: idField(sql, 'id', col('id')),
       displayname: displayNameField(sql),
+      externalid: textField(sql, 'externalId', col('external_id'), { caseExact: true, nullable: true }),
     },
     complex: {
       // A group's members are the users holding the role, outside the trash.
@@ -57,8 +58,6 @@ function groupsSchema(db: Database): FilterSchema {
         sameRow: true,
       },
     },
-    refuse: (path, asSent) =>
-      path === 'externalid' ? `The attribute "${asSent}" cannot be filtered: groups have no stored externalId.` : null,
   };
 }
 

@@ -9,6 +9,7 @@ import { ScimError } from '../scim-error.js';
 export interface ScimGroupRow {
   id: number;
   name: string;
+  external_id: string | null;
   lock_version: number;
   created_at: string;
   updated_at: string;
@@ -17,6 +18,7 @@ export interface ScimGroupRow {
 interface RawGroupRow {
   id: number | string;
   name: string;
+  external_id: string | null;
   lock_version: number | string;
   created_at: Date | string;
   updated_at: Date | string;
@@ -25,6 +27,7 @@ interface RawGroupRow {
 const toRow = (r: RawGroupRow): ScimGroupRow => ({
   id: Number(r.id),
   name: r.name,
+  external_id: r.external_id,
   lock_version: Number(r.lock_version),
   created_at: toIso(r.created_at) as string,
   updated_at: toIso(r.updated_at) as string,
@@ -42,6 +45,7 @@ export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, base
   return {
     schemas: [SCIM_SCHEMAS.group],
     id: String(row.id),
+    ...(row.external_id ? { externalId: row.external_id } : {}),
     displayName: row.name,
     // No members is an unassigned attribute (RFC 7643 §2.5): left out, not an empty list.
     ...(members?.length
@@ -62,7 +66,7 @@ export interface MemberRef {
   name: string;
 }
 
-const COLUMNS = 'id, name, lock_version, created_at, updated_at';
+const COLUMNS = 'id, name, external_id, lock_version, created_at, updated_at';
 
 export async function groupRowsByIds(db: Database, ids: readonly number[], tx?: Transaction): Promise<ScimGroupRow[]> {
   if (ids.length === 0) return [];

@@ -102,7 +102,7 @@ export function registerScimGroups(scope: FastifyInstance, contextOf: ContextOf,
     const body = readGroupBody(req.body);
     // A PUT that leaves `members` out keeps them; `members: []` empties the group (docs/decisions.md).
     const members = body.members === null ? [] : [{ op: 'replace' as const, ids: body.members }];
-    await changeGroup(ctx, req.params.id, ifMatchOf(req), { name: body.name, members });
+    await changeGroup(ctx, req.params.id, ifMatchOf(req), { name: body.name, externalId: body.externalId, members });
     return answer(ctx, req, reply, req.params.id, 200);
   });
   scope.patch<WithId>('/Groups/:id', async (req, reply) => {
@@ -117,6 +117,7 @@ export function registerScimGroups(scope: FastifyInstance, contextOf: ContextOf,
           }).name;
     await changeGroup(ctx, req.params.id, ifMatchOf(req), {
       ...(name !== undefined ? { name } : {}),
+      ...(plan.externalId !== undefined ? { externalId: plan.externalId } : {}),
       members: plan.members,
     });
     return answer(ctx, req, reply, req.params.id, 200);

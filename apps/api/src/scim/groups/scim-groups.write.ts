@@ -13,8 +13,12 @@ import { groupById, groupEtag, type ScimGroupRow } from './scim-groups.read.js';
 
 const MEMBER_ID = /^\d{1,15}$/;
 
+/** Attribute names are case-insensitive (RFC 7643 §2.1). */
+const SPELLING: Record<string, string> = { displayname: 'displayName', externalid: 'externalId' };
+
 const GroupBodySchema = z.object({
   displayName: z.string({ error: 'displayName is required.' }),
+  externalId: z.string().trim().max(255, 'externalId is longer than 255 characters.').nullish(),
   members: z
     .array(z.object({ value: z.string().regex(MEMBER_ID, 'A member value is a user id.') }))
     .max(10_000, 'At most 10 000 members in one request: add more with PATCH.')
@@ -22,12 +26,18 @@ const GroupBodySchema = z.object({
 });
 
 /** A POST or PUT body as a Group: its name, judged by the role-name rule, and its members if given. */
-export function readGroupBody(body: unknown): { name: string; members: string[] | null } {
+export interface GroupBody {
+  name: string;
+  externalId: string | null;
+  members: string[] | null;
+}
+
+export function readGroupBody(body: unknown): GroupBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidSyntax('The request body must be a SCIM Group object.');
   }
   const raw = Object.fromEntries(
-    Object.entries(body).map(([k, v]) => [k.toLowerCase() === 'displayname' ? 'displayName' : k.toLowerCase(), v]),
+    Object.entries(body).map(([k, v]) => [SPELLING[k.toLowerCase()] ?? k.toLowerCase(), v]),
   );
   const schemas = raw.schemas;
   if (!Array.isArray(schemas) || !schemas.includes(SCIM_SCHEMAS.group)) {
@@ -40,7 +50,11 @@ export function readGroupBody(body: unknown): { name: string; members: string[] 
   }
   const name = RoleCreateInputSchema.shape.name.safeParse(parsed.data.displayName);
   if (!name.success) throw invalidValue(`displayName: ${name.error.issues[0]?.message ?? 'invalid'}`);
-  return { name: name.data, members: parsed.data.members?.map((m) => m.value) ?? null };
+  return {
+    name: name.data,
+    externalId: parsed.data.externalId || null,
+    members: parsed.data.members?.map((m) => m.value) ?? null,
+  };
 }
 
 /** `If-Match` on a group, as on a user. */
@@ -51,11 +65,17 @@ export function checkGroupIfMatch(ifMatch: string | undefined, row: ScimGroupRow
   }
 }
 
-export async function createGroup(ctx: ScimContext, body: { name: string; members: string[] | null }) {
+export async function createGroup(ctx: ScimContext, body: GroupBody) {
   requireScimPermission(ctx, 'roles.create');
   const { item } = await createRole({
     ctx,
-    input: { name: body.name, description: null, permissions: [], require_two_factor: false },
+    input: {
+      name: body.name,
+      description: null,
+      permissions: [],
+      require_two_factor: false,
+      identity: { externalId: body.externalId },
+    },
   });
   if (body.members?.length) await changeMembers(ctx, item.id, [{ op: 'add', ids: body.members }]);
   return item.id;
@@ -73,15 +93,23 @@ async function permissionsOf(ctx: ScimContext, roleId: number): Promise<Permissi
  * Renames a role through the role editor's handler (its rules, its audit row). The administrator
  * role keeps its name over SCIM: the product's rules find it by that name.
  */
-async function renameGroup(ctx: ScimContext, row: ScimGroupRow, name: string) {
-  if (name === row.name) return;
-  if (row.name === ctx.config.users.activation.adminRoleName) {
+async function renameGroup(ctx: ScimContext, row: ScimGroupRow, name: string, externalId: string | null | undefined) {
+  const renamed = name !== row.name;
+  const reIdentified = externalId !== undefined && externalId !== row.external_id;
+  if (!renamed && !reIdentified) return;
+  if (renamed && row.name === ctx.config.users.activation.adminRoleName) {
     throw mutability(`The ${row.name} role cannot be renamed over SCIM.`);
   }
   requireScimPermission(ctx, 'roles.update');
   await updateRole({
     ctx,
-    input: { id: row.id, name, permissions: await permissionsOf(ctx, row.id), version: roleVersionOf(row) },
+    input: {
+      id: row.id,
+      name,
+      permissions: await permissionsOf(ctx, row.id),
+      version: roleVersionOf(row),
+      ...(reIdentified ? { identity: { externalId } } : {}),
+    },
   });
 }
 
@@ -94,11 +122,13 @@ export async function changeGroup(
   ctx: ScimContext,
   id: string,
   ifMatch: string | undefined,
-  change: { name?: string; members: readonly GroupMemberChange[] },
+  change: { name?: string; externalId?: string | null; members: readonly GroupMemberChange[] },
 ) {
   const row = await groupById(ctx.db, id);
   checkGroupIfMatch(ifMatch, row);
-  if (change.name !== undefined) await renameGroup(ctx, row, change.name);
+  if (change.name !== undefined || change.externalId !== undefined) {
+    await renameGroup(ctx, row, change.name ?? row.name, change.externalId);
+  }
   await changeMembers(ctx, row.id, change.members);
 }
 
