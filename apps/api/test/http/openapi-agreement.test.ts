@@ -269,6 +269,10 @@ describe('the OpenAPI document and the server', () => {
       // A file upload's body is a file, not JSON the case maker can vary: the import tests
       // send real files and check its answers.
       if (op.requestBody?.content['multipart/form-data']) continue;
+      // The SCIM door never answers 422 VALIDATION_FAILED, the refusal this test reads as "the
+      // server refused the shape": its refusals are SCIM errors (400 with a scimType). Its
+      // operations are checked against real answers and refusals in openapi-scim.test.ts.
+      if (op.tags.includes('SCIM')) continue;
       const cases = casesOf(op, maker);
       const seedEmail = (cases[0]?.input.body as Record<string, unknown> | undefined)?.email;
       // Cases of one operation run a few at a time: creating a user hashes its password.

@@ -2,6 +2,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
+import { withScimDoor } from '../../src/rest/openapi-scim.js';
 import { appRouter } from '../../src/app/app-router.js';
 import { APP_VERSION } from '../../src/version.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -23,9 +24,10 @@ describe('GET /api/openapi.json', () => {
     expect(doc.info).toMatchObject({ title: 'User administration API', version: APP_VERSION });
   });
 
-  it('serves the document generated from the app router, itself included', async () => {
+  it('serves the document generated from the app router, itself included, and the SCIM door', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
-    expect(res.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(appRouter, { version: APP_VERSION }))));
+    const built = withScimDoor(buildOpenApiDocument(appRouter, { version: APP_VERSION }));
+    expect(res.json()).toEqual(JSON.parse(JSON.stringify(built)));
     expect(res.json().paths['/api/openapi.json'].get).toMatchObject({ operationId: 'system.openapi', security: [] });
   });
 
