@@ -3,6 +3,7 @@ import { TOKEN_PREFIX } from '../../src/auth/api-tokens.js';
 import { PASSWORD } from '../support/given.js';
 import { WEBHOOK_SECRET_PREFIX } from '../support/secrets.js';
 import { withoutRevealedSecret } from './fuzz-reveals.js';
+import { SCIM_GENERIC_STATUSES, scimErrorShape } from './fuzz-scim-oracle.js';
 
 /**
  * What must hold of every answer the fuzzer gets, whatever it sent: never a 5xx (503 included:
@@ -191,7 +192,8 @@ function trpcShape(req: SentRequest, answer: Answer, batch: boolean): string[] {
 }
 
 export interface Verdict {
-  door: 'rest' | 'trpc';
+  /** Which door's error shape the answer must have (the SCIM door's: fuzz-scim-oracle.ts). */
+  door: 'rest' | 'trpc' | 'scim';
   /** REST: the operation's procedure (its operationId), for the secrets some show once. */
   procedure?: string;
   /** REST: the statuses the operation documents; answers outside them (and the generic request-shape ones) fail. */
@@ -211,7 +213,12 @@ export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secret
   const out: string[] = [];
   const { status } = answer;
   if (status >= 500) out.push(`status ${status}`);
-  else if (!ERROR_STATUSES.has(status) && !SUCCESS_STATUSES.has(status) && !(verdict.batch && status === 207)) {
+  else if (
+    verdict.door !== 'scim' &&
+    !ERROR_STATUSES.has(status) &&
+    !SUCCESS_STATUSES.has(status) &&
+    !(verdict.batch && status === 207)
+  ) {
     out.push(`status ${status} is not one of the contract's`);
   }
   if (answer.ms >= TIME_LIMIT_MS) out.push(`took ${Math.round(answer.ms)} ms`);
@@ -223,7 +230,12 @@ export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secret
   }
   const cookieSessions = answer.setCookie.flatMap((c) => /^sid=([^;]+)/.exec(c)?.[1] ?? []);
   out.push(...leaksIn(withoutRevealedSecret(req, answer, verdict), req, [...secrets, ...cookieSessions]));
-  if (verdict.door === 'rest') {
+  if (verdict.door === 'scim') {
+    if (status >= 400 && req.method !== 'HEAD') out.push(...scimErrorShape(answer));
+    if (verdict.documented && !verdict.documented.has(status) && !SCIM_GENERIC_STATUSES.includes(status)) {
+      out.push(`status ${status} is not documented for this operation (${[...verdict.documented].join(', ')})`);
+    }
+  } else if (verdict.door === 'rest') {
     // A HEAD answer has no body to judge.
     if (status >= 400 && req.method !== 'HEAD') out.push(...problemShape(answer));
     // 400, 413 and 415 are about the request's form (URL, size, media type), possible on any route;
