@@ -42,6 +42,10 @@ const STATEFUL_REFUSALS: RegExp[] = [
   /There is already an attribute with the key/, // an attribute declared by an earlier case
   /There can be at most \d+ attributes/, // as many attributes declared as may be
   /There is no attribute with the key/, // a value of an attribute not declared (bulk setAttribute, user attributes)
+  // SCIM's enterprise mapping: an attribute not declared, of another type, or already mapped.
+  /^There is no attribute "[^"]*"\.$/,
+  / fills an attribute of type /,
+  / already receives /,
   /^A role named .+ already exists\.$/, // a role name taken (cases of one batch run side by side)
   /There can be at most \d+ webhooks/,
   /API tokens: revoke one/,
