@@ -1,5 +1,6 @@
 import type { AttributeSensitivity, AttributeType } from '@app/contracts';
 import { pageMessages } from './messages';
+import { scimMappingMessages } from './scim-mapping-messages';
 
 const count = (n: number, locale = 'en') => n.toLocaleString(locale);
 const users = (n: number) => `${count(n)} ${n === 1 ? 'user' : 'users'}`;
@@ -121,6 +122,7 @@ export const attributesMessages = {
     cardTitle: 'Attributes',
     cardKeysOnly: 'Shown by key: the attributes’ labels could not be loaded.',
   },
+  scimMapping: scimMappingMessages,
 };
 
 /** The attributes' words (`m.attributes`, `m.attributeForm`, …) with the shell's. */

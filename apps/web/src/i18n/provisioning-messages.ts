@@ -45,6 +45,8 @@ export const provisioningMessages = {
         'Mappings: map userName from userPrincipalName (or mail).',
       ],
     },
+    /** To the attributes page's SCIM card (holders of attributes.manage). */
+    mapFields: 'Map enterprise fields onto your attributes',
     audit: 'Changes made over SCIM',
     newTab: '(opens in a new tab)',
     auditHint: 'Everything the identity provider changes is in the audit log, under the token’s name.',

@@ -34,6 +34,7 @@ const employeeNumber = attribute({
   sensitivity: 'personal',
   holders: 0,
 });
+// The page's SCIM card asks for the enterprise mapping too; these tests leave it loading.
 const list = (rows: Attribute[]) =>
   ok({ rows, meta: { page: 1, perPage: 100, total: rows.length, totalExact: true, pageCount: 1 } });
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -42,6 +43,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
   it('lists the declared attributes for holders of attributes.manage, from the navigation', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['attributes.manage'])),
+      'scimMapping.show': 'pending',
       'attributes.list': list([attribute(), employeeNumber]),
     });
     renderApp('/account');
@@ -61,6 +63,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
   it('links each attribute to the audit log of its changes for holders of audit.view only', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['attributes.manage', 'audit.view'])),
+      'scimMapping.show': 'pending',
       'attributes.list': list([attribute()]),
     });
     renderApp('/settings/attributes');
@@ -69,7 +72,11 @@ describe('attributes settings', { timeout: 20_000 }, () => {
   });
 
   it('offers no history link without audit.view', async () => {
-    mockTrpc({ 'auth.me': ok(sessionOf(['attributes.manage'])), 'attributes.list': list([attribute()]) });
+    mockTrpc({
+      'auth.me': ok(sessionOf(['attributes.manage'])),
+      'scimMapping.show': 'pending',
+      'attributes.list': list([attribute()]),
+    });
     renderApp('/settings/attributes');
     await screen.findByRole('heading', { name: 'Department' });
     expect(screen.queryByRole('link', { name: `${m.attributes.history} Department` })).toBeNull();
@@ -106,6 +113,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
         ++tries === 1
           ? fail({ message: taken, code: 'VALIDATION_FAILED', httpStatus: 422, errors: { key: [taken] } })
           : ok({ item: attribute({ key: 'cost_centre_2', label: 'Cost centre', type: 'string', values: null }) }),
+      'scimMapping.show': 'pending',
       'attributes.list': list([]),
     });
     const { router } = renderApp('/settings/attributes/new');
@@ -143,6 +151,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
         (input as { dryRun: boolean }).dryRun
           ? ok({ impact: { holders: 1204, failing: 37 } })
           : ok({ item: attribute({ values: ['Sales', 'Support'] }) }),
+      'scimMapping.show': 'pending',
       'attributes.list': list([attribute()]),
     });
     const { router } = renderApp('/settings/attributes/department');
@@ -180,6 +189,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
               impact: { holders: 1206, failing: 3 },
             });
       },
+      'scimMapping.show': 'pending',
       'attributes.list': list([attribute()]),
     });
     renderApp('/settings/attributes/department');
@@ -199,6 +209,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
       'auth.me': ok(sessionOf(['attributes.manage'])),
       'attributes.show': ok({ item: attribute() }),
       'attributes.update': ok({ item: attribute({ label: 'Team' }) }),
+      'scimMapping.show': 'pending',
       'attributes.list': list([attribute()]),
     });
     const { router } = renderApp('/settings/attributes/department');
@@ -228,6 +239,7 @@ describe('attributes settings', { timeout: 20_000 }, () => {
   it('deletes an attribute after showing how many values go with it', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf(['attributes.manage'])),
+      'scimMapping.show': 'pending',
       'attributes.list': list([attribute()]),
       'attributes.delete': ok({ impact: { holders: 1204, failing: 1204 } }),
     });

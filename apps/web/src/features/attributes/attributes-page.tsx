@@ -9,6 +9,7 @@ import { auditListHref } from '../audit/audit-list-state';
 import { useTRPC } from '../../lib/trpc';
 import { QueryStates } from '../errors/query-states';
 import { ATTRIBUTES_PATH } from './attribute-page';
+import { ScimMappingCard } from './scim-mapping-card';
 import { useDeleteAttribute } from './use-delete-attribute';
 
 function AttributeRow({ item, onDelete }: { item: Attribute; onDelete: (item: Attribute) => void }) {
@@ -58,7 +59,10 @@ function AttributeRow({ item, onDelete }: { item: Attribute; onDelete: (item: At
   );
 }
 
-/** `/settings/attributes` (attributes.manage): the declared attributes, with how many users hold each. */
+/**
+ * `/settings/attributes` (attributes.manage): the declared attributes, with how many users hold each,
+ * then which of them SCIM's enterprise fields fill.
+ */
 export function AttributesPage() {
   const m = useAttributesMessages();
   const t = m.attributes;
@@ -105,6 +109,8 @@ export function AttributesPage() {
           }
         </QueryStates>
       </Card>
+      {/* The mapping's choices are the declared attributes: it waits for them. */}
+      {list.data ? <ScimMappingCard attributes={list.data.rows} /> : null}
       {dialog}
     </>
   );

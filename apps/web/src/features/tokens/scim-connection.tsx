@@ -1,12 +1,16 @@
 import type { ApiTokenCreated } from '@app/contracts';
 import { Button, buttonClassName, DialogClose, DialogContent } from '@app/ui';
-import { ScrollText } from 'lucide-react';
+import { ExternalLink, ScrollText } from 'lucide-react';
 import { Link } from 'react-router';
 import { useTokensMessages } from '../../i18n/tokens-messages';
 import { OneTimeSecret } from '../../lib/one-time-secret';
 import { SCIM_CHANGES_HREF } from '../audit/audit-list-state';
+import { useCan } from '../auth/use-session';
 import { CopyField } from './copy-field';
 import { scimBaseUrl } from './scim-provisioning';
+
+// The attributes page's "SCIM provisioning" card (its anchor is the attributes feature's own).
+const SCIM_MAPPING_HREF = '/settings/attributes#scim-provisioning';
 
 function ProviderSteps({ title, steps }: { title: string; steps: readonly string[] }) {
   return (
@@ -23,11 +27,13 @@ function ProviderSteps({ title, steps }: { title: string; steps: readonly string
 
 /**
  * The provisioning dialog's last step: the base URL and the token (this once), then Okta's and
- * Entra's steps, and the way to the audit log's view of what the provider does.
+ * Entra's steps, the way to map the enterprise fields (attributes.manage), and the way to the audit
+ * log's view of what the provider does.
  */
 export function ScimConnection({ created, canReadAudit }: { created: ApiTokenCreated; canReadAudit: boolean }) {
   const m = useTokensMessages();
   const t = m.tokens.provisioning.connect;
+  const canMap = useCan()['attributes.manage'] === true;
   return (
     <DialogContent
       size="lg"
@@ -64,6 +70,20 @@ export function ScimConnection({ created, canReadAudit }: { created: ApiTokenCre
           <h3 className="font-medium text-foreground">{t.stepsTitle}</h3>
           <ProviderSteps title={t.okta.title} steps={t.okta.steps} />
           <ProviderSteps title={t.entra.title} steps={t.entra.steps} />
+          {canMap ? (
+            <p>
+              {/* A new tab, as the audit link: leaving would drop the token before it is copied. */}
+              <Link
+                to={SCIM_MAPPING_HREF}
+                target="_blank"
+                rel="noreferrer"
+                className="inline-flex items-center gap-1.5 rounded-sm font-medium text-foreground underline underline-offset-4"
+              >
+                {t.mapFields} <span className="sr-only">{t.newTab}</span>
+                <ExternalLink aria-hidden="true" className="size-3.5" />
+              </Link>
+            </p>
+          ) : null}
           {canReadAudit ? <p className="text-xs text-muted-foreground">{t.auditHint}</p> : null}
         </div>
       </div>
