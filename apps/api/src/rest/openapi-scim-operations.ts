@@ -214,7 +214,8 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     path: '/Users/{id}',
     operationId: 'scim.users.delete',
     summary: 'Delete a user',
-    access: 'Requires `users.delete`.',
+    access:
+      'Requires `users.delete`; an active user is deactivated first (ending its sessions and tokens), which needs `users.setActive` too.',
     permission: 'users.delete',
     parameters: [ID, IF_MATCH],
     success: { status: 204 },

@@ -164,6 +164,17 @@ async function send(c: Case, token: string | null): Promise<LightMyRequestRespon
 const label = (c: Case) => `${c.method} ${c.path}${c.what ? ` (${c.what})` : ''}`;
 
 describe('the SCIM permission matrix', () => {
+  it('deletes an active user only with users.setActive too: it is deactivated first', async () => {
+    const g = given(t.db);
+    const deleteOnly = await g.token((await g.user({ permissions: ['users.delete'] })).id);
+    const both = await g.token((await g.user({ permissions: ['users.delete', 'users.setActive'] })).id);
+    const target = (await g.user()).id;
+    const refused = await scimClient(t.app, deleteOnly).delete(`/Users/${target}`);
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json().detail).toContain('users.setActive');
+    expect((await scimClient(t.app, both).delete(`/Users/${target}`)).statusCode).toBe(204);
+  });
+
   it('lists every SCIM operation of the OpenAPI document', async () => {
     const doc: OpenApiDocument = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const documented = Object.entries(doc.paths)
