@@ -63,9 +63,9 @@ const USER_ATTRIBUTES: Attribute[] = [
     // Every account has an e-mail (the userName when it is one and no e-mail is sent).
     required: true,
     subAttributes: [
-      attr('value', 'The e-mail address.', { uniqueness: 'server' }),
+      attr('value', 'The e-mail address.', { uniqueness: 'server', required: true }),
       { ...attr('type', 'Always "work".'), canonicalValues: ['work'] },
-      attr('primary', 'Always true.', { type: 'boolean' }),
+      attr('primary', 'Always true: the account has one e-mail.', { type: 'boolean', mutability: 'readOnly' }),
     ],
   }),
   attr('active', 'Whether the user may sign in. Deactivating ends their sessions and revokes their API tokens.', {
@@ -100,7 +100,6 @@ const GROUP_ATTRIBUTES: Attribute[] = [
     subAttributes: [
       attr('value', "The user's id.", { mutability: 'immutable' }),
       attr('$ref', 'The User resource.', { type: 'reference', referenceTypes: ['User'], mutability: 'immutable' }),
-      attr('display', "The user's name.", { mutability: 'readOnly' }),
     ],
   }),
 ];

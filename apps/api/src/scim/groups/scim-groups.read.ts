@@ -49,7 +49,7 @@ export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, base
     displayName: row.name,
     // No members is an unassigned attribute (RFC 7643 §2.5): left out, not an empty list.
     ...(members?.length
-      ? { members: members.map((m) => ({ value: String(m.id), display: m.name, $ref: `${baseUrl}/Users/${m.id}` })) }
+      ? { members: members.map((m) => ({ value: String(m.id), $ref: `${baseUrl}/Users/${m.id}` })) }
       : {}),
     meta: {
       resourceType: 'Group',
@@ -63,7 +63,6 @@ export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, base
 
 export interface MemberRef {
   id: number;
-  name: string;
 }
 
 const COLUMNS = 'id, name, external_id, lock_version, created_at, updated_at';
@@ -91,12 +90,12 @@ export async function groupById(db: Database, id: string, tx?: Transaction): Pro
 export async function membersOfGroups(db: Database, roleIds: readonly number[], tx?: Transaction) {
   const members = new Map<number, MemberRef[]>(roleIds.map((id) => [id, []]));
   if (roleIds.length === 0) return members;
-  const rows = await db.sequelize.query<{ role_id: number | string; id: number | string; name: string }>(
-    `SELECT ur.role_id, u.id, u.name FROM user_roles ur JOIN users u ON u.id = ur.user_id
+  const rows = await db.sequelize.query<{ role_id: number | string; id: number | string }>(
+    `SELECT ur.role_id, u.id FROM user_roles ur JOIN users u ON u.id = ur.user_id
       WHERE ur.role_id IN (:roleIds) AND u.deleted_at IS NULL ORDER BY ur.role_id, ur.user_id`,
     { type: QueryTypes.SELECT, replacements: { roleIds }, ...(tx ? { transaction: tx } : MAY_READ_REPLICA) },
   );
-  for (const r of rows) members.get(Number(r.role_id))?.push({ id: Number(r.id), name: r.name });
+  for (const r of rows) members.get(Number(r.role_id))?.push({ id: Number(r.id) });
   return members;
 }
 
