@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCIM_MEDIA_TYPE } from '@app/contracts';
 import { logError } from './logger.js';
+import { ScimError } from './scim/scim-error.js';
 import { problem, sendProblem } from './rest/problem.js';
 
 const isApiPattern = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -54,5 +56,11 @@ export function refuseUnroutableUrl(error: FastifyError, req: FastifyRequest, re
   const detail = code === 'BAD_REQUEST' ? 'The address is not a valid URL.' : 'The request could not be routed.';
   logError(req.log, error, code === 'INTERNAL' ? 500 : 400);
   reply.header('x-request-id', req.id).header('cache-control', 'no-store');
+  // Under the SCIM door, every answer is a SCIM error (RFC 7644 §3.12), an unreadable URL's too.
+  if (routedPath(req.url).startsWith('/api/scim/v2')) {
+    const status = code === 'INTERNAL' ? 500 : 400;
+    const body = new ScimError(status, detail, status === 400 ? 'invalidSyntax' : undefined).toBody();
+    return reply.code(status).type(`${SCIM_MEDIA_TYPE}; charset=utf-8`).send(body);
+  }
   return sendProblem(reply, problem(code, detail, undefined, String(req.id)));
 }

@@ -202,7 +202,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     operationId: 'scim.users.patch',
     summary: 'Patch a user',
     access:
-      "Requires `users.update`; `users.setActive` alone when `active` is all that changes (Okta's deactivation). The body and the user are read first: a malformed body is 400, a missing user 404, before the permission is checked.",
+      "Requires `users.update`; `users.setActive` alone when `active` is all that changes (Okta's deactivation). A token holding neither is refused before the body or the user is read.",
     parameters: [ID, IF_MATCH, ...SHOWN],
     body: 'ScimPatchOp',
     success: { status: 200, schema: 'ScimUser', etag: true },
@@ -265,7 +265,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     operationId: 'scim.groups.replace',
     summary: 'Replace a group',
     access:
-      'Requires `roles.update` to rename, `users.update` to change members. The administrator role keeps its name (400 `mutability`).',
+      'Requires `roles.view` and `roles.update` (a replacement sets the name, even the one it has), and `users.update` when `members` is given. The administrator role keeps its name (400 `mutability`).',
     parameters: [ID, IF_MATCH, ...SHOWN],
     body: 'ScimGroup',
     success: { status: 200, schema: 'ScimGroup', etag: true },
@@ -277,7 +277,8 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     path: '/Groups/{id}',
     operationId: 'scim.groups.patch',
     summary: 'Patch a group',
-    access: 'Requires `roles.update` to rename, `users.update` to add or remove members; all or nothing.',
+    access:
+      'Requires `roles.view` (the answer shows the group), `roles.update` to rename or set its externalId, `users.update` to add or remove members; all or nothing.',
     parameters: [ID, IF_MATCH, ...SHOWN],
     body: 'ScimPatchOp',
     success: { status: 200, schema: 'ScimGroup', etag: true },

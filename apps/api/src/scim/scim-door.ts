@@ -6,13 +6,28 @@ import { logError } from '../logger.js';
 import { scimContext } from './scim-context.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.js';
 import { rootSearch } from './scim-root-search.js';
-import { ScimError } from './scim-error.js';
+import { invalidSyntax, ScimError } from './scim-error.js';
 import { toScimError } from './scim-errors.js';
 import { registerScimGroups } from './groups/scim-groups.routes.js';
 import { type EnterpriseMapping, enterpriseMappingFor } from './users/scim-enterprise.js';
 import { registerScimUsers } from './users/scim-users.routes.js';
 
 export const SCIM_PREFIX = '/api/scim/v2';
+
+/** A SCIM body is a few levels deep (a User's emails' values: 3); this leaves room and no more. */
+const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays deeper than `limit`, found without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: unknown; depth: number };
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(node)) stack.push({ node: child, depth: depth + 1 });
+  }
+  return false;
+}
 
 function send(reply: FastifyReply, status: number, body: unknown, etag?: string) {
   if (etag) reply.header('etag', etag);
@@ -30,6 +45,13 @@ export async function registerScimDoor(app: FastifyInstance, db: Database, confi
       // application/scim+json is JSON (RFC 7644 §3.1); application/json is taken too, as clients send either.
       const parseJson = app.getDefaultJsonParser('error', 'error');
       scope.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, parseJson);
+      // A body nested deeper than any SCIM resource is refused before anything reads it: walking
+      // it (attribute names, a PATCH's operations) must never overflow the stack.
+      scope.addHook('preHandler', async (req) => {
+        if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+          throw invalidSyntax(`The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`);
+        }
+      });
       scope.setErrorHandler((error, req, reply) => {
         const scim = toScimError(error);
         logError(req.log, error, scim.status);

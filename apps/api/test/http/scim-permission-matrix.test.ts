@@ -31,6 +31,8 @@ interface Case {
   what?: string;
   /** null: any valid token. */
   permission: Permission | null;
+  /** Held beside `permission` by both tokens: what the change needs besides the one judged here. */
+  with?: Permission[];
   /** Instead of one permission: any of these lets the token in, and one holding none is refused. */
   anyOf?: Permission[];
   body?: (n: number, group: { name: string }) => unknown;
@@ -94,6 +96,8 @@ const CASES: Case[] = [
     target: 'group',
     what: 'a rename',
     permission: 'roles.update',
+    // The answer shows the group: reading it needs roles.view whatever the change.
+    with: ['roles.view'],
     body: (n) => ({ schemas: [GROUP], displayName: `Renamed Group ${n}` }),
   },
   {
@@ -102,6 +106,8 @@ const CASES: Case[] = [
     target: 'group',
     what: 'the members',
     permission: 'users.update',
+    // A PUT replaces the group, its name included: roles.update even for the name it already has.
+    with: ['roles.view', 'roles.update'],
     body: (_n, group) => ({ schemas: [GROUP], displayName: group.name, members: [] }),
   },
   {
@@ -110,6 +116,7 @@ const CASES: Case[] = [
     target: 'group',
     what: 'a rename',
     permission: 'roles.update',
+    with: ['roles.view'],
     body: (n) => patch({ op: 'replace', path: 'displayName', value: `Patched Group ${n}` }),
   },
   {
@@ -118,6 +125,7 @@ const CASES: Case[] = [
     target: 'group',
     what: 'the members',
     permission: 'users.update',
+    with: ['roles.view'],
     body: () => patch({ op: 'add', path: 'members', value: [{ value: String(memberId) }] }),
   },
   { method: 'DELETE', path: '/Groups/{id}', target: 'group', permission: 'roles.delete' },
@@ -125,19 +133,27 @@ const CASES: Case[] = [
 
 let t: TestApp;
 let memberId: number;
-const holder = new Map<Permission, string>();
-const lacker = new Map<Permission, string>();
+/** Tokens by case: one holding the case's permission (and its `with`), one holding every other. */
+const holder = new Map<string, string>();
+const lacker = new Map<string, string>();
+const keyOf = (c: Pick<Case, 'permission' | 'with'>, permission = c.permission) =>
+  [permission, ...(c.with ?? [])].join('+');
 let nobody: string;
 let made = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
   const g = given(t.db);
-  const needed = new Set(CASES.flatMap((c) => [...(c.permission ? [c.permission] : []), ...(c.anyOf ?? [])]));
-  for (const permission of needed) {
-    holder.set(permission, await g.token((await g.user({ permissions: [permission] })).id));
-    const others = PERMISSIONS.filter((p) => p !== permission);
-    lacker.set(permission, await g.token((await g.user({ permissions: others })).id));
+  const needed = CASES.flatMap((c) => [
+    ...(c.permission ? [{ permission: c.permission, with: c.with ?? [] }] : []),
+    ...(c.anyOf ?? []).map((permission) => ({ permission, with: [] })),
+  ]);
+  for (const need of needed) {
+    const key = keyOf(need, need.permission);
+    if (holder.has(key)) continue;
+    holder.set(key, await g.token((await g.user({ permissions: [need.permission, ...need.with] })).id));
+    const others = PERMISSIONS.filter((p) => p !== need.permission);
+    lacker.set(key, await g.token((await g.user({ permissions: others })).id));
   }
   nobody = await g.token((await g.user()).id);
   memberId = (await g.user()).id;
@@ -199,7 +215,7 @@ describe('the SCIM permission matrix', () => {
         expect(refused.json()).toMatchObject({ schemas: [ERROR], status: '403' });
         return;
       }
-      const res = await send(c, c.permission ? (lacker.get(c.permission) as string) : nobody);
+      const res = await send(c, c.permission ? (lacker.get(keyOf(c)) as string) : nobody);
       if (c.permission) {
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json()).toMatchObject({ schemas: [ERROR], status: '403' });
@@ -211,11 +227,11 @@ describe('the SCIM permission matrix', () => {
 
     it('lets a token holding only that permission through', async () => {
       for (const permission of c.anyOf ?? []) {
-        const res = await send(c, holder.get(permission) as string);
+        const res = await send(c, holder.get(keyOf({ permission: null }, permission)) as string);
         expect(res.statusCode, `${permission}: ${res.body}`).toBe(200);
       }
       if (c.anyOf) return;
-      const res = await send(c, c.permission ? (holder.get(c.permission) as string) : nobody);
+      const res = await send(c, c.permission ? (holder.get(keyOf(c)) as string) : nobody);
       expect([401, 403], res.body).not.toContain(res.statusCode);
       expect(res.statusCode, res.body).toBeLessThan(300);
     });

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * What the SCIM fuzzer (test/fuzz/scim.fuzz.test.ts) and the SCIM permission matrix found, each
- * as the plain request that shows it. These fail until the door is fixed (src/scim/, src/api-scope.ts).
+ * as the plain request that showed it, kept so they stay fixed.
  */
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';

@@ -124,6 +124,10 @@ export async function changeGroup(
   ifMatch: string | undefined,
   change: { name?: string; externalId?: string | null; members: readonly GroupMemberChange[] },
 ) {
+  // What the answer shows (the group and its members) needs roles.view; a change of its name or
+  // externalId roles.update, even one that changes nothing; its members users.update (changeMembers).
+  requireScimPermission(ctx, 'roles.view');
+  if (change.name !== undefined || change.externalId !== undefined) requireScimPermission(ctx, 'roles.update');
   const row = await groupById(ctx.db, id);
   checkGroupIfMatch(ifMatch, row);
   if (change.name !== undefined || change.externalId !== undefined) {

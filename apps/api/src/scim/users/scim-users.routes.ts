@@ -126,6 +126,9 @@ export function registerScimUsers(scope: FastifyInstance, contextOf: ContextOf, 
   });
   scope.patch<WithId>('/Users/:id', async (req, reply) => {
     const ctx = await contextOf(req);
+    // Which permission a PATCH needs depends on what it changes (users.setActive alone for the
+    // status); one holding neither is refused before its body or the user is read.
+    if (!ctx.actor.permissions.has('users.update')) requireScimPermission(ctx, 'users.setActive');
     await changeScimUser(ctx, req.params.id, ifMatchOf(req), (current) => applyUserPatch(current, req.body));
     const { resource, etag } = await oneUser(ctx, req.params.id);
     return send(reply, 200, shown(req, resource), etag);
