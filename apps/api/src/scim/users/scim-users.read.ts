@@ -2,7 +2,7 @@ import { Op, QueryTypes, type Transaction, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { toIso } from '../../db/sql-date.js';
-import { countWhere, pageIds, readStats } from '../../modules/users/users.read-repository.js';
+import { countWhere, pageIds, pageIdsWithTotal, readStats } from '../../modules/users/users.read-repository.js';
 import { bestTermEstimate, searchCondition } from '../../modules/users/users.search.js';
 import { ScimError } from '../scim-error.js';
 import type { ScimRoleRef, ScimUserRow } from './scim-user.mapping.js';
@@ -93,6 +93,13 @@ export async function scimUsersPage(
     ? searchCondition(db, { estimate, rows: stats.total + stats.trashed }, { kind: 'all' })
     : null;
   const matching = filter ? { [Op.and]: [live, filter.where, ...(narrowing ? [narrowing] : [])] } : live;
+  if (filter && 'offset' in start && count > 0) {
+    // A filtered page by position: the page and the total from one pass over the matches (the
+    // count and the page would each read every candidate); counted apart only past the last one.
+    const read = await pageIdsWithTotal(db, matching, order, count + 1, start.offset);
+    const total = read.total ?? (await countWhere(db, matching));
+    return { total, ids: read.ids.slice(0, count), more: read.ids.length > count };
+  }
   const paged = 'afterId' in start ? { [Op.and]: [matching, { id: { [Op.gt]: start.afterId } }] } : matching;
   const offset = 'offset' in start ? start.offset : 0;
   const [total, ids] = await Promise.all([
