@@ -3,14 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { groupsFilter } from '../filter/groups-filter.js';
 import { planGroupPatch } from '../patch/group-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
-import { invalidValue } from '../scim-error.js';
-import { decodeCursor, encodeCursor, readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
+import { readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
+import { type ContextOf, ifMatchOf, listPlan, listResponse, type Send } from '../scim-listing.js';
 import { project, wants } from '../scim-projection.js';
 import { groupById, groupEtag, groupRowsByIds, groupsPage, membersOfGroups, toScimGroup } from './scim-groups.read.js';
 import { changeGroup, createGroup, deleteGroup, readGroupBody } from './scim-groups.write.js';
-
-type Send = (reply: FastifyReply, status: number, body: unknown, etag?: string) => FastifyReply;
-type ContextOf = (req: FastifyRequest) => Promise<ScimContext>;
 
 const SORTS = new Map([
   ['id', 'id'],
@@ -18,19 +15,6 @@ const SORTS = new Map([
   ['meta.created', 'created_at'],
   ['meta.lastmodified', 'updated_at'],
 ]);
-
-function orderOf(params: ScimListParams): [string, 'ASC' | 'DESC'][] {
-  const dir = params.sortOrder === 'descending' ? 'DESC' : 'ASC';
-  if (params.sortBy === null) return [['id', 'ASC']];
-  const column = SORTS.get(params.sortBy.toLowerCase().replace(`${SCIM_SCHEMAS.group.toLowerCase()}:`, ''));
-  if (!column) throw invalidValue(`sortBy "${params.sortBy}" is not an attribute groups can be sorted by.`);
-  return column === 'id'
-    ? [['id', dir]]
-    : [
-        [column, dir],
-        ['id', dir],
-      ];
-}
 
 /** Groups as asked: `members` read only when the answer shows them (Entra excludes them). */
 async function resources(ctx: ScimContext, ids: number[], params: ScimListParams): Promise<Partial<ScimGroup>[]> {
@@ -48,29 +32,10 @@ export async function listGroups(ctx: ScimContext, query: unknown): Promise<Scim
   requireScimPermission(ctx, 'roles.view');
   const params = readListParams(query);
   const where = params.filter === null ? null : groupsFilter(ctx.db, params.filter);
-  const byCursor = params.cursor !== null;
-  if (byCursor && params.sortBy !== null) {
-    throw invalidValue('A cursor walks the groups in id order: leave sortBy out, or page by startIndex.');
-  }
-  const start = byCursor ? { afterId: decodeCursor(params.cursor as string) } : { offset: params.startIndex - 1 };
-  const order: [string, 'ASC' | 'DESC'][] = byCursor ? [['id', 'ASC']] : orderOf(params);
+  const { start, order } = listPlan(params, { name: 'groups', urn: SCIM_SCHEMAS.group, sorts: SORTS });
   const page = await groupsPage(ctx.db, where, order, start, params.count);
-  const found = await resources(ctx, page.ids, params);
-  const last = page.ids.at(-1);
-  return {
-    schemas: [SCIM_SCHEMAS.listResponse],
-    totalResults: page.total,
-    itemsPerPage: found.length,
-    ...(byCursor ? {} : { startIndex: params.startIndex }),
-    ...(byCursor && page.more && last !== undefined ? { nextCursor: encodeCursor(last) } : {}),
-    Resources: found,
-  };
+  return listResponse(params, page, await resources(ctx, page.ids, params));
 }
-
-const ifMatchOf = (req: FastifyRequest) => {
-  const v = req.headers['if-match'];
-  return typeof v === 'string' ? v : undefined;
-};
 
 /** /Groups (RFC 7644 §3.3–3.6): a group is a role, its members the users holding it. */
 export function registerScimGroups(scope: FastifyInstance, contextOf: ContextOf, send: Send) {

@@ -7,7 +7,8 @@ import { updateRole } from '../../modules/roles/update.handler.js';
 import { roleVersionOf } from '../../modules/roles/roles.item.js';
 import type { GroupMemberChange } from '../patch/group-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
-import { invalidSyntax, invalidValue, mutability, ScimError } from '../scim-error.js';
+import { invalidSyntax, invalidValue, mutability } from '../scim-error.js';
+import { checkIfMatch } from '../scim-listing.js';
 import { changeMembers } from './scim-group.members.js';
 import { groupById, groupEtag, type ScimGroupRow } from './scim-groups.read.js';
 
@@ -57,13 +58,8 @@ export function readGroupBody(body: unknown): GroupBody {
   };
 }
 
-/** `If-Match` on a group, as on a user. */
-export function checkGroupIfMatch(ifMatch: string | undefined, row: ScimGroupRow): void {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  if (!ifMatch.split(',').some((t) => t.trim() === groupEtag(row))) {
-    throw new ScimError(412, 'The group changed since that version was read: read it again, then retry.');
-  }
-}
+const checkGroupIfMatch = (ifMatch: string | undefined, row: ScimGroupRow) =>
+  checkIfMatch(ifMatch, groupEtag(row), 'group');
 
 export async function createGroup(ctx: ScimContext, body: GroupBody) {
   requireScimPermission(ctx, 'roles.create');

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SCIM_SCHEMAS, type ScimListResponse, type ScimUser } from '@app/contracts';
 import { usersFilter } from '../filter/users-filter.js';
 import { applyUserPatch } from '../patch/user-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
-import { invalidValue } from '../scim-error.js';
-import { decodeCursor, encodeCursor, readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
+import { readListParams, searchParams } from '../scim-list-query.js';
+import { type ContextOf, ifMatchOf, listPlan, listResponse, type Send } from '../scim-listing.js';
 import { project } from '../scim-projection.js';
 import { carriesEnterprise, readUserBody } from './scim-user.input.js';
 import { enterpriseMappingFor, extensionsOf } from './scim-enterprise.js';
@@ -12,10 +12,7 @@ import { toScimUser, userEtag } from './scim-user.mapping.js';
 import { rolesByUser, scimRowsByIds, scimUserById, scimUsersPage } from './scim-users.read.js';
 import { changeScimUser, createScimUser, deleteScimUser } from './scim-users.write.js';
 
-type Send = (reply: FastifyReply, status: number, body: unknown, etag?: string) => FastifyReply;
-type ContextOf = (req: FastifyRequest) => Promise<ScimContext>;
-
-/** sortBy (case-insensitive, URN prefix allowed) → the column it orders by; id breaks ties. */
+/** sortBy → the column it orders by. */
 const SORTS = new Map<string, string>([
   ['id', 'id'],
   ['username', 'user_name_key'],
@@ -28,43 +25,18 @@ const SORTS = new Map<string, string>([
   ['meta.lastmodified', 'updated_at'],
 ]);
 
-function orderOf(params: ScimListParams): [string, 'ASC' | 'DESC'][] {
-  const dir = params.sortOrder === 'descending' ? 'DESC' : 'ASC';
-  if (params.sortBy === null) return [['id', 'ASC']];
-  const key = params.sortBy.toLowerCase().replace(`${SCIM_SCHEMAS.user.toLowerCase()}:`, '');
-  const column = SORTS.get(key);
-  if (!column) throw invalidValue(`sortBy "${params.sortBy}" is not an attribute users can be sorted by.`);
-  return column === 'id'
-    ? [['id', dir]]
-    : [
-        [column, dir],
-        ['id', dir],
-      ];
-}
-
 export async function listUsers(ctx: ScimContext, query: unknown): Promise<ScimListResponse<Partial<ScimUser>>> {
   requireScimPermission(ctx, 'users.view');
   const params = readListParams(query);
   const filter = params.filter === null ? null : usersFilter(ctx.db, params.filter);
-  const byCursor = params.cursor !== null;
-  if (byCursor && params.sortBy !== null) {
-    throw invalidValue('A cursor walks the users in id order: leave sortBy out, or page by startIndex.');
-  }
-  const start = byCursor ? { afterId: decodeCursor(params.cursor as string) } : { offset: params.startIndex - 1 };
-  const order = byCursor ? ([['id', 'ASC']] as [string, 'ASC'][]) : orderOf(params);
+  const { start, order } = listPlan(params, { name: 'users', urn: SCIM_SCHEMAS.user, sorts: SORTS });
   const page = await scimUsersPage(ctx.db, filter, order, start, params.count);
-  const resources = (await scimUsers(ctx, page.ids)).map((r) =>
-    project(r, params.attributes, params.excludedAttributes),
+  const users = await scimUsers(ctx, page.ids);
+  return listResponse(
+    params,
+    page,
+    users.map((r) => project(r, params.attributes, params.excludedAttributes)),
   );
-  const last = page.ids.at(-1);
-  return {
-    schemas: [SCIM_SCHEMAS.listResponse],
-    totalResults: page.total,
-    itemsPerPage: resources.length,
-    ...(byCursor ? {} : { startIndex: params.startIndex }),
-    ...(byCursor && page.more && last !== undefined ? { nextCursor: encodeCursor(last) } : {}),
-    Resources: resources,
-  };
 }
 
 /** The users `ids` name as SCIM Users: their rows, roles and enterprise extension, a read each for all. */
@@ -83,11 +55,6 @@ async function oneUser(ctx: ScimContext, id: string) {
   const [resource] = await scimUsers(ctx, [row.id]);
   return { resource: resource as ScimUser, etag: userEtag(row) };
 }
-
-const ifMatchOf = (req: FastifyRequest) => {
-  const v = req.headers['if-match'];
-  return typeof v === 'string' ? v : undefined;
-};
 
 /** /Users (RFC 7644 §3.3–3.6): list, read, create, replace, patch, delete. */
 export function registerScimUsers(scope: FastifyInstance, contextOf: ContextOf, send: Send) {

@@ -5,7 +5,7 @@ import { setUserActive } from '../../modules/users/set-active.handler.js';
 import { updateUser } from '../../modules/users/update.handler.js';
 import { versionOf } from '../../modules/users/users.item.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
-import { ScimError } from '../scim-error.js';
+import { checkIfMatch } from '../scim-listing.js';
 import { accountOf, type ScimUserFields } from './scim-user.input.js';
 import { nameParts, type ScimUserRow, userEtag } from './scim-user.mapping.js';
 import { scimUserById } from './scim-users.read.js';
@@ -22,14 +22,8 @@ import {
  * edit, status, delete): the same rules, ceiling, audit (`via: scim`) and webhooks as REST.
  */
 
-/** `If-Match` (RFC 7232): absent or `*` passes; otherwise one of its tags must be the user's. */
-export function checkIfMatch(ifMatch: string | undefined, row: ScimUserRow): void {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  const tags = ifMatch.split(',').map((t) => t.trim());
-  if (!tags.includes(userEtag(row))) {
-    throw new ScimError(412, 'The user changed since that version was read: read it again, then retry.');
-  }
-}
+export const checkUserIfMatch = (ifMatch: string | undefined, row: ScimUserRow) =>
+  checkIfMatch(ifMatch, userEtag(row), 'user');
 
 /** The SCIM fields of an account as stored, for a PATCH to apply its operations to. */
 export function fieldsOf(row: ScimUserRow, extension: Record<string, unknown> | null): ScimUserFields {
@@ -130,7 +124,7 @@ export async function changeScimUser(
   const mapping = await enterpriseMappingFor(ctx.db, ctx.actor);
   for (let attempt = 0; ; attempt++) {
     const { row } = await scimUserById(ctx.db, id);
-    checkIfMatch(ifMatch, row);
+    checkUserIfMatch(ifMatch, row);
     const extension = (await extensionsOf(ctx.db, mapping, [row.id], ctx.baseUrl)).get(row.id) ?? null;
     const before = fieldsOf(row, extension);
     try {
@@ -152,7 +146,7 @@ export async function changeScimUser(
 export async function deleteScimUser(ctx: ScimContext, id: string, ifMatch: string | undefined): Promise<void> {
   requireScimPermission(ctx, 'users.delete');
   const { row } = await scimUserById(ctx.db, id);
-  checkIfMatch(ifMatch, row);
+  checkUserIfMatch(ifMatch, row);
   if (row.is_active) {
     requireScimPermission(ctx, 'users.setActive');
     await setUserActive({ ctx, input: { id: row.id, active: false } });
