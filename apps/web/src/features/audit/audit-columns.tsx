@@ -121,7 +121,8 @@ export function auditColumns(options: CellOptions) {
         skeleton: 'w-24',
       },
       via: {
-        render: (row) => <span className="whitespace-nowrap text-muted-foreground">{viaText(row.via, m)}</span>,
+        // A token's name can be long: it wraps in a phone's cards, stays on one line in the table.
+        render: (row) => <span className="text-muted-foreground sm:whitespace-nowrap">{viaText(row.via, m)}</span>,
         className: 'w-40',
         skeleton: 'w-24',
       },
