@@ -45,7 +45,9 @@ export const INTEGRATION_PAGES: AppPage[] = [
     name: 'webhook-show',
     title: 'a webhook endpoint and its delivery log',
     who: 'admin',
-    path: ({ webhook }) => `/webhooks/${webhook.id}`,
+    // Filtered to failed deliveries: other browser tests' user events (SCIM provisioning creates
+    // users too) must not push the story's failed delivery off the log's first page.
+    path: ({ webhook }) => `/webhooks/${webhook.id}?${encodeURI('filters[status][]')}=failed`,
     ready: async (p, { webhook }) => {
       await p.getByRole('heading', { level: 1 }).waitFor();
       await p.locator(`a[href="/webhooks/${webhook.id}/deliveries/${webhook.deliveryId}"]`).waitFor();
