@@ -1,8 +1,10 @@
+import type { Permission } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { HandlerContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import { authenticate } from '../auth/authenticate.js';
+import { firstLackingOf } from '../domain/scim.access.js';
 import { ScimError } from './scim-error.js';
 
 /** What a SCIM route runs with: a handler's context for the token's owner, recorded `via: scim`. */
@@ -42,8 +44,8 @@ function scimBaseUrl(config: AppConfig, req: FastifyRequest): string {
 }
 
 /** 403 unless the caller holds `permission`, naming it. */
-export function requireScimPermission(ctx: ScimContext, permission: string): void {
-  if (!ctx.actor.permissions.has(permission)) {
+export function requireScimPermission(ctx: ScimContext, permission: Permission): void {
+  if (firstLackingOf(ctx.actor, [permission]) !== null) {
     throw new ScimError(403, `The token needs the ${permission} permission to do this.`);
   }
 }

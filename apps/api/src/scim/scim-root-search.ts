@@ -1,5 +1,6 @@
 import { SCIM_SCHEMAS, type ScimListResponse } from '@app/contracts';
 import { listGroups } from './groups/scim-groups.routes.js';
+import { readableScimLists } from '../domain/scim.access.js';
 import type { ScimContext } from './scim-context.js';
 import { ScimError } from './scim-error.js';
 import { readListParams, searchParams } from './scim-list-query.js';
@@ -19,10 +20,8 @@ export async function rootSearch(ctx: ScimContext, body: unknown): Promise<Liste
   const asked = readListParams(params);
   if (asked.cursor !== null) throw new ScimError(400, 'Page a search of every resource by startIndex.', 'invalidValue');
   const counts = { ...params, startIndex: '1', count: '0' };
-  const kinds = [
-    { list: listUsers, permission: 'users.view' },
-    { list: listGroups, permission: 'roles.view' },
-  ].filter((k) => ctx.actor.permissions.has(k.permission));
+  const lists = { User: listUsers, Group: listGroups };
+  const kinds = readableScimLists(ctx.actor).map((l) => ({ list: lists[l.type] }));
   const totals: (number | null)[] = [];
   let refusal: ScimError | null = null;
   for (const kind of kinds) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SCIM_SCHEMAS, type ScimListResponse, type ScimUser } from '@app/contracts';
+import { userPatchRefusal } from '../../domain/scim.access.js';
 import { usersFilter } from '../filter/users-filter.js';
 import { applyUserPatch } from '../patch/user-patch.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
@@ -95,7 +96,8 @@ export function registerScimUsers(scope: FastifyInstance, contextOf: ContextOf, 
     const ctx = await contextOf(req);
     // Which permission a PATCH needs depends on what it changes (users.setActive alone for the
     // status); one holding neither is refused before its body or the user is read.
-    if (!ctx.actor.permissions.has('users.update')) requireScimPermission(ctx, 'users.setActive');
+    const lacking = userPatchRefusal(ctx.actor);
+    if (lacking) requireScimPermission(ctx, lacking);
     await changeScimUser(ctx, req.params.id, ifMatchOf(req), (current) => applyUserPatch(current, req.body));
     const { resource, etag } = await oneUser(ctx, req.params.id);
     return send(reply, 200, shown(req, resource), etag);
