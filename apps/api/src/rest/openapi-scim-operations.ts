@@ -63,8 +63,14 @@ const ID: OpenApiParameter = {
   name: 'id',
   in: 'path',
   required: true,
-  description: 'The resource id (digits); anything else finds nothing (404).',
+  description: 'The resource id; anything else finds nothing (404).',
   schema: { type: 'string' },
+};
+const USER_ID: OpenApiParameter = { ...ID, description: "The user's id (digits); anything else finds nothing (404)." };
+const GROUP_ID: OpenApiParameter = {
+  ...ID,
+  description:
+    "The group's id: `g` and the role's id (`g7`), so no group shares an id with a user; anything else finds nothing (404).",
 };
 const IF_MATCH: OpenApiParameter = {
   name: 'If-Match',
@@ -165,7 +171,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     summary: 'Read a user',
     access: 'Requires `users.view`.',
     permission: 'users.view',
-    parameters: [ID, ...SHOWN],
+    parameters: [USER_ID, ...SHOWN],
     success: { status: 200, schema: 'ScimUser', etag: true },
     statuses: [401, 403, 404],
     badRequest: READ_TYPES,
@@ -190,7 +196,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     summary: 'Replace a user',
     access: 'Requires `users.update`, and `users.setActive` too when `active` is all that changes.',
     permission: 'users.update',
-    parameters: [ID, IF_MATCH, ...SHOWN],
+    parameters: [USER_ID, IF_MATCH, ...SHOWN],
     body: 'ScimUser',
     success: { status: 200, schema: 'ScimUser', etag: true },
     statuses: [401, 403, 404, 409, 412, 413, 415],
@@ -203,7 +209,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     summary: 'Patch a user',
     access:
       "Requires `users.update`; `users.setActive` alone when `active` is all that changes (Okta's deactivation). A token holding neither is refused before the body or the user is read.",
-    parameters: [ID, IF_MATCH, ...SHOWN],
+    parameters: [USER_ID, IF_MATCH, ...SHOWN],
     body: 'ScimPatchOp',
     success: { status: 200, schema: 'ScimUser', etag: true },
     statuses: [401, 403, 404, 409, 412, 413, 415],
@@ -217,7 +223,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     access:
       'Requires `users.delete`; an active user is deactivated first (ending its sessions and tokens), which needs `users.setActive` too.',
     permission: 'users.delete',
-    parameters: [ID, IF_MATCH],
+    parameters: [USER_ID, IF_MATCH],
     success: { status: 204 },
     statuses: [401, 403, 404, 412],
     badRequest: ['invalidValue'],
@@ -241,7 +247,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     summary: 'Read a group',
     access: 'Requires `roles.view`.',
     permission: 'roles.view',
-    parameters: [ID, ...SHOWN],
+    parameters: [GROUP_ID, ...SHOWN],
     success: { status: 200, schema: 'ScimGroup', etag: true },
     statuses: [401, 403, 404],
     badRequest: READ_TYPES,
@@ -266,7 +272,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     summary: 'Replace a group',
     access:
       'Requires `roles.view` and `roles.update` (a replacement sets the name, even the one it has), and `users.update` when `members` is given. The administrator role keeps its name (400 `mutability`).',
-    parameters: [ID, IF_MATCH, ...SHOWN],
+    parameters: [GROUP_ID, IF_MATCH, ...SHOWN],
     body: 'ScimGroup',
     success: { status: 200, schema: 'ScimGroup', etag: true },
     statuses: [401, 403, 404, 409, 412, 413, 415],
@@ -279,7 +285,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     summary: 'Patch a group',
     access:
       'Requires `roles.view` (the answer shows the group), `roles.update` to rename or set its externalId, `users.update` to add or remove members; all or nothing.',
-    parameters: [ID, IF_MATCH, ...SHOWN],
+    parameters: [GROUP_ID, IF_MATCH, ...SHOWN],
     body: 'ScimPatchOp',
     success: { status: 200, schema: 'ScimGroup', etag: true },
     statuses: [401, 403, 404, 409, 412, 413, 415],
@@ -293,7 +299,7 @@ export const SCIM_OPERATIONS: ScimOperation[] = [
     access:
       'Requires `roles.delete`; its members lose the role. The administrator role cannot be deleted (400 `mutability`).',
     permission: 'roles.delete',
-    parameters: [ID, IF_MATCH],
+    parameters: [GROUP_ID, IF_MATCH],
     success: { status: 204 },
     statuses: [401, 403, 404, 409, 412],
     badRequest: ['invalidValue', 'mutability'],

@@ -1,4 +1,5 @@
 import { SCIM_ERROR_TYPES, SCIM_SCHEMAS } from '@app/contracts';
+import { GROUP_ID_PATTERN } from '../scim/groups/scim-group-id.js';
 import type { JsonSchema } from './openapi-types.js';
 
 /**
@@ -35,10 +36,12 @@ const meta = (resourceType: 'User' | 'Group'): JsonSchema => ({
   required: ['resourceType', 'created', 'lastModified', 'location', 'version'],
 });
 
-const reference = (what: string): JsonSchema => ({
+const USER_ID_PATTERN = '^\\d+$';
+
+const reference = (what: string, idPattern: string): JsonSchema => ({
   type: 'object',
   properties: {
-    value: { type: 'string', pattern: '^\\d+$', description: `The ${what}'s id.` },
+    value: { type: 'string', pattern: idPattern, description: `The ${what}'s id.` },
     display: text,
     $ref: { type: 'string', format: 'uri' },
   },
@@ -53,7 +56,7 @@ export const ScimUserSchema: JsonSchema = {
     'A user (RFC 7643 §4.1). The account has one name and one e-mail: `name.givenName`/`familyName` are read from the name, `emails` holds one primary "work" address. `groups` (the roles) is read-only: change it through the Group. The enterprise extension\'s fields are stored only where an administrator mapped them onto a custom attribute.',
   properties: {
     schemas: schemasListing(SCIM_SCHEMAS.user),
-    id: { type: 'string', pattern: '^\\d+$', readOnly: true },
+    id: { type: 'string', pattern: USER_ID_PATTERN, readOnly: true },
     externalId: { ...nullableText, maxLength: 255, description: "The identity provider's id; unique." },
     userName: {
       type: 'string',
@@ -78,7 +81,7 @@ export const ScimUserSchema: JsonSchema = {
     },
     active: { ...scimBoolean, description: 'Absent: true on create, unchanged on replace.' },
     password: { type: 'string', writeOnly: true, description: 'Judged by the password rules; never returned.' },
-    groups: { type: 'array', items: reference('role'), readOnly: true },
+    groups: { type: 'array', items: reference('group', GROUP_ID_PATTERN), readOnly: true },
     [SCIM_SCHEMAS.enterpriseUser]: {
       type: 'object',
       properties: {
@@ -97,7 +100,12 @@ export const ScimGroupSchema: JsonSchema = {
     "A group is a role (RFC 7643 §4.2): `displayName` is the role's name (unique whatever its case and spacing), `members` the users holding it. Answers leave `members` out when `excludedAttributes=members`.",
   properties: {
     schemas: schemasListing(SCIM_SCHEMAS.group),
-    id: { type: 'string', pattern: '^\\d+$', readOnly: true },
+    id: {
+      type: 'string',
+      pattern: GROUP_ID_PATTERN,
+      readOnly: true,
+      description: "`g` and the role's id, so that no group shares an id with a user (RFC 7643 §3.1).",
+    },
     displayName: {
       type: 'string',
       minLength: 1,
@@ -108,7 +116,7 @@ export const ScimGroupSchema: JsonSchema = {
     members: {
       type: 'array',
       maxItems: 10_000,
-      items: reference('user'),
+      items: reference('user', USER_ID_PATTERN),
       description: 'At most 10 000 in one request: add more with PATCH. A PUT without `members` keeps them.',
     },
     meta: meta('Group'),

@@ -82,7 +82,7 @@ const USER_ATTRIBUTES: Attribute[] = [
     multiValued: true,
     mutability: 'readOnly',
     subAttributes: [
-      attr('value', "The role's id.", { mutability: 'readOnly' }),
+      attr('value', "The Group's id: `g` and the role's id.", { mutability: 'readOnly' }),
       attr('$ref', 'The Group resource.', { type: 'reference', referenceTypes: ['Group'], mutability: 'readOnly' }),
       attr('display', "The role's name.", { mutability: 'readOnly' }),
     ],

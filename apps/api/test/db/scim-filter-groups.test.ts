@@ -44,7 +44,15 @@ describe('groups', () => {
   });
 
   it('finds groups by id', async () => {
-    expect(await found(`id eq "${roles.Sales}"`)).toEqual(['Sales']);
+    expect(await found(`id eq "g${roles.Sales}"`)).toEqual(['Sales']);
+    // The ordering operators compare the role numbers.
+    expect(await found(`id le "g${roles.Sales}"`)).toContain('Sales');
+    expect(await found(`id gt "g${roles.Sales}"`)).not.toContain('Sales');
+    // A group's id is `g` and the role's number: the number alone, or another spelling, is no group id.
+    expect(await found(`id eq "${roles.Sales}"`)).toEqual([]);
+    expect(await found(`id eq ${roles.Sales}`)).toEqual([]);
+    expect(await found(`id eq "G${roles.Sales}"`)).toEqual([]);
+    expect(await found(`id eq "g0${roles.Sales}"`)).toEqual([]);
     expect(await found('id eq "sales"')).toEqual([]);
   });
 

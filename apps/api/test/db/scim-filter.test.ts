@@ -187,13 +187,15 @@ describe('active, meta and groups', () => {
 
   it('finds users by their roles as groups', async () => {
     const helpDesk = roles['Help Desk'];
-    expect(await found(`groups.value eq "${helpDesk}"`)).toEqual(['alice', 'carol']);
-    expect(await found(`groups[value eq "${helpDesk}"]`)).toEqual(['alice', 'carol']);
+    expect(await found(`groups.value eq "g${helpDesk}"`)).toEqual(['alice', 'carol']);
+    expect(await found(`groups[value eq "g${helpDesk}"]`)).toEqual(['alice', 'carol']);
+    // A group's id is `g` and the role's number (RFC 7643 §3.1: no group shares a user's id).
+    expect(await found(`groups.value eq "${helpDesk}"`)).toEqual([]);
     expect(await found('groups.display eq "help desk"')).toEqual(['alice', 'carol']);
     expect(await found('groups[display co "sal"]')).toEqual(['bob', 'carol']);
     expect(await found('not (groups pr)')).toEqual(['dee', 'hoppy']);
     // Both conditions on one group: no role is both.
-    expect(await found(`groups[value eq "${helpDesk}" and display eq "Sales"]`)).toEqual([]);
+    expect(await found(`groups[value eq "g${helpDesk}" and display eq "Sales"]`)).toEqual([]);
   });
 });
 

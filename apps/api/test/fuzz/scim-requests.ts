@@ -39,10 +39,13 @@ const scimCaller: fc.Arbitrary<Caller> = fc.record({
   ),
 });
 
-/** A group id: the seeded roles are the first few, so most aim at one that exists. */
+/** A group id (`g` and the role's id): the seeded roles are the first few, so most aim at one that exists. */
 const groupSegment = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: 1, max: 8 }).map(String) },
-  { weight: 1, arbitrary: fc.constantFrom('0', '-1', '1.5', '01', '9'.repeat(40), 'abc', '%20') },
+  { weight: 6, arbitrary: fc.integer({ min: 1, max: 8 }).map((n) => `g${n}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('1', 'g0', 'g-1', 'g1.5', 'g01', 'G1', `g${'9'.repeat(40)}`, 'abc', '%20'),
+  },
   { weight: 1, arbitrary: hostileString.filter((s) => s !== '' && !/^\.+$/.test(s)) },
 );
 

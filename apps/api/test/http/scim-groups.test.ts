@@ -39,7 +39,9 @@ describe("Entra ID's group sequence", () => {
     // No members is an unassigned attribute: left out (RFC 7643 §2.5).
     expect(group).not.toHaveProperty('members');
     expect(created.headers.location).toBe(group.meta.location);
-    const roleId = Number(group.id);
+    expect(group.id).toMatch(/^g\d+$/);
+    expect(group.meta.location).toMatch(new RegExp(`/Groups/${group.id}$`));
+    const roleId = Number(group.id.slice(1));
 
     const [ada, alan, grace] = people as [number, number, number];
     const added = await entra.patch(`/Groups/${group.id}`, {
@@ -117,18 +119,18 @@ describe('groups under the same rules', () => {
 
   it('keeps the administrator role: no rename, no deletion, and its last member stays', async () => {
     const admin = await roleIdOf(t.db, 'admin');
-    const rename = await entra.patch(`/Groups/${admin}`, {
+    const rename = await entra.patch(`/Groups/g${admin}`, {
       schemas: [PATCH],
       Operations: [{ op: 'replace', path: 'displayName', value: 'Owners' }],
     });
     expect(rename.json()).toMatchObject({ status: '400', scimType: 'mutability' });
-    const removeLast = await entra.patch(`/Groups/${admin}`, {
+    const removeLast = await entra.patch(`/Groups/g${admin}`, {
       schemas: [PATCH],
       Operations: [{ op: 'remove', path: `members[value eq "${adminId}"]` }],
     });
     expect(removeLast.statusCode).toBeGreaterThanOrEqual(400);
     expect(await rolesOf(adminId)).toContain(admin);
-    expect((await entra.delete(`/Groups/${admin}`)).statusCode).toBe(400);
+    expect((await entra.delete(`/Groups/g${admin}`)).statusCode).toBe(400);
   });
 
   it('a token cannot put anyone in a role granting what it lacks (403), and nothing of the PATCH is written', async () => {
@@ -139,7 +141,7 @@ describe('groups under the same rules', () => {
     const clerkScim = scimClient(t.app, await g.token(clerk.id));
     const admin = await roleIdOf(t.db, 'admin');
     const [ada] = people as [number];
-    const res = await clerkScim.patch(`/Groups/${admin}`, {
+    const res = await clerkScim.patch(`/Groups/g${admin}`, {
       schemas: [PATCH],
       Operations: [{ op: 'add', path: 'members', value: [{ value: String(ada) }] }],
     });
@@ -180,6 +182,58 @@ describe('groups under the same rules', () => {
       Operations: [{ op: 'add', path: 'members', value: [{ value: String(ada) }, { value: '999999' }] }],
     });
     expect(res.json()).toMatchObject({ status: '400', scimType: 'invalidValue' });
-    expect(await rolesOf(ada)).not.toContain(Number(group.id));
+    expect(await rolesOf(ada)).not.toContain(Number(group.id.slice(1)));
+  });
+});
+
+describe('ids unique across every resource (RFC 7643 §3.1)', () => {
+  const idsOf = (res: { json(): { Resources: { id: string }[] } }) => res.json().Resources.map((r) => r.id);
+
+  it('a user and a group on the same number answer different ids, and a root search lists each once', async () => {
+    const shared = 1 + Math.max(Number(await t.db.models.User.max('id')), Number(await t.db.models.Role.max('id')));
+    await t.db.models.User.create({
+      id: shared,
+      name: 'Twin Person',
+      email: 'twin.person@example.com',
+      password_hash: 'not-a-password',
+      is_active: true,
+    });
+    await t.db.models.Role.create({ id: shared, name: 'Twin Group', guard_name: 'web' });
+    await t.db.models.UserRole.create({ user_id: shared, role_id: shared });
+
+    const user = (await entra.get(`/Users/${shared}`)).json();
+    expect(user.id).toBe(String(shared));
+    expect(user.groups).toEqual([
+      { value: `g${shared}`, display: 'Twin Group', $ref: expect.stringMatching(new RegExp(`/Groups/g${shared}$`)) },
+    ]);
+    const group = await entra.get(`/Groups/g${shared}`);
+    expect(group.statusCode).toBe(200);
+    expect(group.json()).toMatchObject({ id: `g${shared}`, members: [{ value: String(shared) }] });
+
+    const everything = await entra.post('/.search', { filter: 'displayName sw "Twin"', count: 100 });
+    expect(everything.json().totalResults).toBe(2);
+    expect(idsOf(everything)).toEqual([String(shared), `g${shared}`]);
+  });
+
+  it('reads a group only by its g-prefixed id: the plain number, or another spelling, finds nothing', async () => {
+    const roleId = await roleIdOf(t.db, 'admin');
+    expect((await entra.get(`/Groups/g${roleId}`)).statusCode).toBe(200);
+    for (const id of [String(roleId), `G${roleId}`, `g0${roleId}`, `g${roleId}x`]) {
+      const res = await entra.get(`/Groups/${id}`);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json()).toMatchObject({ status: '404' });
+      expect((await entra.delete(`/Groups/${id}`)).statusCode, id).toBe(404);
+    }
+  });
+
+  it('filters groups by id and users by groups.value with the g-prefixed id only', async () => {
+    const roleId = await roleIdOf(t.db, 'admin');
+    const byId = await entra.get(`/Groups${filterQuery(`id eq "g${roleId}"`, '&excludedAttributes=members')}`);
+    expect(idsOf(byId)).toEqual([`g${roleId}`]);
+    const plain = await entra.get(`/Groups${filterQuery(`id eq "${roleId}"`, '&excludedAttributes=members')}`);
+    expect(idsOf(plain)).toEqual([]);
+    const members = await entra.get(`/Users${filterQuery(`groups.value eq "g${roleId}"`)}`);
+    expect(idsOf(members)).toContain(String(adminId));
+    expect(idsOf(await entra.get(`/Users${filterQuery(`groups.value eq "${roleId}"`)}`))).toEqual([]);
   });
 });

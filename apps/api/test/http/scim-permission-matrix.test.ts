@@ -168,7 +168,7 @@ async function send(c: Case, token: string | null): Promise<LightMyRequestRespon
     c.target === 'user' || c.target === 'inactive user'
       ? String((await given(t.db).user({ active: c.target === 'user' })).id)
       : c.target === 'group'
-        ? String(await given(t.db).role(name, []))
+        ? `g${await given(t.db).role(name, [])}`
         : c.target;
   const path = id === undefined ? c.path : c.path.replace('{id}', id);
   const client = scimClient(t.app, token);

@@ -95,8 +95,8 @@ describe('SCIM regressions', () => {
     const member = await g.user({ name: 'Quiet Member' });
     const roleId = await g.role('Quiet Group', []);
     await t.db.models.UserRole.create({ user_id: member.id, role_id: roleId });
-    const put = await nobody.put(`/Groups/${roleId}`, { schemas: [GROUP], displayName: 'Quiet Group' });
-    const patch = await nobody.patch(`/Groups/${roleId}`, {
+    const put = await nobody.put(`/Groups/g${roleId}`, { schemas: [GROUP], displayName: 'Quiet Group' });
+    const patch = await nobody.patch(`/Groups/g${roleId}`, {
       schemas: [PATCH],
       Operations: [{ op: 'replace', path: 'externalId', value: 'x' }],
     });

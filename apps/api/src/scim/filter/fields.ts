@@ -66,17 +66,28 @@ export function textField(sql: FilterSql, label: string, expr: string, opts: Tex
   };
 }
 
-/** SCIM ids are strings; ours are whole numbers. Any other value is no id: it matches nothing. */
+/** SCIM ids are strings; a user's is its whole number. */
 const WHOLE = /^(0|[1-9]\d{0,14})$/;
+const wholeNumber = (text: string): number | null => (WHOLE.test(text) ? Number(text) : null);
 
-export function idField(sql: FilterSql, label: string, expr: string): Field {
+/**
+ * An id attribute: `numberOf` reads the stored number out of the id as SCIM spells it (a user's
+ * plain number by default; a Group's is `g7`, groups/scim-group-id.ts). A value it cannot read is
+ * no id: it matches nothing. The ordering operators compare the numbers.
+ */
+export function idField(
+  sql: FilterSql,
+  label: string,
+  expr: string,
+  numberOf: (text: string) => number | null = wholeNumber,
+): Field {
   return {
     label,
     compare(op, value) {
       assertOp(label, op, ORDERED_OPS);
-      const text = typeof value === 'number' || typeof value === 'string' ? String(value) : '';
-      if (!WHOLE.test(text)) return op === 'ne' ? TRUE_SQL : FALSE_SQL;
-      const id = sql.value(Number(text));
+      const number = typeof value === 'number' || typeof value === 'string' ? numberOf(String(value)) : null;
+      if (number === null) return op === 'ne' ? TRUE_SQL : FALSE_SQL;
+      const id = sql.value(number);
       return op === 'eq' ? `${expr} = ${id}` : op === 'ne' ? `${expr} <> ${id}` : `${expr} ${ORDER[op as 'gt']} ${id}`;
     },
     present: () => TRUE_SQL,

@@ -1,6 +1,7 @@
 import { roleNameKey, SCIM_SCHEMAS } from '@app/contracts';
 import { literal, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
+import { roleIdOfGroup } from '../groups/scim-group-id.js';
 import { constantField, dateField, type Field, idField, textField } from './fields.js';
 import { parseFilter } from './parse.js';
 import { filterSql } from './sql.js';
@@ -31,7 +32,7 @@ function groupsSchema(db: Database): FilterSchema {
     resource: 'Group',
     urn: SCIM_SCHEMAS.group,
     simple: {
-      id: idField(sql, 'id', col('id')),
+      id: idField(sql, 'id', col('id'), roleIdOfGroup),
       displayname: displayNameField(sql),
       externalid: textField(sql, 'externalId', col('external_id'), { caseExact: true, nullable: true }),
     },
@@ -63,7 +64,7 @@ function groupsSchema(db: Database): FilterSchema {
 
 /**
  * A SCIM filter on Groups (the product's roles) as one condition on the Role model: `displayName`
- * (the role's name, without regard to case), `id`, `members.value`/`members[value eq "…"]` (roles
+ * (the role's name, without regard to case), `id` (`g7`), `members.value`/`members[value eq "…"]` (roles
  * the user holds), `meta.created`/`meta.lastModified`. Anything else is a ScimError 400 invalidFilter.
  */
 export function groupsFilter(db: Database, text: string): WhereOptions {

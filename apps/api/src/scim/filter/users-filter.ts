@@ -1,6 +1,7 @@
 import { SCIM_SCHEMAS } from '@app/contracts';
 import { literal, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
+import { roleIdOfGroup } from '../groups/scim-group-id.js';
 import { booleanField, constantField, dateField, type Field, idField, textField } from './fields.js';
 import { parseFilter } from './parse.js';
 import { type FilterSql, filterSql } from './sql.js';
@@ -24,11 +25,11 @@ function nameParts(db: Database): { family: string; given: string } {
   return { family: `substr(${name}, length(${before}) + 1)`, given: `rtrim(${before})` };
 }
 
-/** A user's groups are its roles (read-only here): `value` is the role's id, `display` its name. */
+/** A user's groups are its roles (read-only here): `value` is the Group's id (`g7`), `display` the role's name. */
 function groupsAttribute(sql: FilterSql): FilterSchema['complex'][string] {
   return {
     sub: {
-      value: idField(sql, 'groups.value', '`ur`.`role_id`'),
+      value: idField(sql, 'groups.value', '`ur`.`role_id`', roleIdOfGroup),
       display: textField(sql, 'groups.display', '`r`.`name`'),
       type: constantField('groups.type', 'direct'),
     },

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { toIso } from '../../db/sql-date.js';
 import { ScimError } from '../scim-error.js';
+import { groupLocation, groupScimId, roleIdOfGroup } from './scim-group-id.js';
 
 /** What the SCIM door reads of a role to answer it as a Group. */
 export interface ScimGroupRow {
@@ -44,7 +45,7 @@ export const groupEtag = (row: Pick<ScimGroupRow, 'lock_version' | 'updated_at'>
 export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, baseUrl: string): ScimGroup {
   return {
     schemas: [SCIM_SCHEMAS.group],
-    id: String(row.id),
+    id: groupScimId(row.id),
     ...(row.external_id ? { externalId: row.external_id } : {}),
     displayName: row.name,
     // No members is an unassigned attribute (RFC 7643 §2.5): left out, not an empty list.
@@ -55,7 +56,7 @@ export function toScimGroup(row: ScimGroupRow, members: MemberRef[] | null, base
       resourceType: 'Group',
       created: row.created_at,
       lastModified: row.updated_at,
-      location: `${baseUrl}/Groups/${row.id}`,
+      location: groupLocation(baseUrl, row.id),
       version: groupEtag(row),
     },
   };
@@ -78,10 +79,10 @@ export async function groupRowsByIds(db: Database, ids: readonly number[], tx?: 
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** One role; 404 in SCIM's shape when there is none. */
+/** The role a Group id (`g7`) names; 404 in SCIM's shape when there is none. */
 export async function groupById(db: Database, id: string, tx?: Transaction): Promise<ScimGroupRow> {
-  const numeric = /^\d{1,10}$/.test(id) ? Number(id) : null;
-  const [row] = numeric === null ? [] : await groupRowsByIds(db, [numeric], tx);
+  const roleId = roleIdOfGroup(id);
+  const [row] = roleId === null ? [] : await groupRowsByIds(db, [roleId], tx);
   if (!row) throw new ScimError(404, `No group has the id "${id}".`);
   return row;
 }

@@ -6,6 +6,7 @@ import { requireScimPermission, type ScimContext } from '../scim-context.js';
 import { readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
 import { type ContextOf, ifMatchOf, listPlan, listResponse, type Send } from '../scim-listing.js';
 import { project, wants } from '../scim-projection.js';
+import { groupScimId } from './scim-group-id.js';
 import { groupById, groupEtag, groupRowsByIds, groupsPage, membersOfGroups, toScimGroup } from './scim-groups.read.js';
 import { changeGroup, createGroup, deleteGroup, readGroupBody } from './scim-groups.write.js';
 
@@ -59,8 +60,8 @@ export function registerScimGroups(scope: FastifyInstance, contextOf: ContextOf,
   scope.post('/Groups', async (req, reply) => {
     const ctx = await contextOf(req);
     requireScimPermission(ctx, 'roles.create');
-    const id = await createGroup(ctx, readGroupBody(req.body));
-    return answer(ctx, req, reply, String(id), 201);
+    const roleId = await createGroup(ctx, readGroupBody(req.body));
+    return answer(ctx, req, reply, groupScimId(roleId), 201);
   });
   scope.put<WithId>('/Groups/:id', async (req, reply) => {
     const ctx = await contextOf(req);

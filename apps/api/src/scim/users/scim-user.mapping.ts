@@ -1,4 +1,5 @@
 import { SCIM_SCHEMAS, type ScimUser } from '@app/contracts';
+import { groupLocation, groupScimId } from '../groups/scim-group-id.js';
 
 /** What the SCIM door reads of an account to answer it as a SCIM User. */
 export interface ScimUserRow {
@@ -52,7 +53,7 @@ export function toScimUser(
     displayName: row.name,
     emails: [{ value: row.email, type: 'work', primary: true }],
     active: row.is_active,
-    groups: roles.map((r) => ({ value: String(r.id), display: r.name, $ref: `${baseUrl}/Groups/${r.id}` })),
+    groups: roles.map((r) => ({ value: groupScimId(r.id), display: r.name, $ref: groupLocation(baseUrl, r.id) })),
     meta: {
       resourceType: 'User',
       created: row.created_at.toISOString(),
