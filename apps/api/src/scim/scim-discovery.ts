@@ -46,18 +46,22 @@ const USER_ATTRIBUTES: Attribute[] = [
     required: true,
     uniqueness: 'server',
   }),
-  attr('name', "The user's name. The service keeps one name: givenName and familyName are read from it.", {
-    type: 'complex',
-    // Every account has a name (taken from displayName or userName when none is sent): it cannot be removed.
-    required: true,
-    subAttributes: [
-      attr('formatted', 'The full name.'),
-      attr('familyName', 'The last word of the name.'),
-      attr('givenName', 'The name before its last word.'),
-    ],
-  }),
+  attr(
+    'name',
+    "The user's name. formatted is the name the service shows; givenName and familyName are kept as sent, else read from it.",
+    {
+      type: 'complex',
+      // Every account has a name (taken from displayName or userName when none is sent): it cannot be removed.
+      required: true,
+      subAttributes: [
+        attr('formatted', 'The full name.'),
+        attr('familyName', 'The family name as sent; when none was, the last word of the name.'),
+        attr('givenName', 'The given name as sent; when none was, the name before its last word.'),
+      ],
+    },
+  ),
   attr('displayName', 'The name as shown; the same as name.formatted. Every account has one.', { required: true }),
-  attr('emails', 'The user\'s e-mail address: one, of type "work", primary. It is also how the user signs in.', {
+  attr('emails', 'The user\'s e-mail address: one, of type "work". It is also how the user signs in.', {
     type: 'complex',
     multiValued: true,
     // Every account has an e-mail (the userName when it is one and no e-mail is sent).
@@ -65,7 +69,7 @@ const USER_ATTRIBUTES: Attribute[] = [
     subAttributes: [
       attr('value', 'The e-mail address.', { uniqueness: 'server', required: true }),
       { ...attr('type', 'Always "work".'), canonicalValues: ['work'] },
-      attr('primary', 'Always true: the account has one e-mail.', { type: 'boolean', mutability: 'readOnly' }),
+      attr('primary', 'As last sent (absent when it was not); true for accounts made elsewhere.', { type: 'boolean' }),
     ],
   }),
   attr('active', 'Whether the user may sign in. Deactivating ends their sessions and revokes their API tokens.', {

@@ -73,6 +73,21 @@ describe('a user PATCH as identity providers send it', () => {
     expect(after.name).toEqual({ formatted: null, givenName: 'Ada', familyName: 'King' });
   });
 
+  it('keeps a formatted name the same PATCH changed, before or after the parts', () => {
+    const name = { formatted: 'Augusta Ada King', givenName: 'Augusta Ada', familyName: 'King' };
+    const together = applyUserPatch(ada(), patchOp({ op: 'replace', path: 'name', value: name }));
+    expect(together.name).toEqual(name);
+    const apart = applyUserPatch(
+      ada(),
+      patchOp(
+        { op: 'replace', path: 'name.formatted', value: name.formatted },
+        { op: 'replace', path: 'name.givenName', value: name.givenName },
+        { op: 'replace', path: 'name.familyName', value: name.familyName },
+      ),
+    );
+    expect(apart.name).toEqual(name);
+  });
+
   it('removes optional attributes and name parts', () => {
     const after = applyUserPatch(
       ada(),

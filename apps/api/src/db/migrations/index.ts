@@ -28,6 +28,7 @@ import { scimUserName } from './0027-scim-user-name.js';
 import { roleNameKey } from './0028-role-name-key.js';
 import { scimEnterpriseMapping } from './0029-scim-enterprise-mapping.js';
 import { scimIdentities } from './0030-scim-identities.js';
+import { scimNameParts } from './0031-scim-name-parts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly Migration[] = [
   roleNameKey,
   scimEnterpriseMapping,
   scimIdentities,
+  scimNameParts,
 ];

@@ -29,6 +29,11 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare external_id: CreationOptional<string | null>;
   /** SCIM's userName when it differs from the e-mail (migration 0027). */
   declare user_name: CreationOptional<string | null>;
+  /** SCIM's name parts as an identity provider sent them (migration 0031); NULL: read from the name. */
+  declare given_name: CreationOptional<string | null>;
+  declare family_name: CreationOptional<string | null>;
+  /** SCIM's `primary` of the e-mail as last sent (NULL: not said); true for accounts made elsewhere. */
+  declare email_primary: CreationOptional<boolean | null>;
 }
 
 export function initUser(sequelize: Sequelize, dialect: Dialect) {
@@ -53,6 +58,9 @@ export function initUser(sequelize: Sequelize, dialect: Dialect) {
       last_sign_in_at: { type: t.date, allowNull: true },
       external_id: { type: DataTypes.STRING(255), allowNull: true },
       user_name: { type: t.ciText(255), allowNull: true },
+      given_name: { type: t.ciText(100), allowNull: true },
+      family_name: { type: t.ciText(100), allowNull: true },
+      email_primary: { type: DataTypes.BOOLEAN, allowNull: true, defaultValue: true },
     },
     {
       sequelize,

@@ -4,6 +4,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import { lockUsers } from '../../repositories/users.locks.js';
 import { liveUser } from '../../repositories/users.targets.js';
+import { RENAMED } from '../users/users.write-repository.js';
 import { readAccount } from './account.item.js';
 
 /**
@@ -16,7 +17,7 @@ export async function updateAccount({ ctx, input }: HandlerCall<AccountUpdateInp
     const user = liveUser(await lockUsers(db, tx, [ctx.actor.id]), ctx.actor.id);
     const before = user.name;
     if (before !== input.name) {
-      user.set({ name: input.name, lock_version: user.lock_version + 1 });
+      user.set({ ...RENAMED, name: input.name, lock_version: user.lock_version + 1 });
       await user.save({ transaction: tx });
       await recordChange(db, tx, {
         ...auditOriginOf(ctx),

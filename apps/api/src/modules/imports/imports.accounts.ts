@@ -153,7 +153,8 @@ export async function updateAccount(
   now: Date,
 ): Promise<void> {
   const columns: string[] = ['lock_version = lock_version + 1', 'updated_at = :now'];
-  if (set.name !== undefined) columns.push('name = :name');
+  // A rename drops the name parts an identity provider sent for the old name (RENAMED).
+  if (set.name !== undefined) columns.push('name = :name', 'given_name = NULL', 'family_name = NULL');
   if (set.is_active !== undefined) columns.push('is_active = :isActive');
   if (set.external_id !== undefined) columns.push('external_id = :externalId');
   if (set.restore) columns.push('deleted_at = NULL');

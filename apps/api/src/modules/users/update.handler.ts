@@ -17,6 +17,7 @@ import { directGrantsOf, replaceGrants } from './users.permissions-change.js';
 import { roleFactsOf } from './users.roles-change.js';
 import {
   emailTaken,
+  describedColumns,
   identityAudit,
   identityColumns,
   replaceRoles,
@@ -86,6 +87,7 @@ export async function updateUser({
       const beforeRoles = (await rolesOf(db, user.id, tx)).map((r) => r.name);
       const before = { name: user.name, email: user.email, is_active: Boolean(user.is_active), ...identityAudit(user) };
       user.set({
+        ...describedColumns(input.identity, user, input),
         name: input.name,
         email: input.email,
         lock_version: user.lock_version + 1,

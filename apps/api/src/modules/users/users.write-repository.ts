@@ -21,6 +21,10 @@ export interface NewUser {
 export interface UserIdentity {
   externalId?: string | null;
   userName?: string | null;
+  /** SCIM's name parts as sent (migration 0031). Absent: a rename drops the stored ones. */
+  nameParts?: { givenName: string | null; familyName: string | null };
+  /** SCIM's `primary` of the e-mail as sent (null: not said). Absent: a new e-mail is primary. */
+  emailPrimary?: boolean | null;
 }
 
 /** Whether the write stores a userName of its own (one equal to the e-mail is not stored twice). */
@@ -28,20 +32,43 @@ export const storesUserName = (identity: UserIdentity | undefined, email: string
   typeof identity?.userName === 'string' && identity.userName.toLowerCase() !== email.toLowerCase();
 
 /** The identity's fields as the audit records them, when the account has them. */
-export function identityAudit(user: Pick<User, 'external_id' | 'user_name'>) {
+export function identityAudit(user: Pick<User, 'external_id' | 'user_name' | 'given_name' | 'family_name'>) {
   return {
     ...(user.external_id ? { external_id: user.external_id } : {}),
     ...(user.user_name ? { user_name: user.user_name } : {}),
+    ...(user.given_name ? { given_name: user.given_name } : {}),
+    ...(user.family_name ? { family_name: user.family_name } : {}),
   };
 }
 
 /** The identity's columns, for the keys given. */
 export function identityColumns(identity: UserIdentity | undefined, email: string) {
   if (!identity) return {};
-  const { externalId, userName } = identity;
+  const { externalId, userName, nameParts, emailPrimary } = identity;
   return {
     ...(externalId !== undefined ? { external_id: externalId } : {}),
     ...(userName !== undefined ? { user_name: storesUserName(identity, email) ? userName : null } : {}),
+    ...(nameParts !== undefined ? { given_name: nameParts.givenName, family_name: nameParts.familyName } : {}),
+    ...(emailPrimary !== undefined ? { email_primary: emailPrimary } : {}),
+  };
+}
+
+/** A rename's columns: the name parts an identity provider sent described the old name, so they go with it. */
+export const RENAMED = { given_name: null, family_name: null } as const;
+
+/**
+ * What an edit does to what an identity provider said of the name and the e-mail, when the edit
+ * itself says nothing of them: a rename drops the parts (SCIM then reads them from the new name),
+ * a new e-mail is the account's primary one.
+ */
+export function describedColumns(
+  identity: UserIdentity | undefined,
+  current: { name: string; email: string },
+  next: { name: string; email: string },
+) {
+  return {
+    ...(identity?.nameParts === undefined && next.name !== current.name ? RENAMED : {}),
+    ...(identity?.emailPrimary === undefined && next.email !== current.email ? { email_primary: true } : {}),
   };
 }
 

@@ -34,8 +34,6 @@ function assertOp(label: string, op: CompareOp, takes: readonly CompareOp[]): vo
 export interface TextOptions {
   caseExact?: boolean;
   nullable?: boolean;
-  /** The stored column an expression is derived from, also matched with LIKE so the trigram index can narrow by it. */
-  within?: string;
   narrows?: readonly CompareOp[];
 }
 
@@ -46,12 +44,7 @@ export function textField(sql: FilterSql, label: string, expr: string, opts: Tex
       op === 'co' || op === 'sw' || op === 'ew'
         ? sql.substring(expr, op, v, caseExact)
         : sql.compare(expr, op === 'eq' ? '=' : ORDER[op], v, caseExact);
-    const within = opts.within && op !== 'gt' && op !== 'ge' && op !== 'lt' && op !== 'le';
-    const parts = [
-      ...(opts.nullable ? [`${expr} IS NOT NULL`] : []),
-      ...(within && opts.within ? [sql.substring(opts.within, 'co', v, caseExact)] : []),
-      cond,
-    ];
+    const parts = [...(opts.nullable ? [`${expr} IS NOT NULL`] : []), cond];
     return parts.length > 1 ? `(${parts.join(' AND ')})` : cond;
   };
   return {
@@ -102,14 +95,17 @@ function booleanOf(label: string, value: FilterValue): boolean {
   throw invalidFilter(`The attribute "${label}" is compared with true or false.`);
 }
 
-export function booleanField(label: string, expr: string): Field {
+/** A boolean; a `nullable` one is absent where NULL: `ne` matches it there, `pr` does not. */
+export function booleanField(label: string, expr: string, opts: { nullable?: boolean } = {}): Field {
   return {
     label,
     compare(op, value) {
       assertOp(label, op, ['eq', 'ne']);
-      return `${expr} ${op === 'eq' ? '=' : '<>'} ${booleanOf(label, value) ? 1 : 0}`;
+      const bit = booleanOf(label, value) ? 1 : 0;
+      if (op === 'eq') return `${expr} = ${bit}`;
+      return opts.nullable ? `(${expr} IS NULL OR ${expr} <> ${bit})` : `${expr} <> ${bit}`;
     },
-    present: () => TRUE_SQL,
+    present: () => (opts.nullable ? `${expr} IS NOT NULL` : TRUE_SQL),
   };
 }
 

@@ -11,18 +11,28 @@ import { type FilterSchema, translate } from './translate.js';
 const col = (name: string) => `\`User\`.\`${name}\``;
 
 /**
- * The product stores one name; SCIM's familyName is its last word and givenName what comes
- * before it. SQLite has no SUBSTRING_INDEX: `rtrim(name, <the name's non-space characters>)`
- * strips the last word and leaves what precedes it.
+ * SCIM's name parts: those an identity provider sent (migration 0031), else read from the one
+ * name — the family name its last word, the given name what comes before (scim-user.mapping.ts
+ * `nameParts`). SQLite has no SUBSTRING_INDEX: `rtrim(name, <the name's non-space characters>)`
+ * strips the last word and leaves what precedes it. Sent parts need not lie within the name, but
+ * the search index holds their trigrams too, so a substring of them still narrows through it.
  */
 function nameParts(db: Database): { family: string; given: string } {
   const name = col('name');
+  const readFrom = (stored: string, fromName: string) =>
+    `(CASE WHEN ${col('given_name')} IS NULL AND ${col('family_name')} IS NULL THEN ${fromName} ELSE ${stored} END)`;
   if (db.dialect === 'mysql') {
     const family = `SUBSTRING_INDEX(${name}, ' ', -1)`;
-    return { family, given: `RTRIM(LEFT(${name}, CHAR_LENGTH(${name}) - CHAR_LENGTH(${family})))` };
+    return {
+      family: readFrom(col('family_name'), family),
+      given: readFrom(col('given_name'), `RTRIM(LEFT(${name}, CHAR_LENGTH(${name}) - CHAR_LENGTH(${family})))`),
+    };
   }
   const before = `rtrim(${name}, replace(${name}, ' ', ''))`;
-  return { family: `substr(${name}, length(${before}) + 1)`, given: `rtrim(${before})` };
+  return {
+    family: readFrom(col('family_name'), `substr(${name}, length(${before}) + 1)`),
+    given: readFrom(col('given_name'), `rtrim(${before})`),
+  };
 }
 
 /** A user's groups are its roles (read-only here): `value` is the Group's id (`g7`), `display` the role's name. */
@@ -83,8 +93,8 @@ function usersSchema(db: Database): FilterSchema {
       name: {
         sub: {
           formatted,
-          familyname: textField(sql, 'name.familyName', family, { within: col('name'), narrows: nameNarrows }),
-          givenname: textField(sql, 'name.givenName', given, { within: col('name'), narrows: nameNarrows }),
+          familyname: textField(sql, 'name.familyName', family, { nullable: true, narrows: nameNarrows }),
+          givenname: textField(sql, 'name.givenName', given, { nullable: true, narrows: nameNarrows }),
         },
         default: 'formatted',
         element: sameRow,
@@ -94,7 +104,7 @@ function usersSchema(db: Database): FilterSchema {
         sub: {
           value: email,
           type: constantField('emails.type', 'work'),
-          primary: constantField('emails.primary', true),
+          primary: booleanField('emails.primary', col('email_primary'), { nullable: true }),
         },
         default: 'value',
         element: sameRow,

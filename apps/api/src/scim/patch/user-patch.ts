@@ -54,6 +54,11 @@ const UNKEPT_NAME_PARTS = new Set(['middlename', 'honorificprefix', 'honorificsu
 export function applyUserPatch(current: ScimUserWritable, body: unknown): ScimUserWritable {
   const user = structuredClone(current);
   for (const operation of readPatchOperations(body)) applyOperation(user, operation);
+  // The full name follows its parts (Entra replaces `name.familyName` alone) unless the same
+  // PATCH changed it too, in whatever order its operations came.
+  const partsChanged =
+    user.name.givenName !== current.name.givenName || user.name.familyName !== current.name.familyName;
+  if (partsChanged && user.name.formatted === current.name.formatted) user.name.formatted = null;
   return user;
 }
 
@@ -154,7 +159,4 @@ function setNamePart(user: ScimUserWritable, part: string, value: unknown, where
   const key = Object.hasOwn(NAME_PARTS, part) ? NAME_PARTS[part as keyof typeof NAME_PARTS] : undefined;
   if (key === undefined) throw invalidPath(`"${where}" is not a part of a name.`);
   user.name[key] = optionalString(value, where);
-  // The product keeps one name: a changed part makes the full name again from the parts (Entra
-  // replaces `name.familyName` alone), unless a later operation sets `formatted` itself.
-  if (key !== 'formatted') user.name.formatted = null;
 }

@@ -1,7 +1,9 @@
 import { AccountFieldsSchema, type AccountFields, refusedCharacter, SCIM_SCHEMAS, scimBoolean } from '@app/contracts';
 import { z } from 'zod';
 import { invalidSyntax, invalidValue } from '../scim-error.js';
+import type { UserIdentity } from '../../modules/users/users.write-repository.js';
 import { enterpriseFieldsOf } from './scim-enterprise.js';
+import { nameParts } from './scim-user.mapping.js';
 
 /** What a SCIM client writes of a user (POST, PUT, and PATCH's result). */
 export interface ScimUserFields {
@@ -104,10 +106,12 @@ export function readUserBody(body: unknown, defaults: { active: boolean }): Scim
   };
 }
 
-/** The account's e-mail: the primary one, else the first, else the userName when it is one. */
+/** The e-mail the account keeps: the primary one, else the first. */
+const chosenEmail = (fields: ScimUserFields) => fields.emails.find((e) => e.primary) ?? fields.emails[0];
+
+/** The account's e-mail: the chosen one, else the userName when it is one. */
 function emailOf(fields: ScimUserFields): string {
-  const chosen = fields.emails.find((e) => e.primary) ?? fields.emails[0];
-  return chosen?.value ?? fields.userName;
+  return chosenEmail(fields)?.value ?? fields.userName;
 }
 
 /** The account's one name: formatted, else given + family, else the display name, else the userName. */
@@ -118,10 +122,36 @@ function nameOf(fields: ScimUserFields): string {
 }
 
 /**
+ * What the account keeps of how the identity provider described it (docs/decisions.md, "SCIM:
+ * name parts as sent"): its ids, the name parts only when they cannot be read back from the name
+ * (most names are "given family": nothing is stored), the chosen e-mail's `primary` as sent.
+ */
+export function identityOf(fields: ScimUserFields) {
+  const sent = { given_name: fields.name.givenName, family_name: fields.name.familyName };
+  const read = nameParts({ name: nameOf(fields), given_name: null, family_name: null });
+  const readable = (read.givenName ?? null) === sent.given_name && (read.familyName ?? null) === sent.family_name;
+  return {
+    externalId: fields.externalId,
+    userName: fields.userName,
+    nameParts: readable
+      ? { givenName: null, familyName: null }
+      : { givenName: sent.given_name, familyName: sent.family_name },
+    emailPrimary: chosenEmail(fields)?.primary ?? null,
+  } satisfies UserIdentity;
+}
+
+/**
  * The product's fields of a SCIM user, judged by the forms' own rules (the e-mail canonicalised,
  * the name's characters, the password's strength); 400 `invalidValue` naming the SCIM attribute.
  */
 export function accountOf(fields: ScimUserFields): AccountFields {
+  for (const part of ['givenName', 'familyName'] as const) {
+    const value = fields.name[part];
+    const judgedPart = value === null ? null : AccountFieldsSchema.shape.name.safeParse(value);
+    if (judgedPart && !judgedPart.success) {
+      throw invalidValue(`name.${part}: ${judgedPart.error.issues[0]?.message ?? 'invalid value'}`);
+    }
+  }
   const judged = AccountFieldsSchema.safeParse({
     name: nameOf(fields),
     email: emailOf(fields),

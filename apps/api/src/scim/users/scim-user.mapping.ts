@@ -8,6 +8,11 @@ export interface ScimUserRow {
   email: string;
   user_name: string | null;
   external_id: string | null;
+  /** The name parts an identity provider sent (NULL both: none; they are read from the name). */
+  given_name: string | null;
+  family_name: string | null;
+  /** The e-mail's `primary` as last sent; NULL: not said. */
+  email_primary: boolean | null;
   is_active: boolean;
   created_at: Date;
   updated_at: Date;
@@ -23,15 +28,37 @@ export interface ScimRoleRef {
 export const userEtag = (row: Pick<ScimUserRow, 'lock_version'>) => `W/"${row.lock_version}"`;
 
 /**
- * The product keeps one name; SCIM's parts are read from it: the family name is its last word,
- * the given name what comes before (the split the filter on `name.familyName` uses too).
+ * A name's parts read from the name alone: the family name is its last word, the given name what
+ * comes before (the split the filter on `name.familyName` uses too).
  */
-export function nameParts(name: string): { givenName?: string; familyName?: string } {
+function partsOfName(name: string): { givenName?: string; familyName?: string } {
   const trimmed = name.trim();
   const cut = trimmed.lastIndexOf(' ');
   if (cut === -1) return trimmed ? { familyName: trimmed } : {};
   return { givenName: trimmed.slice(0, cut).trim(), familyName: trimmed.slice(cut + 1) };
 }
+
+/**
+ * SCIM's name parts of an account: those an identity provider sent, as sent, else read from the
+ * product's one name ("Mary Ann" / "van der Berg" survive only when sent).
+ */
+export function nameParts(row: Pick<ScimUserRow, 'name' | 'given_name' | 'family_name'>): {
+  givenName?: string;
+  familyName?: string;
+} {
+  if (row.given_name === null && row.family_name === null) return partsOfName(row.name);
+  return {
+    ...(row.given_name !== null ? { givenName: row.given_name } : {}),
+    ...(row.family_name !== null ? { familyName: row.family_name } : {}),
+  };
+}
+
+/** The account's one e-mail, with the `primary` the identity provider last said (none when it said none). */
+export const emailOf = (row: Pick<ScimUserRow, 'email' | 'email_primary'>) => ({
+  value: row.email,
+  type: 'work',
+  ...(row.email_primary !== null ? { primary: row.email_primary } : {}),
+});
 
 /**
  * An account as a SCIM User (RFC 7643 §4.1); its groups are its roles; `extension` is its
@@ -49,9 +76,9 @@ export function toScimUser(
     id: String(row.id),
     ...(row.external_id ? { externalId: row.external_id } : {}),
     userName: row.user_name ?? row.email,
-    name: { formatted: row.name, ...nameParts(row.name) },
+    name: { formatted: row.name, ...nameParts(row) },
     displayName: row.name,
-    emails: [{ value: row.email, type: 'work', primary: true }],
+    emails: [emailOf(row)],
     active: row.is_active,
     groups: roles.map((r) => ({ value: groupScimId(r.id), display: r.name, $ref: groupLocation(baseUrl, r.id) })),
     meta: {

@@ -7,11 +7,13 @@ import { bestTermEstimate, searchCondition } from '../../modules/users/users.sea
 import { ScimError } from '../scim-error.js';
 import type { ScimRoleRef, ScimUserRow } from './scim-user.mapping.js';
 
-const COLUMNS = 'id, name, email, user_name, external_id, is_active, created_at, updated_at, lock_version';
+const COLUMNS =
+  'id, name, email, user_name, external_id, given_name, family_name, email_primary, is_active, created_at, updated_at, lock_version';
 
-type RawRow = Omit<ScimUserRow, 'is_active' | 'created_at' | 'updated_at' | 'id' | 'lock_version'> & {
+type RawRow = Omit<ScimUserRow, 'is_active' | 'created_at' | 'updated_at' | 'id' | 'lock_version' | 'email_primary'> & {
   id: number | string;
   is_active: number | boolean;
+  email_primary: number | boolean | null;
   created_at: Date | string;
   updated_at: Date | string;
   lock_version: number | string;
@@ -26,6 +28,9 @@ function toRow(r: RawRow): ScimUserRow {
     email: r.email,
     user_name: r.user_name,
     external_id: r.external_id,
+    given_name: r.given_name,
+    family_name: r.family_name,
+    email_primary: r.email_primary === null ? null : Boolean(r.email_primary),
     is_active: Boolean(r.is_active),
     created_at: toDate(r.created_at),
     updated_at: toDate(r.updated_at),

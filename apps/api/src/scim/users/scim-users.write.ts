@@ -6,8 +6,8 @@ import { updateUser } from '../../modules/users/update.handler.js';
 import { versionOf } from '../../modules/users/users.item.js';
 import { requireScimPermission, type ScimContext } from '../scim-context.js';
 import { checkIfMatch } from '../scim-listing.js';
-import { accountOf, type ScimUserFields } from './scim-user.input.js';
-import { nameParts, type ScimUserRow, userEtag } from './scim-user.mapping.js';
+import { accountOf, identityOf, type ScimUserFields } from './scim-user.input.js';
+import { emailOf, nameParts, type ScimUserRow, userEtag } from './scim-user.mapping.js';
 import { scimUserById } from './scim-users.read.js';
 import {
   attributeWrites,
@@ -27,13 +27,13 @@ export const checkUserIfMatch = (ifMatch: string | undefined, row: ScimUserRow) 
 
 /** The SCIM fields of an account as stored, for a PATCH to apply its operations to. */
 export function fieldsOf(row: ScimUserRow, extension: Record<string, unknown> | null): ScimUserFields {
-  const parts = nameParts(row.name);
+  const parts = nameParts(row);
   return {
     userName: row.user_name ?? row.email,
     externalId: row.external_id,
     name: { formatted: row.name, givenName: parts.givenName ?? null, familyName: parts.familyName ?? null },
     displayName: row.name,
-    emails: [{ value: row.email, type: 'work', primary: true }],
+    emails: [emailOf(row)],
     active: row.is_active,
     enterprise: enterpriseFieldsOf(extension),
   };
@@ -54,7 +54,7 @@ export async function createScimUser(ctx: ScimContext, fields: ScimUserFields): 
         ? { password: account.password, password_confirmation: account.password }
         : {}),
       is_active: fields.active,
-      identity: { externalId: fields.externalId, userName: fields.userName },
+      identity: identityOf(fields),
     },
   });
   return item.id;
@@ -74,12 +74,16 @@ export async function writeScimUser(
   mapping: EnterpriseMapping,
 ): Promise<void> {
   const account = accountOf(next);
+  const identity = identityOf(next);
   const attributes = await attributeWrites(ctx.db, mapping.fields, before.enterprise, next.enterprise);
   const unchanged =
     account.name === row.name &&
     account.email === row.email &&
     next.userName.toLowerCase() === before.userName.toLowerCase() &&
     next.externalId === row.external_id &&
+    identity.nameParts.givenName === row.given_name &&
+    identity.nameParts.familyName === row.family_name &&
+    identity.emailPrimary === row.email_primary &&
     account.password === undefined &&
     Object.keys(attributes).length === 0;
   if (unchanged && next.active === row.is_active) {
@@ -104,7 +108,7 @@ export async function writeScimUser(
       is_active: next.active,
       ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
       version: versionOf(row),
-      identity: { externalId: next.externalId, userName: next.userName },
+      identity,
     },
   });
 }
