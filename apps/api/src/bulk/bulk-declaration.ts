@@ -27,12 +27,21 @@ export interface BulkSkip {
   message: string;
 }
 
+/** A row a batch changed: the fields it changed, before and after (a job's report names each). */
+export interface BulkChange {
+  id: number;
+  from: Record<string, unknown>;
+  to: Record<string, unknown>;
+}
+
 /** How one batch went: the ids changed (or, in a dry run, that would be), and those skipped. */
 export interface BulkBatchOutcome {
   affected: number[];
   skipped: BulkSkip[];
   /** Affected ids already as asked (applied, nothing changed): not counted as changed. */
   unchanged: number[];
+  /** What a real batch changed, row by row, when its operation says (none in a dry run). */
+  changes?: BulkChange[];
 }
 
 export interface BulkBatchOptions<Row, State> {
@@ -113,6 +122,8 @@ export interface BulkDeclaration<
   report(ctx: HandlerContext, input: Input, outcome: BulkBatchOutcome): Report;
   /** A job's report lines for a chunk's skipped rows (what the job's page lists). */
   reportItems(db: Database, tx: Transaction, skipped: readonly BulkSkip[]): Promise<JobItem[]>;
+  /** A job's report lines for a chunk's changed rows, read in the chunk's transaction after the change. */
+  changeItems(db: Database, tx: Transaction, changes: readonly BulkChange[]): Promise<JobItem[]>;
 }
 
 /** A declaration of any resource, as the kit's registry holds them. */

@@ -186,7 +186,10 @@ export function selectionJobKind(
           counts,
           ...(state === undefined ? {} : { state }),
         },
-        items: await declaration.reportItems(db, tx, outcome.skipped),
+        items: [
+          ...(await declaration.changeItems(db, tx, outcome.changes ?? [])),
+          ...(await declaration.reportItems(db, tx, outcome.skipped)),
+        ],
         done: ids.length < size,
       };
     },

@@ -229,21 +229,35 @@ export async function markCancelling(db: Database, tx: Transaction, id: number, 
 export interface JobItem {
   userId: number | null;
   email: string;
-  outcome: 'skipped' | 'failed';
+  outcome: 'changed' | 'skipped' | 'failed';
   code: string;
   message: string;
   /** The file's line the entry is about (imports). */
   line?: number | null;
+  /** A changed user: the fields the job changed, before and after (migration 0032). */
+  change?: { from: Record<string, unknown>; to: Record<string, unknown>; version: number | null };
 }
+
+const ITEM_COLUMNS = [
+  'job_id',
+  'user_id',
+  'line',
+  'email',
+  'outcome',
+  'code',
+  'message',
+  'changed_from',
+  'changed_to',
+  'version',
+];
 
 /** The report's lines of one chunk, in the chunk's transaction. */
 export async function insertJobItems(db: Database, tx: Transaction, jobId: number, items: readonly JobItem[]) {
+  const row = `(${ITEM_COLUMNS.map(() => '?').join(', ')})`;
   for (let i = 0; i < items.length; i += 500) {
     const part = items.slice(i, i + 500);
     await db.sequelize.query(
-      `INSERT INTO job_items (job_id, user_id, line, email, outcome, code, message) VALUES ${part
-        .map(() => '(?, ?, ?, ?, ?, ?, ?)')
-        .join(', ')}`,
+      `INSERT INTO job_items (${ITEM_COLUMNS.join(', ')}) VALUES ${part.map(() => row).join(', ')}`,
       {
         replacements: part.flatMap((item) => [
           jobId,
@@ -253,6 +267,9 @@ export async function insertJobItems(db: Database, tx: Transaction, jobId: numbe
           item.outcome,
           item.code,
           item.message.slice(0, 500),
+          item.change ? JSON.stringify(item.change.from) : null,
+          item.change ? JSON.stringify(item.change.to) : null,
+          item.change?.version ?? null,
         ]),
         type: QueryTypes.INSERT,
         transaction: tx,

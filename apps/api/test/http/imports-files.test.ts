@@ -74,15 +74,21 @@ describe('importing the fixture files', () => {
       'valid.first@example.com',
       'valid.last@example.com',
     ]);
-    // The report has every problem line, its line number first, so the file can be fixed and sent again.
+    // The report has every problem line, its line number first, so the file can be fixed and sent
+    // again; then every account the import created, with its line.
     const report = await bed.admin.get(`/api/jobs/${job.id}/report?format=csv`);
     const lines = report.body
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('"line","id","email","outcome","code","message"');
-    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe('"line","id","email","outcome","code","message","before","after"');
+    expect(lines).toHaveLength(1 + 9 + 3);
     expect(lines[1]).toMatch(/^3,,"not-an-email","failed","INVALID_EMAIL",/);
+    expect(lines.slice(10).map((l) => l.replace(/^\d+,\d+,/, ''))).toEqual(
+      ['valid.first@example.com', 'dup@example.com', 'valid.last@example.com'].map(
+        (email) => `"${email}","changed","CHANGED","Created.","",""`,
+      ),
+    );
     await expectStatsFresh(bed.t.db);
   });
 

@@ -50,14 +50,15 @@ describe('who a job names', () => {
     expect((await blind.get(`/api/trpc/jobs.show?input=${input}`)).json().result.data).toEqual(withheld);
     const json = (await blind.get(`/api/jobs/${done.id}/report?format=json`)).body;
     expect(json).not.toMatch(/@|Member/);
+    const skip = { outcome: 'skipped', code: 'NOT_INACTIVE', message: JOB_CODE_SENTENCES.NOT_INACTIVE };
     expect(JSON.parse(json)).toEqual([
-      { id: null, email: null, outcome: 'skipped', code: 'NOT_INACTIVE', message: JOB_CODE_SENTENCES.NOT_INACTIVE },
-      { id: null, email: null, outcome: 'skipped', code: 'NOT_INACTIVE', message: JOB_CODE_SENTENCES.NOT_INACTIVE },
+      { id: null, email: null, ...skip, before: null, after: null },
+      { id: null, email: null, ...skip, before: null, after: null },
     ]);
     const csv = parse((await blind.get(`/api/jobs/${done.id}/report?format=csv`)).body, { columns: true, bom: true });
     expect(csv).toEqual([
-      { id: '', email: '', outcome: 'skipped', code: 'NOT_INACTIVE', message: JOB_CODE_SENTENCES.NOT_INACTIVE },
-      { id: '', email: '', outcome: 'skipped', code: 'NOT_INACTIVE', message: JOB_CODE_SENTENCES.NOT_INACTIVE },
+      { id: '', email: '', ...skip, before: '', after: '' },
+      { id: '', email: '', ...skip, before: '', after: '' },
     ]);
     const named = parse((await seeing.get(`/api/jobs/${done.id}/report?format=csv`)).body, {
       columns: true,

@@ -74,20 +74,52 @@ describe('POST /users/bulk with a selection', () => {
       const json = await bed.admin.get(`/api/jobs/${done.id}/report?format=json`);
       expect(json.statusCode).toBe(200);
       const me = (await bed.t.db.models.User.findByPk(bed.adminId))?.email;
-      expect(JSON.parse(json.body)).toEqual([
+      // Every user the job touched: the two it deactivated, with the field before and after, and the skip.
+      const emails = await Promise.all(ids.map(async (id) => (await bed.t.db.models.User.findByPk(id))?.email));
+      const changed = (id: number, i: number) => ({
+        id,
+        email: emails[i],
+        outcome: 'changed',
+        code: 'CHANGED',
+        message: 'Deactivated.',
+        before: { is_active: true },
+        after: { is_active: false },
+      });
+      const report = JSON.parse(json.body) as { id: number }[];
+      expect([...report].sort((a, b) => a.id - b.id)).toEqual([
         {
           id: bed.adminId,
           email: me,
           outcome: 'skipped',
           code: 'SELF_DEACTIVATION',
           message: expect.any(String),
+          before: null,
+          after: null,
         },
+        ...ids.map(changed),
       ]);
       const csv = await bed.admin.get(`/api/jobs/${done.id}/report?format=csv`);
       expect(csv.headers['content-type']).toContain('text/csv');
       const lines = parse(csv.body, { bom: true }) as string[][];
-      expect(lines[0]).toEqual(['id', 'email', 'outcome', 'code', 'message']);
-      expect(lines.slice(1)).toEqual([[String(bed.adminId), me, 'skipped', 'SELF_DEACTIVATION', expect.any(String)]]);
+      expect(lines[0]).toEqual(['id', 'email', 'outcome', 'code', 'message', 'before', 'after']);
+      expect(lines.slice(1)).toContainEqual([
+        String(bed.adminId),
+        me,
+        'skipped',
+        'SELF_DEACTIVATION',
+        expect.any(String),
+        '',
+        '',
+      ]);
+      expect(lines.slice(1)).toContainEqual([
+        String(ids[0]),
+        emails[0],
+        'changed',
+        'CHANGED',
+        'Deactivated.',
+        '{"is_active":true}',
+        '{"is_active":false}',
+      ]);
     } finally {
       await bed.t.db.models.User.update({ name: 'Job Admin' }, { where: { id: bed.adminId } });
     }

@@ -148,17 +148,23 @@ export const JobReportInputSchema = JobIdSchema.extend({
 });
 export type JobReportInput = z.output<typeof JobReportInputSchema>;
 
-/** One line of a job's report: a user the job skipped or failed on, and why. */
+/**
+ * One line of a job's report: a user the job changed (with the fields it changed, before and
+ * after), skipped or failed on, and why — every user it touched (SPEC §14, "Mass changes").
+ */
 export const JobReportRowSchema = z.object({
   /** The file's line (imports), first so a user can fix the file and upload it again. */
   line: z.number().int().positive().nullable(),
   id: IdSchema.nullable(),
   /** Null, as `id`, for a caller who may not see users (the message is then the code's sentence). */
   email: z.string().nullable(),
-  outcome: z.enum(['skipped', 'failed']),
+  outcome: z.enum(['changed', 'skipped', 'failed']),
   // An import's rule codes are the bulk's (SPEC §7), so each code is listed once.
-  code: z.enum([...BULK_SKIP_CODES, ...IMPORT_SKIP_CODES, ...IMPORT_ERROR_CODES, 'INTERNAL']),
+  code: z.enum(['CHANGED', ...BULK_SKIP_CODES, ...IMPORT_SKIP_CODES, ...IMPORT_ERROR_CODES, 'INTERNAL']),
   message: z.string(),
+  /** A changed user's fields as they were and as the job left them; null otherwise (and for a caller who may not see users). */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
 });
 export type JobReportRow = z.infer<typeof JobReportRowSchema>;
 export type JobReportCode = JobReportRow['code'];
@@ -169,6 +175,7 @@ export type JobReportCode = JobReportRow['code'];
  * names the value it could not read). Keyed by every code, so a new code needs its sentence.
  */
 export const JOB_CODE_SENTENCES: Readonly<Record<JobReportCode, string>> = {
+  CHANGED: 'The job changed this user.',
   OUTRANKED: 'The user holds permissions the job’s submitter does not have.',
   SELF_DEACTIVATION: 'The job’s submitter cannot deactivate their own account.',
   LAST_ADMIN: 'This would have left no active administrator.',
@@ -205,6 +212,8 @@ export const JOB_REPORT_COLUMNS = [
   { key: 'outcome', label: 'outcome', type: 'string' },
   { key: 'code', label: 'code', type: 'string' },
   { key: 'message', label: 'message', type: 'string' },
+  { key: 'before', label: 'before', type: 'json' },
+  { key: 'after', label: 'after', type: 'json' },
 ] as const satisfies readonly ColumnDefinition<keyof JobReportRow & string>[];
 
 /** An import's report: the file's line first, so a user can fix the file and upload it again. */

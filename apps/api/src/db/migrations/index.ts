@@ -29,6 +29,7 @@ import { roleNameKey } from './0028-role-name-key.js';
 import { scimEnterpriseMapping } from './0029-scim-enterprise-mapping.js';
 import { scimIdentities } from './0030-scim-identities.js';
 import { scimNameParts } from './0031-scim-name-parts.js';
+import { jobItemChanges } from './0032-job-item-changes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -64,4 +65,5 @@ export const MIGRATIONS: readonly Migration[] = [
   scimEnterpriseMapping,
   scimIdentities,
   scimNameParts,
+  jobItemChanges,
 ];

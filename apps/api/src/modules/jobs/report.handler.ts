@@ -5,6 +5,7 @@ import { type JobPeopleView, lineFor } from '../../domain/disclosure.js';
 import { exportFilename } from '../../export/columns.js';
 import { FileDownload } from '../../export/file-download.js';
 import { EXPORT_WRITERS } from '../../export/formats.js';
+import { parseJson } from '../../jobs/job-rows.js';
 import { peopleViewOf, visibleJob } from './jobs.access.js';
 import type { HandlerCall } from '../../context.js';
 
@@ -19,35 +20,95 @@ interface ItemRow {
   outcome: JobReportRow['outcome'];
   code: JobReportRow['code'];
   message: string;
+  changed_from: string | null;
+  changed_to: string | null;
 }
+
+/** A changed user's fields, for a caller who may read users (the values are about the person). */
+const changeOf = (view: JobPeopleView, stored: string | null): Record<string, unknown> | null =>
+  view === 'all' && stored !== null ? parseJson<Record<string, unknown> | null>(stored, null) : null;
 
 async function* reportBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
   let after = 0;
   for (;;) {
     const rows = await db.sequelize.query<ItemRow>(
-      `SELECT id, line, user_id, email, outcome, code, message FROM job_items
+      `SELECT id, line, user_id, email, outcome, code, message, changed_from, changed_to FROM job_items
         WHERE job_id = :jobId AND id > :after ORDER BY id LIMIT ${REPORT_BATCH}`,
       { replacements: { jobId, after }, type: QueryTypes.SELECT },
     );
     if (rows.length === 0) return;
     after = Number(rows[rows.length - 1]?.id);
-    yield rows.map((r) =>
-      lineFor(view, {
+    yield rows.map((r) => ({
+      ...lineFor(view, {
         line: r.line === null ? null : Number(r.line),
         id: r.user_id === null ? null : Number(r.user_id),
-        email: r.email,
+        // An erased user is named by id alone (modules/users/bulk.changes.ts).
+        email: r.email === '' ? null : r.email,
         outcome: r.outcome,
         code: r.code,
         message: r.message,
       }),
-    );
+      before: changeOf(view, r.changed_from),
+      after: changeOf(view, r.changed_to),
+    }));
     if (rows.length < REPORT_BATCH) return;
   }
 }
 
+interface ImportChangeRow {
+  user_id: number | string;
+  change: string;
+  line: number | string;
+  before: string | null;
+  email: string | null;
+}
+
 /**
- * GET /jobs/{id}/report?format=csv|json: every user the job skipped or failed on, and why, named
- * as the caller may read them (domain/disclosure.ts).
+ * The accounts an import created or updated (`import_changes`, its undo's record), after its
+ * problem lines: each with its line; an update with the fields as they were (the file says what
+ * they became). An account gone since (its undo, a purge) is named by id alone.
+ */
+async function* importChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db.sequelize.query<ImportChangeRow>(
+      `SELECT c.user_id, c.\`change\`, c.line, c.\`before\`, u.email FROM import_changes c
+         LEFT JOIN users u ON u.id = c.user_id
+        WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${REPORT_BATCH}`,
+      { replacements: { jobId, after }, type: QueryTypes.SELECT },
+    );
+    if (rows.length === 0) return;
+    after = Number(rows[rows.length - 1]?.user_id);
+    yield rows.map((r) => {
+      const before = changeOf(view, r.before);
+      const message =
+        r.change === 'created' ? 'Created.' : `Updated: ${Object.keys(before ?? {}).join(', ') || 'its fields'}.`;
+      return {
+        ...lineFor(view, {
+          line: Number(r.line),
+          id: Number(r.user_id),
+          email: r.email,
+          outcome: 'changed' as const,
+          code: 'CHANGED' as const,
+          message,
+        }),
+        before: r.change === 'created' ? null : before,
+        after: null,
+      };
+    });
+    if (rows.length < REPORT_BATCH) return;
+  }
+}
+
+/** Every line of a job's report: its items, then (an import) the accounts it created or updated. */
+async function* reportLines(db: Database, job: { id: number; kind: string }, view: JobPeopleView) {
+  yield* reportBatches(db, job.id, view);
+  if (job.kind === 'import') yield* importChangeBatches(db, job.id, view);
+}
+
+/**
+ * GET /jobs/{id}/report?format=csv|json: every user the job changed (with the fields before and
+ * after), skipped or failed on, and why, named as the caller may read them (domain/disclosure.ts).
  */
 export async function jobReport({ ctx, input }: HandlerCall<JobReportInput>): Promise<FileDownload> {
   const job = await visibleJob(ctx.db, ctx.actor, input.id);
@@ -56,6 +117,8 @@ export async function jobReport({ ctx, input }: HandlerCall<JobReportInput>): Pr
   return new FileDownload(
     exportFilename(`job-${input.id}-report`, writer.extension),
     writer.contentType,
-    writer.write(reportBatches(ctx.db, input.id, peopleViewOf(ctx.actor, job)), columns, { sheetName: 'Report' }),
+    writer.write(reportLines(ctx.db, { id: input.id, kind: job.kind }, peopleViewOf(ctx.actor, job)), columns, {
+      sheetName: 'Report',
+    }),
   );
 }

@@ -14,6 +14,7 @@ import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../repositories/users.locks.js';
 import type { RoleGrant } from '../../domain/escalation.js';
 import { applyRoleChange, holdersAmong } from './bulk.roles.js';
+import type { BulkChange } from '../../bulk/bulk-declaration.js';
 
 /**
  * One batch of a bulk change inside the caller's transaction: the synchronous POST /users/bulk
@@ -38,6 +39,26 @@ function stateAfter(input: BulkSpec, user: Target): CountedState {
     case 'invite':
     case 'setAttribute':
       return { is_active, deleted };
+  }
+}
+
+/** Each changed user's fields before and after, for the job's report (bulk.changes.ts). */
+function rowChanges(input: BulkSpec, users: Map<number, Target>, ids: readonly number[]): BulkChange[] {
+  switch (input.operation) {
+    case 'setActive': {
+      const active = input.active as boolean;
+      return ids
+        .filter((id) => users.get(id)?.is_active !== active)
+        .map((id) => ({ id, from: { is_active: !active }, to: { is_active: active } }));
+    }
+    case 'delete':
+      return ids.map((id) => ({ id, from: { deleted: false }, to: { deleted: true } }));
+    case 'restore':
+      return ids.map((id) => ({ id, from: { deleted: true }, to: { deleted: false } }));
+    case 'forceDelete':
+      return ids.map((id) => ({ id, from: { erased: false }, to: { erased: true } }));
+    default:
+      return [];
   }
 }
 
@@ -98,6 +119,8 @@ export interface BatchOutcome {
   unchanged: number[];
   /** How many active administrators the batch takes away (or would, in a dry run). */
   adminsRemoved: number;
+  /** What a real batch changed, user by user (the job's report). */
+  changes?: BulkChange[];
 }
 
 /**
@@ -160,9 +183,11 @@ export async function runBatch(
   if (options.dryRun || affected.length === 0) return { affected, skipped, unchanged, adminsRemoved };
   if (isBulkRoleOperation(spec.operation)) {
     const change = { operation: spec.operation, role: spec.role as RoleGrant, requested: ids.length, skipped };
-    await applyRoleChange(ctx, tx, change, affected, options.context);
-    return { affected, skipped, unchanged, adminsRemoved };
+    const changes = await applyRoleChange(ctx, tx, change, affected, options.context);
+    return { affected, skipped, unchanged, adminsRemoved, changes };
   }
+  // Read before the write: an erased user's row is gone after it.
+  const changes = rowChanges(spec, users, affected);
   const auditChanges = await apply(ctx, spec, users, affected, tx);
   await recordChange(db, tx, {
     ...auditOriginOf(ctx),
@@ -177,5 +202,5 @@ export async function runBatch(
       ...options.context,
     },
   });
-  return { affected, skipped, unchanged, adminsRemoved };
+  return { affected, skipped, unchanged, adminsRemoved, changes };
 }

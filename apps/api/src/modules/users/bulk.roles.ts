@@ -1,5 +1,6 @@
 import type { BulkRoleOperation } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
+import type { BulkChange } from '../../bulk/bulk-declaration.js';
 import type { Database } from '../../db/database.js';
 import { chunks } from '../../repositories/chunks.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
@@ -90,7 +91,7 @@ export async function applyRoleChange(
   },
   ids: readonly number[],
   context: Record<string, unknown> = {},
-): Promise<void> {
+): Promise<BulkChange[]> {
   const { db } = ctx;
   const before = await namesOf(db, tx, ids);
   for (const part of chunks(ids)) {
@@ -147,4 +148,5 @@ export async function applyRoleChange(
       },
     });
   }
+  return ids.map((id) => ({ id, from: { roles: before.get(id) ?? [] }, to: { roles: after.get(id) ?? [] } }));
 }

@@ -14,6 +14,7 @@ import type { RoleGrant } from '../../domain/escalation.js';
 import { jobPermissions } from '../../domain/jobs.rules.js';
 import { AppError } from '../../errors.js';
 import { runBatch } from './bulk.chunk.js';
+import { changeItems } from './bulk.changes.js';
 import { runAttributeBatch } from './bulk.attribute-batch.js';
 import {
   assertBulkAttribute,
@@ -216,6 +217,8 @@ export const usersBulk: BulkDeclaration<
       message: s.message,
     }));
   },
+
+  changeItems,
 };
 
 /** POST /users/bulk (tRPC `users.bulk`). */
