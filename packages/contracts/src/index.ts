@@ -18,6 +18,7 @@ export * from './imports/imports';
 export * from './imports/imports.new';
 export * from './jobs/job-status';
 export * from './jobs/jobs';
+export * from './jobs/job-undo';
 export * from './json-keys';
 export * from './json-schema';
 export * from './lists';

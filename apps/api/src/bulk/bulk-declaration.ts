@@ -122,6 +122,8 @@ export interface BulkDeclaration<
   report(ctx: HandlerContext, input: Input, outcome: BulkBatchOutcome): Report;
   /** A job's report lines for a chunk's skipped rows (what the job's page lists). */
   reportItems(db: Database, tx: Transaction, skipped: readonly BulkSkip[]): Promise<JobItem[]>;
+  /** Whether a finished job of `operation` (its stored arguments beside) can be undone. */
+  undoable(operation: Operation, stored: Readonly<Record<string, unknown>>): boolean;
   /** A job's report lines for a chunk's changed rows, read in the chunk's transaction after the change. */
   changeItems(db: Database, tx: Transaction, changes: readonly BulkChange[]): Promise<JobItem[]>;
 }

@@ -194,7 +194,17 @@ export function selectionJobKind(
       };
     },
     finished(job, status, tx) {
-      return recordJobEnd(db, tx, job, status);
+      // A real job that changed someone can be undone while its report is kept (JOBS_RETENTION_DAYS).
+      const params = parseJson<(SelectionParams & Record<string, unknown>) | null>(job.params, null);
+      const declaration = byResource.get(params?.resource ?? 'users');
+      const undoable =
+        !job.dry_run &&
+        status !== 'failed' &&
+        job.operation !== null &&
+        params !== null &&
+        declaration?.undoable(job.operation, params) === true;
+      const until = new Date(Date.now() + config.JOBS_RETENTION_DAYS * 86_400_000).toISOString();
+      return recordJobEnd(db, tx, job, status, undoable ? (state) => ({ ...state, undoUntil: until }) : undefined);
     },
   };
 }

@@ -9,7 +9,37 @@ export type JobAsked =
   | { kind: 'bulk'; operation: BulkOperation }
   | { kind: 'import'; mode: ImportMode; activate: boolean; restore: boolean }
   /** An undo removes the accounts an import created and puts back those it updated. */
-  | { kind: 'undo'; removes: boolean; restores: boolean };
+  | { kind: 'undo'; removes: boolean; restores: boolean }
+  /** Or it reverses a bulk change (`undoes`) by the operation with the opposite effect (`inverse`). */
+  | { kind: 'undo'; undoes: BulkOperation; inverse: BulkOperation };
+
+/** The bulk change that reverses one, with the status to set; null when nothing can (see bulkInverse). */
+export interface BulkInverse {
+  operation: BulkOperation;
+  active: boolean | null;
+}
+
+/**
+ * What undoes a bulk operation: the one with the opposite effect, run over the users it changed.
+ * An erasure cannot come back, invitations sent cannot be unsent, and a setAttribute keeps no
+ * record of the values it replaced (issue 40 leaves those out): null.
+ */
+export function bulkInverse(operation: BulkOperation, active: boolean | null): BulkInverse | null {
+  switch (operation) {
+    case 'setActive':
+      return active === null ? null : { operation: 'setActive', active: !active };
+    case 'delete':
+      return { operation: 'restore', active: null };
+    case 'restore':
+      return { operation: 'delete', active: null };
+    case 'addRole':
+      return { operation: 'removeRole', active: null };
+    case 'removeRole':
+      return { operation: 'addRole', active: null };
+    default:
+      return null;
+  }
+}
 
 /** Undoing one change of an import: removing an account it created, putting back one it updated. */
 export const undoPermission = (change: 'created' | 'updated'): Permission =>
@@ -32,10 +62,11 @@ const PERMISSIONS_BY_KIND: PermissionsByKind = {
     ...(activate ? [] : (['users.setActive'] as const)),
     ...(restore ? (['users.restore'] as const) : []),
   ],
-  undo: ({ removes, restores }) => [
-    ...(removes ? [undoPermission('created')] : []),
-    ...(restores ? [undoPermission('updated')] : []),
-  ],
+  // Undoing a bulk change takes what the change took and what its reversal takes.
+  undo: (asked) =>
+    'undoes' in asked
+      ? [...new Set([BULK_PERMISSIONS[asked.undoes], BULK_PERMISSIONS[asked.inverse]])]
+      : [...(asked.removes ? [undoPermission('created')] : []), ...(asked.restores ? [undoPermission('updated')] : [])],
 };
 
 export function jobPermissions(asked: JobAsked): Permission[] {

@@ -1,4 +1,13 @@
-import type { AuditVia, ImportFile, ImportMode, ImportSummary, Job, JobKind, JobStatus } from '@app/contracts';
+import type {
+  AuditVia,
+  BulkOperation,
+  ImportFile,
+  ImportMode,
+  ImportSummary,
+  Job,
+  JobKind,
+  JobStatus,
+} from '@app/contracts';
 
 /** A `jobs` row as either driver returns it. */
 export interface JobRow {
@@ -98,6 +107,16 @@ export interface UndoJobParams {
   of: number;
   /** Whether the import created accounts (the undo removes them) and updated some (it puts them back). */
   changes?: { created: boolean; updated: boolean };
+  /** Undoing a bulk job: its operation, and the change that reverses it (the role it gave or took). */
+  bulk?: {
+    undoes: BulkOperation;
+    operation: BulkOperation;
+    active: boolean | null;
+    roleId: number | null;
+    roleName: string | null;
+    scopes: string[] | null;
+    tokenId: number | null;
+  };
 }
 
 function importOf(params: Partial<ImportJobParams>, state: Partial<ImportJobState>): ImportSummary | null {
@@ -115,7 +134,10 @@ function importOf(params: Partial<ImportJobParams>, state: Partial<ImportJobStat
 
 function undoOf(row: JobRow, params: Partial<ImportJobParams & UndoJobParams>, state: Partial<ImportJobState>) {
   if (row.kind === 'undo') return { of: params.of ?? null, until: null, by: null };
-  if (row.kind !== 'import' || row.dry_run) return null;
+  if (row.dry_run) return null;
+  // A bulk job that can be undone says until when (set when it ends); an import always says.
+  if (row.kind === 'bulk' && !state.undoUntil) return null;
+  if (row.kind !== 'import' && row.kind !== 'bulk') return null;
   return { of: null, until: state.undoUntil ?? null, by: state.undoneBy ?? null };
 }
 

@@ -1,3 +1,4 @@
+import { QueryTypes } from 'sequelize';
 import { describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
@@ -54,7 +55,7 @@ describe("a job's report of what it changed", () => {
     );
     const versions = await bed.t.db.sequelize.query<{ user_id: number; version: number }>(
       'SELECT user_id, version FROM job_items WHERE job_id = :job ORDER BY user_id',
-      { replacements: { job: trashed.job.id }, type: 'SELECT' },
+      { replacements: { job: trashed.job.id }, type: QueryTypes.SELECT },
     );
     const users = await bed.t.db.models.User.findAll({ where: { id: ids }, paranoid: false, order: [['id', 'ASC']] });
     expect(versions.map((v) => Number(v.version))).toEqual(users.map((u) => u.lock_version));

@@ -3,7 +3,7 @@ import {
   ImportNewResultSchema,
   ImportOptionsSchema,
   JobAnswerSchema,
-  JobIdSchema,
+  JobUndoInputSchema,
 } from '@app/contracts';
 import { rest, router } from '../../trpc/init.js';
 import { can, protectedProcedure } from '../../trpc/procedures.js';
@@ -44,11 +44,12 @@ export const importsRouter = router({
     .meta(
       rest('POST', '/jobs/{id}/undo', {
         status: 202,
-        summary: 'Undo a finished import: remove the accounts it created, put back those it updated',
-        problems: ['NOT_FOUND', 'NOT_UNDOABLE'],
+        summary:
+          'Undo a finished or cancelled job that changed users: an import (remove the accounts it created, put back those it updated) or a bulk change (the opposite change)',
+        problems: ['NOT_FOUND', 'NOT_UNDOABLE', 'VALIDATION_FAILED'],
       }),
     )
-    .input(JobIdSchema)
+    .input(JobUndoInputSchema)
     .output(JobAnswerSchema)
     .mutation(undoImport),
 });

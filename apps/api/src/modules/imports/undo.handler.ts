@@ -1,4 +1,4 @@
-import type { Job } from '@app/contracts';
+import type { Job, JobUndoInput } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { writeTransaction } from '../../db/transaction.js';
 import { jobPermissions, lackingForJob } from '../../domain/jobs.rules.js';
@@ -7,6 +7,7 @@ import { type ImportJobState, parseJson, toJob, type UndoJobParams } from '../..
 import { insertJob, readJob } from '../../jobs/job-store.js';
 import { recordChange } from '../../journal/journal.js';
 import { visibleJob } from '../jobs/jobs.access.js';
+import { submitBulkUndo } from '../users/bulk.undo.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerContext, HandlerCall } from '../../context.js';
 
@@ -27,8 +28,19 @@ async function changesOf(ctx: HandlerContext, jobId: number): Promise<{ created:
  * once: the import's row is locked while the undo is recorded on it, so two asking at once get
  * one undo and one 409.
  */
-export async function undoImport({ ctx, input }: HandlerCall<{ id: number }>): Promise<{ job: Job }> {
+export async function undoImport({ ctx, input }: HandlerCall<JobUndoInput>): Promise<{ job: Job }> {
   const { db } = ctx;
+  // Any job that changed users can be undone: a bulk job by the opposite change (bulk.undo.ts).
+  if ((await visibleJob(db, ctx.actor, input.id)).kind === 'bulk') return submitBulkUndo(ctx, input.id, input.dryRun);
+  if (input.dryRun) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'An import’s undo has no dry run: its page lists every account it would change.',
+      {
+        errors: { dryRun: ['An import’s undo has no dry run.'] },
+      },
+    );
+  }
   const changes = await changesOf(ctx, input.id);
   const asked = { kind: 'undo', removes: changes.created, restores: changes.updated } as const;
   const lacking = lackingForJob(ctx.actor, asked);

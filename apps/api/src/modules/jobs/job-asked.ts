@@ -24,6 +24,7 @@ export function jobAskedOf(row: Pick<JobRow, 'kind' | 'operation' | 'params'>): 
     case 'undo': {
       const params = parseJson<Partial<UndoJobParams> | null>(row.params, null);
       if (!params) return null;
+      if (params.bulk) return { kind: 'undo', undoes: params.bulk.undoes, inverse: params.bulk.operation };
       // An undo submitted before it recorded what it changes is assumed to do both.
       return { kind: 'undo', removes: params.changes?.created ?? true, restores: params.changes?.updated ?? true };
     }

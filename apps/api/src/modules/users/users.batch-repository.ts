@@ -14,7 +14,8 @@ import type { Target } from '../../domain/users.rules.js';
 
 const NO_PERMISSIONS: ReadonlySet<string> = new Set();
 
-const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : '');
+/** Row locks where the engine has them (SQLite serialises writers instead). */
+export const forUpdate = (db: Database) => (db.dialect === 'mysql' ? ' FOR UPDATE' : '');
 
 /** What the rules read of a user row (not the permissions it holds: see `permissionsBeyond`). */
 export const TARGET_COLUMNS = ['id', 'name', 'is_active', 'deleted_at'] as const;

@@ -11,7 +11,7 @@ import type { BulkDeclaration } from '../../bulk/bulk-declaration.js';
 import { bulkHandler } from '../../bulk/bulk-request.js';
 import { codeSentence, mayNamePeople } from '../../domain/disclosure.js';
 import type { RoleGrant } from '../../domain/escalation.js';
-import { jobPermissions } from '../../domain/jobs.rules.js';
+import { bulkInverse, jobPermissions } from '../../domain/jobs.rules.js';
 import { AppError } from '../../errors.js';
 import { runBatch } from './bulk.chunk.js';
 import { changeItems } from './bulk.changes.js';
@@ -219,6 +219,9 @@ export const usersBulk: BulkDeclaration<
   },
 
   changeItems,
+
+  undoable: (operation, stored) =>
+    bulkInverse(operation, typeof stored.active === 'boolean' ? stored.active : null) !== null,
 };
 
 /** POST /users/bulk (tRPC `users.bulk`). */

@@ -1,0 +1,231 @@
+import type { Job } from '@app/contracts';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { AppConfig } from '../../config.js';
+import type { HandlerContext } from '../../context.js';
+import type { Database } from '../../db/database.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { bulkInverse, jobPermissions, lackingForJob } from '../../domain/jobs.rules.js';
+import { AppError, forbidden } from '../../errors.js';
+import { jobActor } from '../../jobs/job-actor.js';
+import { recordJobEnd } from '../../jobs/job-end.js';
+import { type ImportJobState, type JobRow, parseJson, toJob, type UndoJobParams } from '../../jobs/job-rows.js';
+import { insertJob, type JobItem, readJob } from '../../jobs/job-store.js';
+import type { JobKindRunner } from '../../jobs/runner.js';
+import { auditOriginOf, recordChange } from '../../journal/journal.js';
+import { chunks } from '../../repositories/chunks.js';
+import { runBatch } from './bulk.chunk.js';
+import { changeItems } from './bulk.changes.js';
+import { bulkRole } from './bulk.roles.js';
+import { forUpdate } from './users.batch-repository.js';
+import { usersBulk } from './users.bulk.js';
+
+/**
+ * Undoing a bulk job (SPEC §14, "Mass changes"): a job of kind `undo` runs the opposite change
+ * (domain/jobs.rules.ts `bulkInverse`) over the users the job's report says it changed, in the
+ * report's order, through the same batch as any bulk change — the same rules, ceiling, audit and
+ * events. A user whose version moved on since the job's write was changed since: left as it is
+ * and reported `CHANGED_SINCE`. A dry run judges and counts, changes nothing, and leaves the
+ * undo to be asked for.
+ */
+
+const notUndoable = (why: string) => new AppError('NOT_UNDOABLE', why);
+const CHANGED_SINCE = 'Changed since the job: left as it is.';
+
+interface BulkParams {
+  active?: boolean | null;
+  roleId?: number | null;
+  roleName?: string | null;
+}
+
+/** The undo a finished bulk job allows, or why none (a 409 NOT_UNDOABLE). */
+function undoOf(row: JobRow) {
+  if (row.dry_run) throw notUndoable('A dry run changed nothing: there is nothing to undo.');
+  if (row.status !== 'succeeded' && row.status !== 'cancelled') {
+    throw notUndoable(`The job is ${row.status}: it can be undone once it has finished or been cancelled.`);
+  }
+  const params = parseJson<BulkParams>(row.params, {});
+  const operation = row.operation as Job['operation'];
+  const inverse =
+    operation && operation !== 'create' && operation !== 'upsert'
+      ? bulkInverse(operation, params.active ?? null)
+      : null;
+  if (!inverse || !operation || operation === 'create' || operation === 'upsert') {
+    throw notUndoable('This kind of change cannot be undone: erasures, invitations and attribute values stay.');
+  }
+  const state = parseJson<Partial<ImportJobState>>(row.state ?? '{}', {});
+  if (state.undoneBy) throw notUndoable(`The job has already been undone (job ${state.undoneBy}).`);
+  if (!state.undoUntil || Date.parse(state.undoUntil) <= Date.now()) {
+    throw notUndoable('The time to undo this job is over, or it changed nobody.');
+  }
+  return { operation, inverse, params, state };
+}
+
+/** POST /jobs/{id}/undo of a bulk job: the undo job, queued (202); the job's row is locked while it is recorded on it. */
+export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun: boolean): Promise<{ job: Job }> {
+  const { db } = ctx;
+  const origin = auditOriginOf(ctx);
+  const undoId = await writeTransaction(db, async (tx) => {
+    const row = await readJob(db, jobId, tx);
+    if (!row) throw new Error(`job ${jobId} vanished`);
+    const { operation, inverse, params, state } = undoOf(row);
+    const lacking = lackingForJob(ctx.actor, { kind: 'undo', undoes: operation, inverse: inverse.operation });
+    if (lacking) throw forbidden(lacking);
+    const [counted] = await db.sequelize.query<{ n: number | string }>(
+      "SELECT COUNT(*) AS n FROM job_items WHERE job_id = :jobId AND outcome = 'changed'",
+      { replacements: { jobId }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    const undo: UndoJobParams = {
+      of: jobId,
+      bulk: {
+        undoes: operation,
+        operation: inverse.operation,
+        active: inverse.active,
+        roleId: params.roleId ?? null,
+        roleName: params.roleName ?? null,
+        scopes: ctx.auth?.via === 'token' ? (ctx.auth.scopes === null ? null : [...ctx.auth.scopes]) : null,
+        tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
+      },
+    };
+    const id = await insertJob(db, tx, {
+      kind: 'undo',
+      operation: inverse.operation,
+      params: undo,
+      dryRun,
+      total: Number(counted?.n ?? 0),
+      actorId: origin.actorId,
+      via: origin.via ?? null,
+      ip: origin.ip,
+      requestId: origin.requestId,
+    });
+    // A dry run only says what the undo would do: the undo itself is still to be asked for.
+    if (!dryRun) {
+      await db.sequelize.query('UPDATE jobs SET state = :state WHERE id = :id', {
+        replacements: { state: JSON.stringify({ ...state, undoneBy: id }), id: jobId },
+        transaction: tx,
+      });
+    }
+    await recordChange(db, tx, {
+      ...origin,
+      action: 'job.submit',
+      targetType: 'job',
+      targetIds: [id],
+      context: { kind: 'undo', of: jobId, operation: inverse.operation, dryRun },
+    });
+    return id;
+  });
+  const row = await readJob(db, undoId);
+  if (!row) throw new Error(`job ${undoId} vanished after it was created`);
+  return { job: toJob(row) };
+}
+
+interface ChangedLine {
+  id: number | string;
+  user_id: number | string;
+  version: number | string | null;
+}
+
+/** The next `size` users the job changed, after report line `after`, with the version its write left. */
+function changedAfter(db: Database, tx: Transaction, jobId: number, after: number, size: number) {
+  return db.sequelize.query<ChangedLine>(
+    `SELECT id, user_id, version FROM job_items
+      WHERE job_id = :jobId AND outcome = 'changed' AND id > :after ORDER BY id LIMIT ${Number(size)}`,
+    { replacements: { jobId, after }, type: QueryTypes.SELECT, transaction: tx },
+  );
+}
+
+/** The users among `lines` whose version is still the one the job's write left, locked for the undo. */
+async function unchangedSince(db: Database, tx: Transaction, lines: readonly ChangedLine[]): Promise<Set<number>> {
+  const now = new Map<number, number>();
+  for (const part of chunks(lines.map((l) => Number(l.user_id)))) {
+    const rows = await db.sequelize.query<{ id: number | string; lock_version: number | string }>(
+      `SELECT id, lock_version FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
+      { replacements: { ids: part }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    for (const r of rows) now.set(Number(r.id), Number(r.lock_version));
+  }
+  return new Set(
+    lines
+      .filter((l) => l.version !== null && now.get(Number(l.user_id)) === Number(l.version))
+      .map((l) => Number(l.user_id)),
+  );
+}
+
+async function changedSinceItems(db: Database, tx: Transaction, ids: readonly number[]): Promise<JobItem[]> {
+  if (ids.length === 0) return [];
+  const emails = new Map<number, string>();
+  for (const part of chunks(ids)) {
+    const rows = await db.sequelize.query<{ id: number | string; email: string }>(
+      'SELECT id, email FROM users WHERE id IN (:ids)',
+      { replacements: { ids: part }, type: QueryTypes.SELECT, transaction: tx },
+    );
+    for (const r of rows) emails.set(Number(r.id), r.email);
+  }
+  return ids.map((id) => ({
+    userId: id,
+    email: emails.get(id) ?? '',
+    outcome: 'skipped' as const,
+    code: 'CHANGED_SINCE',
+    message: CHANGED_SINCE,
+  }));
+}
+
+/** The chunk of a bulk job's undo: the opposite change over the next users the job changed. */
+async function undoChunk(ctx: HandlerContext, job: JobRow, tx: Transaction, size: number, undo: UndoJobParams) {
+  const { db } = ctx;
+  const bulk = undo.bulk as NonNullable<UndoJobParams['bulk']>;
+  const role = bulk.roleId === null ? undefined : await bulkRole(ctx, tx, bulk.roleId);
+  if (role instanceof AppError) return { fail: role.message };
+  const after = job.cursor_id === null ? 0 : Number(job.cursor_id);
+  const lines = await changedAfter(db, tx, undo.of, after, size);
+  const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
+  if (lines.length === 0) return { progress: empty, items: [], done: true };
+  const dryRun = Boolean(job.dry_run);
+  const kept = await unchangedSince(db, tx, lines);
+  const ids = lines.map((l) => Number(l.user_id)).filter((id) => kept.has(id));
+  const moved = lines.map((l) => Number(l.user_id)).filter((id) => !kept.has(id));
+  const spec = { operation: bulk.operation, active: bulk.active ?? undefined, role };
+  const context = { job_id: Number(job.id), undo_of: undo.of };
+  const outcome =
+    ids.length === 0
+      ? { affected: [], skipped: [], unchanged: [], changes: [] }
+      : await runBatch(ctx, spec, ids, tx, { dryRun, context });
+  const counts: Record<string, number> = moved.length ? { CHANGED_SINCE: moved.length } : {};
+  for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
+  return {
+    progress: {
+      cursor: Number(lines[lines.length - 1]?.id),
+      processed: lines.length,
+      changed: outcome.affected.length - outcome.unchanged.length,
+      skipped: outcome.skipped.length + moved.length,
+      failed: 0,
+      counts,
+    },
+    items: [
+      ...(await changeItems(db, tx, outcome.changes ?? [])),
+      ...(await usersBulk.reportItems(db, tx, outcome.skipped)),
+      ...(await changedSinceItems(db, tx, moved)),
+    ],
+    done: lines.length < size,
+  };
+}
+
+/** Whether an undo job undoes a bulk job (its params name the change to run). */
+export const undoesBulk = (job: JobRow): boolean =>
+  parseJson<Partial<UndoJobParams>>(job.params, {}).bulk !== undefined;
+
+/** The `undo` kind's runner for a bulk job's undo. */
+export function bulkUndoKind(db: Database, config: AppConfig): JobKindRunner {
+  return {
+    async chunk(job, tx, size) {
+      const undo = parseJson<UndoJobParams | null>(job.params, null);
+      if (!undo?.bulk) return { fail: "The job's stored parameters cannot be read." };
+      const permissions = jobPermissions({ kind: 'undo', undoes: undo.bulk.undoes, inverse: undo.bulk.operation });
+      const ctx = await jobActor(db, config, job, permissions, undo.bulk);
+      if ('fail' in ctx) return ctx;
+      return undoChunk(ctx, job, tx, size, undo);
+    },
+    finished(job, status, tx) {
+      return recordJobEnd(db, tx, job, status);
+    },
+  };
+}
