@@ -1,82 +1,185 @@
-import { Alert, Button } from '@app/ui';
+import { Alert, Button, Spinner } from '@app/ui';
 import { RefreshCw } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 
-/** Where a form stands after a save was refused with 409: none, told, or showing the latest version. */
-export type ConflictState = { stage: 'detected'; message: string } | { stage: 'reloaded'; hasDraft: boolean } | null;
+/** One field the caller's form and the server's version disagree on, as the banner shows it. */
+export interface ConflictRow {
+  field: string;
+  label: string;
+  /** The server's value now. */
+  theirs: string;
+  /** The caller's value; null when they did not edit the field (theirs is kept). */
+  mine: string | null;
+}
+
+/**
+ * Where a form stands after a save was refused with 409: reading the server's version, comparing
+ * it with the form (or failing to read it), then rebased on it with or without the caller's edits.
+ */
+export type ConflictState =
+  | { stage: 'reading'; message: string }
+  | { stage: 'unread'; message: string; error: string }
+  | { stage: 'compared'; message: string; rows: ConflictRow[] }
+  | { stage: 'rebased'; keptEdits: boolean }
+  | null;
 
 export interface ConflictBannerStrings {
   title: string;
-  reload: string;
-  reloading: string;
-  reloadedTitle: string;
-  /** What happened to the caller's own edits, shown while they are kept aside. */
-  reloaded: string;
-  /** Putting the kept edits back on top of the latest version (offered with `onReapply`). */
-  reapply?: string;
-  /** Dropping them. */
+  reading: string;
+  /** Reading the server's version failed (the reason follows), and the button that asks again. */
+  unread: string;
+  retry: string;
+  /** The table's caption and headings. */
+  caption: string;
+  field: string;
+  theirs: string;
+  mine: string;
+  /** In "Yours" for a field the caller did not edit. */
+  notEdited: string;
+  /** No field differs: the server's change and the caller's edits agree. */
+  noDifference: string;
+  keep: string;
   discard: string;
+  keptTitle: string;
+  kept: string;
+  discardedTitle: string;
 }
 
 export interface ConflictBannerProps {
   conflict: ConflictState;
-  reloading: boolean;
-  onReload: () => void;
-  /** Drop the edits kept aside. */
+  /** Reads the server's version again (after a failed read). */
+  onRetry: () => void;
+  /** Loads the server's version with the caller's edited fields on top. */
+  onKeep: () => void;
+  /** Loads the server's version as it is. */
   onDiscard: () => void;
-  /** Apply them again on top of the latest version, for a form that can (a role's permission set). */
-  onReapply?: () => void;
   strings: ConflictBannerStrings;
 }
 
 /**
- * A 409: someone saved the record after the form was opened. First it offers to load their
- * version; once loaded, it says so and offers what the form can do with the caller's own edits.
+ * A 409: someone saved the record after the form was opened. The banner shows, field by field,
+ * the server's value beside the caller's, then offers to carry on from the server's version
+ * keeping the caller's edits on top, or to take theirs. Focus moves to it at each step, so a
+ * keyboard reaches its buttons and a screen reader reads the table in order.
  */
-export function ConflictBanner({
-  conflict,
-  reloading,
-  onReload,
-  onDiscard,
-  onReapply,
-  strings: s,
-}: ConflictBannerProps) {
+export function ConflictBanner({ conflict, onRetry, onKeep, onDiscard, strings: s }: ConflictBannerProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const stage = conflict?.stage;
+  useEffect(() => {
+    if (stage === 'compared' || stage === 'rebased' || stage === 'unread') box.current?.focus();
+  }, [stage]);
   if (!conflict) return null;
-  if (conflict.stage === 'detected') {
+  return (
+    <div ref={box} tabIndex={-1} className="rounded-lg outline-none">
+      <ConflictAlert conflict={conflict} onRetry={onRetry} onKeep={onKeep} onDiscard={onDiscard} strings={s} />
+    </div>
+  );
+}
+
+function ConflictAlert({
+  conflict,
+  onRetry,
+  onKeep,
+  onDiscard,
+  strings: s,
+}: ConflictBannerProps & { conflict: NonNullable<ConflictState> }) {
+  if (conflict.stage === 'rebased') {
+    return (
+      <Alert tone="info" title={conflict.keptEdits ? s.keptTitle : s.discardedTitle}>
+        {conflict.keptEdits ? s.kept : null}
+      </Alert>
+    );
+  }
+  if (conflict.stage === 'reading') {
+    return (
+      <Alert tone="warning" title={s.title}>
+        <p>{conflict.message}</p>
+        <p className="mt-2 flex items-center gap-2 text-muted-foreground">
+          <Spinner className="size-3.5" />
+          {s.reading}
+        </p>
+      </Alert>
+    );
+  }
+  if (conflict.stage === 'unread') {
     return (
       <Alert
         tone="warning"
         title={s.title}
         actions={
-          <Button size="sm" variant="secondary" onClick={onReload} loading={reloading}>
-            {reloading ? null : <RefreshCw aria-hidden="true" />}
-            {reloading ? s.reloading : s.reload}
+          <Button size="sm" variant="secondary" onClick={onRetry}>
+            <RefreshCw aria-hidden="true" />
+            {s.retry}
           </Button>
         }
       >
-        {conflict.message}
+        <p>{conflict.message}</p>
+        <p className="mt-1">
+          {s.unread} {conflict.error}
+        </p>
       </Alert>
     );
   }
   return (
     <Alert
-      tone="info"
-      title={s.reloadedTitle}
+      tone="warning"
+      title={s.title}
       actions={
-        conflict.hasDraft ? (
-          <>
-            {onReapply && s.reapply ? (
-              <Button size="sm" variant="secondary" onClick={onReapply}>
-                {s.reapply}
-              </Button>
-            ) : null}
-            <Button size="sm" variant="ghost" onClick={onDiscard}>
-              {s.discard}
-            </Button>
-          </>
-        ) : undefined
+        <>
+          <Button size="sm" variant="secondary" onClick={onKeep}>
+            {s.keep}
+          </Button>
+          <Button size="sm" variant="ghost" onClick={onDiscard}>
+            {s.discard}
+          </Button>
+        </>
       }
     >
-      {conflict.hasDraft ? s.reloaded : null}
+      <p>{conflict.message}</p>
+      {conflict.rows.length > 0 ? (
+        <ConflictTable rows={conflict.rows} strings={s} />
+      ) : (
+        <p className="mt-2">{s.noDifference}</p>
+      )}
     </Alert>
+  );
+}
+
+/** Field · theirs · yours, one row per field that differs; long values wrap inside their cell. */
+function ConflictTable({ rows, strings: s }: { rows: readonly ConflictRow[]; strings: ConflictBannerStrings }) {
+  return (
+    <table className="mt-3 w-full table-fixed border-collapse text-left text-sm">
+      <caption className="sr-only">{s.caption}</caption>
+      <thead>
+        <tr className="border-b border-warning/30 text-xs text-muted-foreground">
+          <th scope="col" className="w-1/4 py-1.5 pr-3 font-medium">
+            {s.field}
+          </th>
+          <th scope="col" className="py-1.5 pr-3 font-medium">
+            {s.theirs}
+          </th>
+          <th scope="col" className="py-1.5 font-medium">
+            {s.mine}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.field} className="border-b border-warning/20 align-top last:border-b-0">
+            <th scope="row" className="py-1.5 pr-3 font-medium break-words text-foreground">
+              {row.label}
+            </th>
+            <td className="py-1.5 pr-3 break-words text-foreground">{row.theirs}</td>
+            <td className="py-1.5 break-words">
+              {row.mine === null ? (
+                <span className="text-muted-foreground italic">{s.notEdited}</span>
+              ) : (
+                <span className="font-medium text-foreground">{row.mine}</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

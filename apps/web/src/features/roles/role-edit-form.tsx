@@ -1,15 +1,17 @@
 import type { PermissionRow, RoleItem, RoleShowResult } from '@app/contracts';
-import { ConflictBanner, type ConflictState } from '../../components/conflict-banner';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ConflictBanner, type ConflictState } from '../../components/conflict-banner';
 import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import { useRoleEditorMessages } from '../../i18n/role-editor-messages';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-error';
 import { useTRPC } from '../../lib/trpc';
 import { useLeaveBack } from '../../lib/use-leave-back';
-import { ROLE_FORM_FIELDS, RoleForm, type RoleFormValues, toRoleFormValues, useRoleForm } from './role-form';
+import { keepingEdits, sameFormValue } from '../../lib/version-conflict';
+import { ROLE_FORM_FIELDS, RoleForm, toRoleFormValues, useRoleForm } from './role-form';
+import { roleConflictRows } from './role-conflict';
 
 export interface RoleEditFormProps {
   item: RoleItem;
@@ -18,13 +20,7 @@ export interface RoleEditFormProps {
   refetchLatest: () => Promise<RoleShowResult | undefined>;
 }
 
-const sameValues = (a: RoleFormValues, b: RoleFormValues) =>
-  a.name === b.name &&
-  a.description.trim() === b.description.trim() &&
-  a.require_two_factor === b.require_two_factor &&
-  [...a.permissions].sort().join() === [...b.permissions].sort().join();
-
-/** The edit form: saves with the version it was read at; a 409 offers the latest version instead. */
+/** The edit form: saves with the version it was read at; a 409 compares the server's version with the form. */
 export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormProps) {
   const m = useMessages();
   const r = useRoleEditorMessages();
@@ -36,17 +32,30 @@ export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormPro
   // What the form was read at: the version a save sends, and the set the impact is measured from.
   const [base, setBase] = useState(item);
   const [conflict, setConflict] = useState<ConflictState>(null);
-  const [reloading, setReloading] = useState(false);
-  const draft = useRef<RoleFormValues | null>(null);
+  // The server's version a 409 read, until the caller decides what to do with their edits.
+  const latest = useRef<RoleItem | null>(null);
   const update = useMutation(trpc.roles.update.mutationOptions());
+
+  const compare = async (message: string) => {
+    setConflict({ stage: 'reading', message });
+    try {
+      const read = (await refetchLatest())?.item;
+      // The query answers nothing only when it was never enabled: the page holds an id, so not here.
+      if (!read) throw new Error('The record was not read.');
+      latest.current = read;
+      const versions = { opened: toRoleFormValues(base), mine: form.getValues(), latest: toRoleFormValues(read) };
+      setConflict({ stage: 'compared', message, rows: roleConflictRows(versions, r) });
+    } catch (error) {
+      setConflict({ stage: 'unread', message, error: apiErrorMessage(error, m) });
+    }
+  };
 
   const save = async (input: Parameters<typeof update.mutateAsync>[0]) => {
     try {
       await update.mutateAsync(input);
     } catch (error) {
       if (apiErrorCode(error) !== 'VERSION_CONFLICT') throw error;
-      draft.current = form.getValues();
-      setConflict({ stage: 'detected', message: apiErrorMessage(error, m) });
+      void compare(apiErrorMessage(error, m));
       return false;
     }
     setConflict(null);
@@ -58,30 +67,21 @@ export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormPro
     return true;
   };
 
-  const reload = async () => {
-    setReloading(true);
-    try {
-      const latest = (await refetchLatest())?.item;
-      if (!latest) return;
-      const mine = draft.current ?? form.getValues();
-      const latestValues = toRoleFormValues(latest);
-      const hasDraft = !sameValues(mine, latestValues);
-      form.reset(latestValues);
-      setBase(latest);
-      draft.current = hasDraft ? mine : null;
-      setConflict({ stage: 'reloaded', hasDraft });
-    } catch (error) {
-      toast.error(apiErrorMessage(error, m));
-    } finally {
-      setReloading(false);
+  /** Carries on from the server's version (its values, its version token), with or without the caller's edits on top. */
+  const rebase = (keepEdits: boolean) => {
+    const read = latest.current;
+    if (!read) return;
+    const theirs = toRoleFormValues(read);
+    const versions = { opened: toRoleFormValues(base), mine: form.getValues(), latest: theirs };
+    const next = keepEdits ? keepingEdits(ROLE_FORM_FIELDS, versions) : theirs;
+    // Their version becomes what the form is compared against, so the kept edits still count as unsaved.
+    form.reset(theirs);
+    for (const field of ROLE_FORM_FIELDS) {
+      if (!sameFormValue(next[field], theirs[field])) form.setValue(field, next[field], { shouldDirty: true });
     }
-  };
-
-  const reapply = () => {
-    const mine = draft.current;
-    if (mine) for (const field of ROLE_FORM_FIELDS) form.setValue(field, mine[field], { shouldDirty: true });
-    draft.current = null;
-    setConflict(null);
+    setBase(read);
+    latest.current = null;
+    setConflict({ stage: 'rebased', keptEdits: keepEdits });
   };
 
   return (
@@ -101,13 +101,9 @@ export function RoleEditForm({ item, catalogue, refetchLatest }: RoleEditFormPro
           <ConflictBanner
             conflict={conflict}
             strings={r.form.conflict}
-            reloading={reloading}
-            onReload={() => void reload()}
-            onReapply={reapply}
-            onDiscard={() => {
-              draft.current = null;
-              setConflict(null);
-            }}
+            onRetry={() => void compare(conflict.stage === 'unread' ? conflict.message : '')}
+            onKeep={() => rebase(true)}
+            onDiscard={() => rebase(false)}
           />
         ) : undefined
       }

@@ -87,7 +87,7 @@ describe('the edit role page', { timeout: 20_000 }, () => {
     expect(box('users.export').checked).toBe(false);
   });
 
-  it('offers the latest version after a conflict, and saves my changes on top of it', async () => {
+  it('after a conflict, lists exactly the fields that differ and reloads keeping my edits on their version', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
       'roles.show': roleShow(),
@@ -102,28 +102,69 @@ describe('the edit role page', { timeout: 20_000 }, () => {
     renderApp('/roles/7/edit');
 
     await screen.findByDisplayValue('support');
+    fireEvent.change(screen.getByLabelText(f.name), { target: { value: 'Support desk' } });
     fireEvent.click(box('users.export'));
+    // Meanwhile someone rewrote the description and took users.delete away; the name and the switch they left.
+    api.set(
+      'roles.show',
+      roleShow({ version: 'v2', description: 'Their words', permissions: [{ id: 1, name: 'users.view' }] }),
+    );
     save();
 
-    const banner = await screen.findByRole('alert');
+    const table = await screen.findByRole('table', { name: f.conflict.caption });
+    const banner = screen.getByRole('alert');
     expect(within(banner).getByText(f.conflict.title)).toBeTruthy();
     expect(banner.textContent).toContain('This role was changed by someone else.');
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      [f.name, 'support', 'Support desk'],
+      [f.description, 'Their words', f.conflict.notEdited],
+      [f.permissionsTitle, 'users.view', f.conflict.permissionChanges(['users.delete', 'users.export'], [])],
+    ]);
+    expect(document.activeElement?.contains(banner)).toBe(true);
 
-    api.set('roles.show', roleShow({ version: 'v2', description: 'Their words' }));
-    fireEvent.click(within(banner).getByRole('button', { name: f.conflict.reload }));
-    expect(await screen.findByText(f.conflict.reloadedTitle)).toBeTruthy();
+    fireEvent.click(within(banner).getByRole('button', { name: f.conflict.keep }));
+    expect(await screen.findByText(f.conflict.keptTitle)).toBeTruthy();
+    expect((screen.getByLabelText(f.name) as HTMLInputElement).value).toBe('Support desk');
     expect(screen.getByDisplayValue('Their words')).toBeTruthy();
-    expect(box('users.export').checked).toBe(false);
-
-    fireEvent.click(screen.getByRole('button', { name: f.conflict.reapply }));
+    // My set stands whole (users.delete, which they took away, stays ticked as I left it).
     expect(box('users.export').checked).toBe(true);
+    expect(box('users.delete').checked).toBe(true);
+
     api.set('roles.update', ok({ item: roleItem({ version: 'v3' }) }));
     save();
     await waitFor(() => expect(api.callsTo('roles.update')).toHaveLength(2));
     expect(api.callsTo('roles.update')[1]).toMatchObject({
       version: 'v2',
+      name: 'Support desk',
+      description: 'Their words',
       permissions: ['users.view', 'users.delete', 'users.export'],
     });
+  });
+
+  it('after a conflict, discarding my edits takes their version as it is', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'roles.show': roleShow(),
+      'permissions.list': catalogueFor('all'),
+      'roles.preview': ok(NO_IMPACT),
+      'roles.update': fail({ message: 'Changed by someone else.', code: 'VERSION_CONFLICT', httpStatus: 409 }),
+    });
+    renderApp('/roles/7/edit');
+
+    await screen.findByDisplayValue('support');
+    fireEvent.click(box('users.export'));
+    api.set('roles.show', roleShow({ version: 'v2', description: 'Their words' }));
+    save();
+
+    const banner = await screen.findByRole('alert');
+    fireEvent.click(await within(banner).findByRole('button', { name: f.conflict.discard }));
+    expect(await screen.findByText(f.conflict.discardedTitle)).toBeTruthy();
+    expect(screen.getByDisplayValue('Their words')).toBeTruthy();
+    expect(box('users.export').checked).toBe(false);
   });
 
   it('says why instead of a form when the role is not the caller’s to edit', async () => {

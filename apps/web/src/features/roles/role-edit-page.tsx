@@ -31,7 +31,9 @@ export function RoleEditPage() {
   });
   const catalogue = useQuery(trpc.permissions.list.queryOptions());
   const item = role.data?.item;
-  const refetchLatest = async (): Promise<RoleShowResult | undefined> => (await role.refetch()).data;
+  // A failed read throws (rather than answering the version already held), so a 409 never compares with stale data.
+  const refetchLatest = async (): Promise<RoleShowResult | undefined> =>
+    (await role.refetch({ throwOnError: true })).data;
 
   return (
     <>

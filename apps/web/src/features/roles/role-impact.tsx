@@ -173,12 +173,12 @@ function ImpactReport({ preview, isNew }: { preview: RolePreview; isNew: boolean
 }
 
 /** The preview names each user once (`users`); its parts list ids. */
-const namesBy = (users: readonly PreviewUser[]) => new Map(users.map((user) => [user.id, user.name]));
-const shown = (ids: readonly number[]) => Math.min(ids.length, NAMES_SHOWN);
-const namesOf = (ids: readonly number[], names: ReadonlyMap<number, string>) =>
+export const namesBy = (users: readonly PreviewUser[]) => new Map(users.map((user) => [user.id, user.name]));
+export const shown = (ids: readonly number[]) => Math.min(ids.length, NAMES_SHOWN);
+export const namesOf = (ids: readonly number[], names: ReadonlyMap<number, string>) =>
   ids.slice(0, NAMES_SHOWN).map((id) => names.get(id) ?? `#${id}`);
 
-function ImpactLine({ impact, names }: { impact: PermissionImpact; names: ReadonlyMap<number, string> }) {
+export function ImpactLine({ impact, names }: { impact: PermissionImpact; names: ReadonlyMap<number, string> }) {
   const r = useRoleEditorMessages();
   return (
     <li className="min-w-0 break-words">

@@ -4,7 +4,7 @@ import { en } from '../../i18n/en';
 import { roleEditorMessages } from '../../i18n/role-editor-messages';
 import { renderApp } from '../../test/render-app';
 import { fail, mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
-import { roleShow } from './role-test-fixtures';
+import { NO_IMPACT, person, roleShow } from './role-test-fixtures';
 
 const t = roleEditorMessages;
 
@@ -80,23 +80,77 @@ describe('role page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: t.show.delete }).getAttribute('aria-disabled')).toBeNull();
   });
 
-  it('deletes a role with members after saying how many lose it, detaching them', async () => {
+  it('deletes a role with members after showing what they lose and the role’s name is typed, detaching them', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
-      'roles.show': roleShow(),
+      'roles.show': roleShow({ name: 'Help Desk', users_count: 2462 }),
+      'roles.preview': ok({
+        ...NO_IMPACT,
+        losses: [
+          { permission: 'users.delete', count: 2462, user_ids: [3, 8] },
+          { permission: 'users.view', count: 12, user_ids: [] },
+        ],
+        users: [person(3, 'Ana'), person(8, 'Cy')],
+      }),
       'roles.delete': ok(null),
       'roles.list': 'pending',
     });
     const { router } = renderApp('/roles/7');
 
     fireEvent.click(await screen.findByRole('button', { name: t.show.delete }));
-    const dialog = await screen.findByRole('dialog', { name: t.remove.title('support') });
-    expect(within(dialog).getByText(new RegExp(t.remove.members(3, 'support')))).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: t.remove.confirm }));
+    const dialog = await screen.findByRole('dialog', { name: t.remove.title('Help Desk') });
+    expect(within(dialog).getByText(new RegExp(t.remove.members(2462, 'Help Desk')))).toBeTruthy();
+    // The impact is the role editor's preview of the role granting and requiring nothing.
+    const sentence = t.preview.sentence([t.preview.lose(2462, 'users.delete'), t.preview.lose(12, 'users.view')]);
+    expect(await within(dialog).findByText(sentence)).toBeTruthy();
+    expect(within(dialog).getByText(t.preview.firstUsers(['Ana', 'Cy'], 2460))).toBeTruthy();
+    expect(api.callsTo('roles.preview')).toEqual([{ id: 7, permissions: [], require_two_factor: false }]);
+
+    // Focus waits in the name field; the button stays disabled until the name matches.
+    const field = within(dialog).getByLabelText(t.remove.typeName('Help Desk')) as HTMLInputElement;
+    expect(document.activeElement).toBe(field);
+    const confirm = within(dialog).getByRole('button', { name: t.remove.confirm }) as HTMLButtonElement;
+    for (const wrong of ['', 'Help', 'HelpDesk', 'Help Desk s']) {
+      fireEvent.change(field, { target: { value: wrong } });
+      expect(confirm.disabled).toBe(true);
+    }
+    fireEvent.click(confirm);
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(api.callsTo('roles.delete')).toEqual([]);
+
+    // Whatever its case and spacing, as the server compares role names.
+    fireEvent.change(field, { target: { value: '  help   DESK ' } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/roles'));
     expect(api.callsTo('roles.delete')).toEqual([{ id: 7, detach: true }]);
-    expect(await screen.findByText(t.remove.done('support'))).toBeTruthy();
+    expect(await screen.findByText(t.remove.done('Help Desk'))).toBeTruthy();
+  });
+
+  it('says so when its members lose no permission, and when what they lose cannot be checked', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'roles.show': roleShow(),
+      'roles.preview': ok(NO_IMPACT),
+    });
+    const first = renderApp('/roles/7');
+    fireEvent.click(await screen.findByRole('button', { name: t.show.delete }));
+    let dialog = await screen.findByRole('dialog', { name: t.remove.title('support') });
+    expect(await within(dialog).findByText(t.remove.losesNothing)).toBeTruthy();
+    first.unmount();
+
+    api.set(
+      'roles.preview',
+      fail({ message: 'You need the roles.update permission to do this.', code: 'FORBIDDEN', httpStatus: 403 }),
+    );
+    renderApp('/roles/7');
+    fireEvent.click(await screen.findByRole('button', { name: t.show.delete }));
+    dialog = await screen.findByRole('dialog', { name: t.remove.title('support') });
+    expect(await within(dialog).findByText(t.remove.impactFailed)).toBeTruthy();
+    // The count still stands, and so does the typed confirmation.
+    expect(within(dialog).getByText(new RegExp(t.remove.members(3, 'support')))).toBeTruthy();
+    expect(within(dialog).getByLabelText(t.remove.typeName('support'))).toBeTruthy();
   });
 
   it('deletes a role nobody holds without detaching, and shows a refusal in the dialog', async () => {
@@ -114,6 +168,9 @@ describe('role page', { timeout: 20_000 }, () => {
     fireEvent.click(await screen.findByRole('button', { name: t.show.delete }));
     const dialog = await screen.findByRole('dialog', { name: t.remove.title('support') });
     expect(within(dialog).queryByText(/will lose it/)).toBeNull();
+    // Nobody holds it: one click, no name to type, no impact to read.
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    expect(api.callsTo('roles.preview')).toEqual([]);
     fireEvent.click(within(dialog).getByRole('button', { name: t.remove.confirm }));
 
     expect(await within(dialog).findByText('This would leave no active user holding every permission.')).toBeTruthy();

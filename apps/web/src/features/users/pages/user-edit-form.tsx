@@ -9,19 +9,22 @@ import { toast } from '../../../lib/toast';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { apiErrorCode, apiErrorMessage } from '../../../lib/api-error';
 import { useTRPC } from '../../../lib/trpc';
+import { sameFormValue } from '../../../lib/version-conflict';
 import { useLeaveBack } from '../../../lib/use-leave-back';
 import { UserFormFields } from './user-form-fields';
 import { FormFrame } from '../../../components/form-frame';
 import { userUpdateResolver } from './user-form-resolvers';
 import { applyUserFormErrors, withAttributeValues } from '../../attributes/user-attribute-form';
-import {
-  type ConflictField,
-  type DraftValues,
-  draftDifferences,
-  toFormValues,
-  USER_FORM_FIELDS,
-  type UserFormValues,
-} from './user-form-values';
+import { CONFLICT_FIELDS, toFormValues, USER_FORM_FIELDS, type UserFormValues } from './user-form-values';
+import { userConflictRows, userKeepingEdits } from './user-conflict';
+
+/** What a rebase may set on the form: every field another administrator can change, the attributes, the typed password. */
+const REBASED_FIELDS = [
+  ...CONFLICT_FIELDS,
+  'attributes',
+  'password',
+  'password_confirmation',
+] as const satisfies ReadonlyArray<keyof UserFormValues>;
 
 export interface UserEditFormProps {
   id: number;
@@ -58,12 +61,26 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
   const { isDirty } = form.formState;
   const [formError, setFormError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<ConflictState>(null);
-  const [draft, setDraft] = useState<DraftValues>({});
-  const [reloading, setReloading] = useState(false);
+  // The server's version a 409 read, until the caller decides what to do with their edits.
+  const latest = useRef<UserEditResult | null>(null);
   const update = useMutation(trpc.users.update.mutationOptions());
   // The server decides whether this user's status may change (permission, record, rules) and
   // ships it as `can.setActive`; the form only shows that decision.
   const showActive = data.can.setActive;
+
+  const compare = async (message: string) => {
+    setConflict({ stage: 'reading', message });
+    try {
+      const read = await refetchLatest();
+      // The query answers nothing only when it was never enabled: the page holds an id, so not here.
+      if (!read) throw new Error('The record was not read.');
+      latest.current = read;
+      const versions = { opened: opened.current, mine: form.getValues(), latest: toFormValues(read.item) };
+      setConflict({ stage: 'compared', message, rows: userConflictRows(versions, read.options, m) });
+    } catch (error) {
+      setConflict({ stage: 'unread', message, error: apiErrorMessage(error, m) });
+    }
+  };
 
   const submit = form.handleSubmit(({ is_active, ...rest }) => {
     setFormError(null);
@@ -79,7 +96,7 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
         },
         onError: (error) => {
           if (apiErrorCode(error) === 'VERSION_CONFLICT') {
-            setConflict({ stage: 'detected', message: apiErrorMessage(error, m) });
+            void compare(apiErrorMessage(error, m));
             return;
           }
           const { applied, unplaced } = applyUserFormErrors(error, USER_FORM_FIELDS, attributeFields, form.setError);
@@ -89,32 +106,24 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
     );
   });
 
-  const reload = async () => {
-    setReloading(true);
-    try {
-      const mine = form.getValues();
-      const latest = await refetchLatest();
-      if (!latest) return;
-      const latestValues = toFormValues(latest.item);
-      const differences = draftDifferences(mine, opened.current, latestValues);
-      opened.current = latestValues;
-      // The typed password is nobody else's business: it survives the reload.
-      form.reset({ ...latestValues, password: mine.password, password_confirmation: mine.password_confirmation });
-      setDraft(differences);
-      setFormError(null);
-      setConflict({ stage: 'reloaded', hasDraft: Object.keys(differences).length > 0 });
-    } catch (error) {
-      toast.error(apiErrorMessage(error, m));
-    } finally {
-      setReloading(false);
+  /** Carries on from the server's version (its values, its version token), with or without the caller's edits on top. */
+  const rebase = (keepEdits: boolean) => {
+    const read = latest.current;
+    if (!read) return;
+    const mine = form.getValues();
+    const theirs = toFormValues(read.item);
+    const next = keepEdits
+      ? userKeepingEdits({ opened: opened.current, mine, latest: theirs }, read.options.attributes)
+      : { ...theirs, password: mine.password, password_confirmation: mine.password_confirmation };
+    opened.current = theirs;
+    // Their version becomes what the form is compared against, so the kept edits still count as unsaved.
+    form.reset(theirs);
+    for (const field of REBASED_FIELDS) {
+      if (!sameFormValue(next[field], theirs[field])) form.setValue(field, next[field], { shouldDirty: true });
     }
-  };
-
-  const restoreDraft = (field: ConflictField) => {
-    const value = draft[field];
-    if (value !== undefined) form.setValue(field, value, { shouldDirty: true, shouldValidate: true });
-    const { [field]: _used, ...rest } = draft;
-    setDraft(rest);
+    latest.current = null;
+    setFormError(null);
+    setConflict({ stage: 'rebased', keptEdits: keepEdits });
   };
 
   return (
@@ -130,12 +139,9 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
             <ConflictBanner
               conflict={conflict}
               strings={m.userForm.conflict}
-              reloading={reloading}
-              onReload={() => void reload()}
-              onDiscard={() => {
-                setDraft({});
-                setConflict(null);
-              }}
+              onRetry={() => void compare(conflict?.stage === 'unread' ? conflict.message : '')}
+              onKeep={() => rebase(true)}
+              onDiscard={() => rebase(false)}
             />
             {formError ? <FormError title={m.userForm.failedTitle} message={formError} /> : null}
           </>
@@ -149,8 +155,6 @@ export function UserEditForm({ id, data, refetchLatest }: UserEditFormProps) {
         showActive={showActive}
         permissionOptions={data.options.permissions}
         attributeFields={attributeFields}
-        draft={draft}
-        onUseDraft={restoreDraft}
       />
     </FormFrame>
   );

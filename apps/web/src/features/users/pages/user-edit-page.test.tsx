@@ -86,7 +86,7 @@ describe('edit user page', () => {
     expect(document.activeElement).toBe(email);
   });
 
-  it('offers the latest version after a conflict and keeps my edits to compare', async () => {
+  it('after a conflict, shows their version beside my edits, field by field, and reloads keeping my edits', async () => {
     const api = mockTrpc({
       'auth.me': ok(sessionOf('all')),
       'users.edit': ok(userEdit()),
@@ -100,20 +100,28 @@ describe('edit user page', () => {
 
     await screen.findByDisplayValue('Ann Lee');
     type(f.name, 'Ann B.');
+    // Meanwhile someone renamed her and changed her e-mail; her roles stayed as they were.
+    api.set('users.edit', ok(userEdit({ name: 'Ann Lee-Jones', email: 'ann.jones@example.com', version: 'v2' })));
     save();
 
-    const banner = await screen.findByRole('alert');
+    const table = await screen.findByRole('table', { name: f.conflict.caption });
+    const banner = screen.getByRole('alert');
     expect(within(banner).getByText(f.conflict.title)).toBeTruthy();
-    api.set('users.edit', ok(userEdit({ name: 'Ann Lee-Jones', email: 'ann.jones@example.com', version: 'v2' })));
-    fireEvent.click(within(banner).getByRole('button', { name: f.conflict.reload }));
-
-    expect(await screen.findByText(f.conflict.reloadedTitle)).toBeTruthy();
-    expect(input(f.name).value).toBe('Ann Lee-Jones');
-    expect(input(f.email).value).toBe('ann.jones@example.com');
-    expect(screen.getByText('Ann B.')).toBeTruthy();
-
-    fireEvent.click(screen.getByRole('button', { name: f.useYours }));
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      [f.name, 'Ann Lee-Jones', 'Ann B.'],
+      [f.email, 'ann.jones@example.com', f.conflict.notEdited],
+    ]);
+    // Nothing changed yet: the form still holds my edit until I choose.
     expect(input(f.name).value).toBe('Ann B.');
+
+    fireEvent.click(within(banner).getByRole('button', { name: f.conflict.keep }));
+    expect(await screen.findByText(f.conflict.keptTitle)).toBeTruthy();
+    expect(input(f.name).value).toBe('Ann B.');
+    expect(input(f.email).value).toBe('ann.jones@example.com');
 
     api.set('users.update', (body) => ok({ item: { ...userShow().item, name: (body as { name: string }).name } }));
     api.set('users.show', 'pending');
@@ -124,6 +132,26 @@ describe('edit user page', () => {
       email: 'ann.jones@example.com',
       version: 'v2',
     });
+  });
+
+  it('after a conflict, discarding my edits takes their version as it is', async () => {
+    const api = mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'users.edit': ok(userEdit()),
+      'users.update': fail({ message: 'Changed by someone else.', code: 'VERSION_CONFLICT', httpStatus: 409 }),
+    });
+    renderApp('/users/42/edit');
+
+    await screen.findByDisplayValue('Ann Lee');
+    type(f.name, 'Ann B.');
+    api.set('users.edit', ok(userEdit({ email: 'ann.jones@example.com', version: 'v2' })));
+    save();
+
+    const banner = await screen.findByRole('alert');
+    fireEvent.click(await within(banner).findByRole('button', { name: f.conflict.discard }));
+    expect(await screen.findByText(f.conflict.discardedTitle)).toBeTruthy();
+    expect(input(f.name).value).toBe('Ann Lee');
+    expect(input(f.email).value).toBe('ann.jones@example.com');
   });
 
   it('disables roles the caller may not grant and says why', async () => {
