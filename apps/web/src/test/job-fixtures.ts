@@ -31,6 +31,7 @@ export function jobOf(
     via: { kind: 'session', name: null },
     import: null,
     undo: null,
+    target: null,
     ...rest,
   };
 }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { AttributeFieldSchema } from '../attributes/user-attributes';
 import { AuditViaSchema } from '../audit/audit-via';
 import type { ColumnDefinition } from '../columns';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { ActionStateSchema, listResultSchema } from '../lists';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
-import { oneOrMany } from '../query/filters';
+import { booleanish } from '../query/fields';
+import { exact, oneOrMany } from '../query/filters';
 import {
   IMPORT_ERROR_CODES,
   IMPORT_MODES,
@@ -34,6 +36,34 @@ export const JobProgressSchema = z.object({
   failed: z.number().int().nonnegative(),
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
+
+/**
+ * What a job ran on, in terms a caller can show: every user a users list query matched (its
+ * search and filters as the list takes them, and the names its filters need for their chips), an
+ * import's file (its name and mode, as `import` has them), or the job an undo reverses.
+ */
+export const JobTargetSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('selection'),
+    /** The users list query it ran on, as GET /users takes it (`filters` in their plain form). */
+    query: z.object({ q: z.string().nullable(), filters: z.record(z.string(), z.unknown()) }),
+    /** Users the submitter left out of the selection by id. */
+    except: z.number().int().nonnegative(),
+    /**
+     * Conditions left out of `query` because they are on attributes the caller may not see (a
+     * sensitive one without attributes.sensitive.view, or one deleted since).
+     */
+    withheld: z.number().int().nonnegative(),
+    /** The roles `filters.role_id` names, by their names now (a role deleted since is missing). */
+    roles: z.array(NamedRefSchema),
+    /** The attributes `filters.attributes` names, as the users list describes them. */
+    attributes: z.array(AttributeFieldSchema),
+  }),
+  // The file's name as uploaded (null when it came without one).
+  z.object({ kind: z.literal('file'), name: z.string().nullable(), mode: z.enum(IMPORT_MODES) }),
+  z.object({ kind: z.literal('job'), id: IdSchema }),
+]);
+export type JobTarget = z.infer<typeof JobTargetSchema>;
 
 export const JobSchema = z.object({
   id: IdSchema,
@@ -78,6 +108,11 @@ export const JobSchema = z.object({
    * once mail is set up. Null for other operations.
    */
   invitations: z.object({ mailed: z.boolean(), sent: z.number().int().nonnegative() }).nullable().optional(),
+  /**
+   * What it ran on ({@link JobTargetSchema}), named as the caller may read it: always in the list
+   * and a job's page (null for a job too old to say); a submission's answer may leave it out.
+   */
+  target: JobTargetSchema.nullable().optional(),
 });
 export type Job = z.infer<typeof JobSchema>;
 
@@ -87,7 +122,10 @@ export type Job = z.infer<typeof JobSchema>;
  * submitter has been erased since. A submission's or a cancel's answer is about a job the caller
  * just acted on, and goes without.
  */
-export const JobWithSubmitterSchema = JobSchema.extend({ submitted_by: NamedRefSchema.nullable() });
+export const JobWithSubmitterSchema = JobSchema.extend({
+  submitted_by: NamedRefSchema.nullable(),
+  target: JobTargetSchema.nullable(),
+});
 export type JobWithSubmitter = z.infer<typeof JobWithSubmitterSchema>;
 
 export const JobAnswerSchema = z.object({ job: JobSchema });
@@ -121,7 +159,11 @@ export const JobShowSchema = z.object({
 });
 export type JobShow = z.infer<typeof JobShowSchema>;
 
-/** GET /jobs: own jobs (everyone's with `jobs.view`), newest first. */
+/**
+ * GET /jobs: own jobs (everyone's with `jobs.view`), newest first. Dry runs only when asked
+ * (`filters[dry_run]=true`); without the filter, or with `false`, only real runs (the server
+ * applies that default: modules/jobs/jobs.mapping.ts).
+ */
 export const jobsListQuery = defineListQuery({
   search: ['kind', 'operation', 'status'],
   filters: {
@@ -131,6 +173,7 @@ export const jobsListQuery = defineListQuery({
     kind: oneOrMany(z.enum(JOB_KINDS, { error: `Kind must be one of: ${JOB_KINDS.join(', ')}.` }), {
       max: JOB_KINDS.length,
     }),
+    dry_run: exact(booleanish(z.boolean({ error: 'Dry run must be true or false (1 or 0 also work).' }))),
   },
   sorts: ['id', 'created_at'],
   defaultOrder: ['id', 'desc'],

@@ -4,6 +4,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
 import { jobPeopleView } from '../../domain/disclosure.js';
 import { type JobRow, toJob } from '../../jobs/job-rows.js';
+import { type TargetLookups, targetLookups, targetOf } from './job-target.js';
 
 /**
  * Names of the users who submitted `rows`, by id, in one read: a user deleted since (in the
@@ -20,18 +21,31 @@ export async function submitterNames(db: Database, rows: readonly JobRow[]): Pro
   return new Map(users.map((u) => [Number(u.id), u.name]));
 }
 
+/** What the list and a job's page read once for a page of jobs: who submitted them, what they ran on. */
+export interface JobLookups {
+  names: ReadonlyMap<number, string>;
+  targets: TargetLookups;
+}
+
+export async function jobLookups(db: Database, caller: Actor, rows: readonly JobRow[]): Promise<JobLookups> {
+  const [names, targets] = await Promise.all([submitterNames(db, rows), targetLookups(db, caller, rows)]);
+  return { names, targets };
+}
+
 /**
- * The job as the list and its page answer it to `caller`; `names` from submitterNames. An
+ * The job as the list and its page answer it to `caller`, with `lookups` read for it. An
  * import's first rows (its file's sample) are people: read back by its submitter and by
  * users.view holders, left out for anyone else (domain/disclosure.ts).
  */
-export function withSubmitter(row: JobRow, names: ReadonlyMap<number, string>, caller: Actor): JobWithSubmitter {
+export function withSubmitter(row: JobRow, lookups: JobLookups, caller: Actor): JobWithSubmitter {
   const job = toJob(row);
+  const { names } = lookups;
   const name = job.actor_id === null ? undefined : names.get(job.actor_id);
   const view = jobPeopleView(caller, { kind: job.kind, submitterId: job.actor_id });
   return {
     ...job,
     import: job.import && view === 'none' ? { ...job.import, file: { ...job.import.file, sample: [] } } : job.import,
     submitted_by: job.actor_id === null || name === undefined ? null : { id: job.actor_id, name },
+    target: targetOf(row, job, lookups.targets),
   };
 }

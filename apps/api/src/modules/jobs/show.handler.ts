@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { type JobPeopleView, jobPeopleState, lineFor } from '../../domain/disclosure.js';
 import { cancelState, peopleViewOf, visibleJob } from './jobs.access.js';
-import { submitterNames, withSubmitter } from './jobs.submitters.js';
+import { jobLookups, withSubmitter } from './jobs.submitters.js';
 import type { HandlerCall } from '../../context.js';
 
 type ProblemCode = JobShow['problems'][number]['code'];
@@ -45,7 +45,7 @@ async function examplesByCode(db: Database, jobId: number, codes: string[], view
 export async function showJob({ ctx, input }: HandlerCall<{ id: number }>): Promise<JobShow> {
   const row = await visibleJob(ctx.db, ctx.actor, input.id);
   const item = {
-    ...withSubmitter(row, await submitterNames(ctx.db, [row]), ctx.actor),
+    ...withSubmitter(row, await jobLookups(ctx.db, ctx.actor, [row]), ctx.actor),
     actions: { cancel: cancelState(ctx.actor, row) },
   };
   const view = peopleViewOf(ctx.actor, row);

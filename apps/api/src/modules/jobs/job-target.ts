@@ -1,0 +1,107 @@
+import type { AttributeConditions, FilterValue, Job, JobTarget } from '@app/contracts';
+import { Op } from 'sequelize';
+import type { Actor } from '../../auth/actor.js';
+import type { Database } from '../../db/database.js';
+import { type JobRow, parseJson } from '../../jobs/job-rows.js';
+import { plainFilters } from '../../query/list-query-engine.js';
+import { visibleDefinitionsOf } from '../attributes/attribute-values.repository.js';
+import { type AttributeDefinition, toAttributeField } from '../attributes/attributes.repository.js';
+
+/**
+ * What a job ran on (JobTarget), from what its submission stored: a bulk job's frozen users list
+ * query (bulk/selection-job.ts), an import's file, an undo's job. A selection is told as the
+ * caller may read it: a condition on an attribute the caller may not see (a sensitive one without
+ * attributes.sensitive.view, or one deleted since) is left out and counted, never shown.
+ */
+
+/** The part of a bulk job's `params` that says what it ran on. */
+interface StoredSelection {
+  /** Absent on the jobs of versions before the kit: they were all users'. */
+  resource?: string;
+  query?: { q?: string | null; filters?: Record<string, FilterValue | undefined> };
+  except?: number[];
+}
+
+/** What every target of a page of jobs needs read once: the roles named, the attributes seen. */
+export interface TargetLookups {
+  roles: ReadonlyMap<number, string>;
+  /** Null when no selection names an attribute (nothing was read). */
+  attributes: ReadonlyMap<string, AttributeDefinition> | null;
+}
+
+const usersSelectionOf = (row: JobRow): StoredSelection | null => {
+  if (row.kind !== 'bulk') return null;
+  const params = parseJson<StoredSelection>(row.params, {});
+  if (!params.query || (params.resource ?? 'users') !== 'users') return null;
+  return params;
+};
+
+const roleIdsOf = (selection: StoredSelection): number[] => {
+  const filter = selection.query?.filters?.role_id;
+  return filter?.kind === 'in' ? filter.values.map(Number).filter(Number.isInteger) : [];
+};
+
+const conditionsOf = (selection: StoredSelection): AttributeConditions | null => {
+  const filter = selection.query?.filters?.attributes;
+  return filter?.kind === 'exact' ? (filter.value as AttributeConditions) : null;
+};
+
+/** The role names and visible attributes the targets of `rows` need, in at most two reads. */
+export async function targetLookups(db: Database, caller: Actor, rows: readonly JobRow[]): Promise<TargetLookups> {
+  const selections = rows.flatMap((row) => usersSelectionOf(row) ?? []);
+  const roleIds = [...new Set(selections.flatMap(roleIdsOf))];
+  const roles = roleIds.length
+    ? await db.models.Role.findAll({ attributes: ['id', 'name'], where: { id: { [Op.in]: roleIds } } })
+    : [];
+  const namesAttribute = selections.some((s) => conditionsOf(s) !== null);
+  const attributes = namesAttribute ? await visibleDefinitionsOf(db, caller) : null;
+  return {
+    roles: new Map(roles.map((r) => [Number(r.id), r.name])),
+    attributes: attributes && new Map(attributes.map((d) => [d.key, d])),
+  };
+}
+
+/** The selection's conditions on attributes the caller sees, and how many others were left out. */
+function visibleConditions(conditions: AttributeConditions | null, seen: TargetLookups['attributes']) {
+  const kept: AttributeConditions = {};
+  let withheld = 0;
+  for (const [key, condition] of Object.entries(conditions ?? {})) {
+    if (seen?.has(key)) kept[key] = condition;
+    else withheld += 1;
+  }
+  return { kept, withheld };
+}
+
+function selectionTarget(selection: StoredSelection, lookups: TargetLookups): JobTarget {
+  const { attributes: _attributes, trashed, ...rest } = selection.query?.filters ?? {};
+  const { kept, withheld } = visibleConditions(conditionsOf(selection), lookups.attributes);
+  const filters: Record<string, FilterValue | undefined> = {
+    ...rest,
+    // The default view of the trash is no condition at all.
+    ...(trashed && !(trashed.kind === 'trashed' && trashed.value === 'without') ? { trashed } : {}),
+    ...(Object.keys(kept).length ? { attributes: { kind: 'exact', value: kept } } : {}),
+  };
+  return {
+    kind: 'selection',
+    query: { q: selection.query?.q ?? null, filters: plainFilters(filters) },
+    except: selection.except?.length ?? 0,
+    withheld,
+    roles: roleIdsOf(selection).flatMap((id) => {
+      const name = lookups.roles.get(id);
+      return name === undefined ? [] : [{ id, name }];
+    }),
+    attributes: Object.keys(kept).flatMap((key) => {
+      const definition = lookups.attributes?.get(key);
+      return definition ? [toAttributeField(definition)] : [];
+    }),
+  };
+}
+
+/** What `row` (answered as `job`) ran on, for the caller `lookups` were read for; null when it cannot say. */
+export function targetOf(row: JobRow, job: Job, lookups: TargetLookups): JobTarget | null {
+  if (job.kind === 'import')
+    return job.import ? { kind: 'file', name: job.import.file.name, mode: job.import.mode } : null;
+  if (job.kind === 'undo') return job.undo?.of ? { kind: 'job', id: job.undo.of } : null;
+  const selection = usersSelectionOf(row);
+  return selection ? selectionTarget(selection, lookups) : null;
+}
