@@ -26,6 +26,7 @@ describe('turning a row into a user record', () => {
     };
     expect(recordOf(row, columns)).toEqual({
       record: {
+        id: null,
         name: 'Zoë',
         email: 'zoe@example.com',
         roles: ['editor', 'viewer', 'manager', 'auditor'],
@@ -42,6 +43,7 @@ describe('turning a row into a user record', () => {
   it('leaves empty cells as null so the caller defaults apply', () => {
     const row = { line: 3, values: ['', 'a@example.com', '', '', ' ', '', '', ''] };
     const record: ImportRecord = {
+      id: null,
       name: null,
       email: 'a@example.com',
       roles: null,

@@ -2,6 +2,7 @@ import type { ImportDelimiter, ImportEncoding, ImportField, ImportFormat, Import
 import { formatCount } from './list-strings';
 
 const FIELDS: Record<ImportField, string> = {
+  id: 'ID',
   name: 'Name',
   email: 'E-mail',
   roles: 'Roles',
@@ -37,14 +38,14 @@ const MODES: Record<ImportMode, { label: string; description: string }> = {
   create: { label: 'Add new users only', description: 'Lines whose e-mail already has an account are skipped.' },
   upsert: {
     label: 'Add new users and update existing ones',
-    description: 'Lines whose e-mail already has an account update it (matched on the e-mail).',
+    description: 'Lines naming an existing account update it: by its ID when the line has one, else by its e-mail.',
   },
 };
 
 /** What each problem code means, for the filter (each line also carries the server's own sentence). */
 const PROBLEM_CODES: Record<string, string> = {
   EMAIL_TAKEN: 'E-mail already has an account',
-  DUPLICATE_IN_FILE: 'E-mail repeated in the file',
+  DUPLICATE_IN_FILE: 'E-mail or ID repeated in the file',
   USER_DELETED: 'User is deleted',
   INVALID_ROW: 'Unreadable line',
   INVALID_EMAIL: 'Invalid e-mail',
@@ -54,6 +55,7 @@ const PROBLEM_CODES: Record<string, string> = {
   BAD_ACTIVE: 'Unreadable active value',
   UNKNOWN_ROLE: 'Unknown role',
   ROLE_NOT_GRANTABLE: 'Role you may not grant',
+  ID_NOT_FOUND: 'No user with this ID',
   OUTRANKED: 'User holds permissions you lack',
   FORBIDDEN: 'Not allowed by the record policy',
   SELF_DEACTIVATION: 'Would deactivate your own account',

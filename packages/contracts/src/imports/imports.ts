@@ -8,8 +8,12 @@ import { RoleNameSchema } from '../roles/role-name';
  * (202) whose counts and report say, per line of the file, what happened or would happen.
  */
 
-/** The fields a column of the file can fill. */
+/**
+ * The fields a column of the file can fill. `id` (an export's "ID") names the account a line
+ * updates in `upsert` mode, before its e-mail; `create` mode fills nothing from it.
+ */
 export const IMPORT_FIELDS = [
+  'id',
   'name',
   'email',
   'roles',
@@ -41,7 +45,10 @@ export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 export const IMPORT_DELIMITERS = [',', ';', '\t', '|'] as const;
 export type ImportDelimiter = (typeof IMPORT_DELIMITERS)[number];
 
-/** `create` adds new users only; `upsert` also updates the users the file's e-mails name. */
+/**
+ * `create` adds new users only; `upsert` also updates the users the file names: by a line's `id`
+ * when it has one (its e-mail may then change), by its e-mail otherwise.
+ */
 export const IMPORT_MODES = ['create', 'upsert'] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 
@@ -63,8 +70,8 @@ export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
 /**
  * Why a line was not imported: `skip` codes leave a valid line alone on purpose (a deleted user
  * not asked to be restored, an e-mail already taken in `create` mode, a later line repeating an
- * e-mail; an undo: an account changed since the import), every other code is an error in the
- * line that the file's author can fix.
+ * e-mail or id; an undo: an account changed since the import), every other code is an error in
+ * the line that the file's author can fix.
  */
 export const IMPORT_SKIP_CODES = ['EMAIL_TAKEN', 'DUPLICATE_IN_FILE', 'USER_DELETED', 'CHANGED_SINCE'] as const;
 export const IMPORT_ERROR_CODES = [
@@ -76,6 +83,8 @@ export const IMPORT_ERROR_CODES = [
   'BAD_ACTIVE',
   'UNKNOWN_ROLE',
   'ROLE_NOT_GRANTABLE',
+  // An upsert line's id that no account has (deleted accounts included).
+  'ID_NOT_FOUND',
   // A custom attribute's value the definition refuses (its message names the attribute and the rule).
   'INVALID_ATTRIBUTE',
 ] as const;

@@ -244,6 +244,7 @@ export const JOB_CODE_SENTENCES: Readonly<Record<JobReportCode, string>> = {
   BAD_ACTIVE: 'The active column is not yes or no.',
   UNKNOWN_ROLE: 'The line names a role that does not exist.',
   ROLE_NOT_GRANTABLE: 'The line names a role the job’s submitter may not give.',
+  ID_NOT_FOUND: 'No account has the id the line names.',
   INVALID_ATTRIBUTE: 'A custom attribute’s value on the line is not valid.',
   INTERNAL: 'Something went wrong on our side with this line.',
 };

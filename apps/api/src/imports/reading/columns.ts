@@ -39,6 +39,8 @@ export function headerKey(header: string): string {
 }
 
 const SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = {
+  // An export's "ID" column: the account's id here (another system's id is `external_id`).
+  id: ['id', 'user id'],
   name: ['name', 'full name', 'nom', 'nom complet', 'nombre', 'display name'],
   email: ['email', 'e-mail', 'mail', 'email address', 'courriel', 'e-mail-adresse', 'adresse e-mail', 'correo'],
   roles: ['role', 'roles'],

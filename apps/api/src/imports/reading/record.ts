@@ -3,6 +3,8 @@ import type { ColumnMapping } from './columns.js';
 import type { SourceRow } from './types.js';
 
 export interface ImportRecord {
+  /** The account's id as the cell says it (checked when staged: import-file.ts). */
+  id: string | null;
   name: string | null;
   email: string | null;
   /** null when no roles column or every roles cell is empty: the caller's default roles apply. */
@@ -61,6 +63,7 @@ export function recordOf(
 ): { record: ImportRecord } | { error: RecordError } {
   if (row.problem) return { error: { code: row.problem.code, message: row.problem.message } };
   const record: ImportRecord = {
+    id: null,
     name: null,
     email: null,
     roles: null,

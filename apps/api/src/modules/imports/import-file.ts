@@ -1,4 +1,10 @@
-import { canonicalEmail, type ImportFile, type ImportOptions, UserCreateInputSchema } from '@app/contracts';
+import {
+  canonicalEmail,
+  type ImportFile,
+  type ImportMode,
+  type ImportOptions,
+  UserCreateInputSchema,
+} from '@app/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { hashPassword } from '../../auth/password.js';
@@ -57,6 +63,7 @@ async function stagedLine(
   const read = recordOf(row, columns);
   if ('error' in read) {
     const record: StagedRecord = {
+      id: null,
       name: null,
       email: null,
       roles: null,
@@ -82,8 +89,57 @@ async function stagedLine(
     ...(Object.keys(r.attributes).length > 0 ? { attributes: r.attributes } : {}),
     problem: null,
   };
-  const record = await withPassword(base, r.password, dryRun);
+  const record = await withPassword(withId(base, r.id), r.password, dryRun);
   return { line: row.line, emailKey: r.email ? canonicalEmail(r.email).slice(0, 255) : null, record };
+}
+
+/** An account id as a cell says it: a whole number (an export writes it so), at most 15 digits. */
+const ACCOUNT_ID = /^\d{1,15}$/;
+
+/** The line's `id` cell read as the account it names, or the line's problem when it names none. */
+function withId(record: StagedRecord, cell: string | null): StagedRecord {
+  const text = cell?.trim() ?? '';
+  if (text === '') return { ...record, id: null };
+  const id = ACCOUNT_ID.test(text) ? Number(text) : 0;
+  if (id > 0) return { ...record, id };
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  const message = `"${shown}" is not an account id: leave the ID empty to match the line by its e-mail.`;
+  return { ...record, id: null, problem: record.problem ?? { code: 'INVALID_ROW', message } };
+}
+
+/**
+ * A later line naming an id an earlier line named is not imported, as with e-mails: lines are
+ * checked in the file's order while staged (`firstLineOfId` holds the ids seen so far), so a dry
+ * run and the real run agree whatever chunk each line falls in.
+ */
+function withoutRepeatedIds(lines: StagedLine[], firstLineOfId: Map<number, number>): void {
+  for (const staged of lines) {
+    const { id, problem } = staged.record;
+    if (id === null || id === undefined || problem) continue;
+    const first = firstLineOfId.get(id);
+    if (first === undefined) {
+      firstLineOfId.set(id, staged.line);
+      continue;
+    }
+    const message = `Line ${first} already names the account with ID ${id}; only the first line naming it is imported.`;
+    staged.record = { ...staged.record, problem: { code: 'DUPLICATE_IN_FILE', message } };
+  }
+}
+
+/**
+ * In `create` mode an ID column fills nothing (there is no account to name): it is listed with
+ * the headers that fill no field, so the file's preview says it is not imported.
+ */
+function idColumnIgnored(match: ReturnType<typeof matchColumns>, mode: ImportMode): ReturnType<typeof matchColumns> {
+  if (mode !== 'create') return match;
+  if (!match.columns.some((c) => c.field === 'id')) return match;
+  const unknown = new Set(match.unknown);
+  return {
+    ...match,
+    columns: match.columns.map((c) => (c.field === 'id' ? { ...c, field: null } : c)),
+    // In the file's order, as the other headers that fill nothing.
+    unknown: match.columns.filter((c) => c.field === 'id' || unknown.has(c.header)).map((c) => c.header),
+  };
 }
 
 function emailCell(row: SourceRow, columns: ReturnType<typeof matchColumns>['columns']): string | null {
@@ -112,13 +168,14 @@ function maskSecrets(values: readonly string[], columns: ReturnType<typeof match
   });
 }
 
-/** Stages `lines`, hashing at most HASHES_AT_ONCE passwords at a time. */
+/** Stages `lines`, hashing at most HASHES_AT_ONCE passwords at a time; `firstLineOfId`: see withoutRepeatedIds. */
 async function stageBatch(
   db: Database,
   uploadId: number,
   rows: readonly SourceRow[],
   columns: ReturnType<typeof matchColumns>['columns'],
   dryRun: boolean,
+  firstLineOfId: Map<number, number>,
 ): Promise<void> {
   const lines: StagedLine[] = new Array(rows.length);
   let next = 0;
@@ -127,6 +184,7 @@ async function stageBatch(
       lines[i] = await stagedLine(rows[i] as SourceRow, columns, dryRun);
   };
   await Promise.all(Array.from({ length: HASHES_AT_ONCE }, worker));
+  withoutRepeatedIds(lines, firstLineOfId);
   await stageLines(db, uploadId, lines);
 }
 
@@ -165,7 +223,7 @@ export async function stageFile(
       step = await iterator.next();
     }
     const { headers } = opened.detected;
-    const match = matchColumns(headers, options.map ?? {}, first, attributes);
+    const match = idColumnIgnored(matchColumns(headers, options.map ?? {}, first, attributes), options.mode);
     const file: Omit<ImportFile, 'rows'> = {
       name: spooled.name,
       bytes: spooled.bytes,
@@ -186,9 +244,10 @@ export async function stageFile(
     uploadId = id;
     // Each batch is written while the next one is read: parsing and the database overlap.
     let writing: Promise<void> = Promise.resolve();
+    const firstLineOfId = new Map<number, number>();
     const write = async (lines: SourceRow[]) => {
       await writing;
-      writing = stageBatch(db, id, lines, match.columns, options.dryRun);
+      writing = stageBatch(db, id, lines, match.columns, options.dryRun, firstLineOfId);
       // Handled when awaited; until then a failure must not count as unhandled.
       writing.catch(() => undefined);
     };

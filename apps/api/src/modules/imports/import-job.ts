@@ -15,7 +15,7 @@ import { jobActor } from '../../jobs/job-actor.js';
 import type { HandlerContext } from '../../context.js';
 import { type Decision, decideChunk, type Settings } from './import.decide.js';
 import { type LineProblem, validateLine, type ValidLine } from './import.lines.js';
-import { accountsByEmail, externalIdOwners } from './imports.accounts.js';
+import { accountsByEmail, accountsById, changedByImport, externalIdOwners } from './imports.accounts.js';
 import { firstLines, linesAfter } from './imports.staging.js';
 import { judgeChunkAttributes } from './import.attributes.js';
 import { applyDecisions } from './import.apply.js';
@@ -31,27 +31,34 @@ async function chunkFacts(
   tx: Transaction,
   params: ImportJobParams,
   valid: ValidLine[],
-  run: { lock: boolean; adminsGone: number },
+  run: { lock: boolean; adminsGone: number; jobId: number },
 ) {
   const { db } = ctx;
   const { lock } = run;
   const emails = valid.map((l) => l.email);
+  const lineIds = valid.flatMap((l) => (l.id === null ? [] : [l.id]));
   const externalIds = valid.flatMap((l) => (l.externalId === null ? [] : [l.externalId]));
-  const [accounts, firsts, owners] = [
+  const [accounts, byId, firsts, owners] = [
     await accountsByEmail(db, tx, emails, lock),
+    await accountsById(db, tx, lineIds, lock),
     await firstLines(db, tx, params.uploadId, emails),
     await externalIdOwners(db, tx, externalIds),
   ];
-  const ids = [...accounts.values()].map((a) => a.id);
+  const named = new Map([...accounts.values(), ...byId.values()].map((a) => [a.id, a]));
+  const ids = [...named.keys()];
+  // Only a real run has written earlier chunks: a dry run's lines are judged against the accounts as they are.
+  const changedEarlier = lock ? await changedByImport(db, tx, run.jobId, ids) : new Map<number, number>();
   const adminRoleName = ctx.config.users.activation.adminRoleName;
   const adminRoleId = await roleIdByName(db, tx, adminRoleName);
   // The administrators' turn is taken only when an existing administrator is named at all.
-  const namesAdmin = adminRoleId !== null && [...accounts.values()].some((a) => a.roleIds.includes(adminRoleId));
+  const namesAdmin = adminRoleId !== null && [...named.values()].some((a) => a.roleIds.includes(adminRoleId));
   if (namesAdmin && lock) await lockAdministratorChanges(db, tx);
   const admins = namesAdmin ? await activeAdminsInPlay(db, tx, adminRoleId, ids, run.adminsGone) : new Set<number>();
   return {
     facts: {
       accounts,
+      byId,
+      changedEarlier,
       firstLines: firsts,
       externalIdOwners: owners,
       beyond: await permissionsBeyond(db, tx, ctx.actor, ids),
@@ -129,7 +136,11 @@ export function importJobKind(db: Database, config: AppConfig): JobKindRunner {
       // A dry run writes nothing, so it counts the administrators its earlier chunks would have
       // taken away, and the last-administrator rule judges as the real run will.
       const adminsGone = dryRun ? (before.adminsGone ?? 0) : 0;
-      const { facts, adminRoleId } = await chunkFacts(ctx, tx, params, valid, { lock: !dryRun, adminsGone });
+      const { facts, adminRoleId } = await chunkFacts(ctx, tx, params, valid, {
+        lock: !dryRun,
+        adminsGone,
+        jobId: Number(job.id),
+      });
       const settings: Settings = {
         mode: params.mode,
         activate: params.activate,

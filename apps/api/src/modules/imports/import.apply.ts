@@ -112,7 +112,13 @@ export async function applyDecisions(
     const delta = restoring
       ? { total: 1, active: nowActive ? 1 : 0, trashed: -1 }
       : { total: 0, active: activeDelta, trashed: 0 };
-    await withStatsDeferred(db, tx, delta, () => updateAccount(db, tx, u.account.id, u.set, u.roles, now));
+    try {
+      await withStatsDeferred(db, tx, delta, () => updateAccount(db, tx, u.account.id, u.set, u.roles, now));
+    } catch (err) {
+      // Another door took the line's new e-mail since the chunk read it: decide again.
+      if (err instanceof UniqueConstraintError) throw new RetryTransaction('an e-mail was taken meanwhile');
+      throw err;
+    }
     const before = { ...u.before, ...(restoring ? { deleted: true } : {}) };
     const after = { ...u.after, ...(restoring ? { deleted: false } : {}) };
     await recordChange(db, tx, {

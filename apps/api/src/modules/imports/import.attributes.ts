@@ -11,7 +11,7 @@ import {
   lockDefinitionsShared,
   valueColumns,
 } from '../attributes/attributes.repository.js';
-import type { Account } from './imports.accounts.js';
+import { namedAccount } from './import.decide.js';
 import { readAttributeCell, userCellEmail } from './import.attribute-cells.js';
 import type { LineProblem, ValidLine } from './import.lines.js';
 
@@ -31,6 +31,9 @@ export interface ChunkAttributes {
   judged: Map<number, AttributeWrite[] | LineProblem>;
   held: HeldValues;
 }
+
+/** What finds the account a line names (import.decide.ts `namedAccount`). */
+type NamingFacts = Parameters<typeof namedAccount>[1];
 
 const problem = (message: string): LineProblem => ({ code: 'INVALID_ATTRIBUTE', message });
 const takenMessage = (d: AttributeDefinition) => `Another user already has this ${d.label}: it must be unique.`;
@@ -91,17 +94,19 @@ export async function judgeChunkAttributes(
   ctx: HandlerContext,
   tx: Transaction,
   lines: readonly ValidLine[],
-  facts: { accounts: ReadonlyMap<string, Account>; firstLines: ReadonlyMap<string, number> },
+  facts: NamingFacts & { firstLines: ReadonlyMap<string, number> },
   settings: { mode: ImportMode; restore: boolean },
 ): Promise<ChunkAttributes> {
   const { db } = ctx;
   const takesPart = (l: ValidLine) => {
-    const account = facts.accounts.get(l.email);
+    const account = namedAccount(l, facts);
     if ((facts.firstLines.get(l.email) ?? l.line) < l.line) return false;
+    // A line whose id names no account creates nothing: it keeps its own reason (ID_NOT_FOUND).
+    if (l.id !== null && !account) return false;
     return !account || (account.deleted ? settings.restore : settings.mode === 'upsert');
   };
   const judgedLines = lines.filter(takesPart);
-  const creates = judgedLines.some((l) => !facts.accounts.has(l.email));
+  const creates = judgedLines.some((l) => !namedAccount(l, facts));
   const keys = [...new Set(judgedLines.flatMap((l) => Object.keys(l.attributeCells)))];
   const named = await lockDefinitionsShared(db, tx, keys);
   // A new account must be given every required attribute: those the file does not name count too.
@@ -117,7 +122,7 @@ export async function judgeChunkAttributes(
   const known = await usersByEmail(db, tx, emails);
   const judged = new Map<number, AttributeWrite[] | LineProblem>();
   for (const line of judgedLines) {
-    const account = facts.accounts.get(line.email);
+    const account = namedAccount(line, facts);
     if (Object.keys(line.attributeCells).length === 0 && account) continue;
     const input: UserAttributesInput = {};
     let refused: LineProblem | null = null;
@@ -132,8 +137,8 @@ export async function judgeChunkAttributes(
       refused = problem(Object.values(plan.errors)[0]?.[0] ?? 'An attribute is not valid.');
     judged.set(line.line, refused ?? ('writes' in plan ? plan.writes : []));
   }
-  await referencesAndUniques(ctx, tx, judged, lines, facts.accounts);
-  const accountIds = judgedLines.flatMap((l) => facts.accounts.get(l.email)?.id ?? []);
+  await referencesAndUniques(ctx, tx, judged, lines, facts);
+  const accountIds = judgedLines.flatMap((l) => namedAccount(l, facts)?.id ?? []);
   return { judged, held: await heldValues(db, tx, accountIds, named) };
 }
 
@@ -143,7 +148,7 @@ async function referencesAndUniques(
   tx: Transaction,
   judged: Map<number, AttributeWrite[] | LineProblem>,
   lines: readonly ValidLine[],
-  accounts: ReadonlyMap<string, Account>,
+  facts: NamingFacts,
 ) {
   const all = [...judged.values()].flatMap((j) => (Array.isArray(j) ? j : []));
   const refs = all.filter((w) => w.definition.type === 'user' && w.value !== null).map((w) => Number(w.value));
@@ -153,7 +158,7 @@ async function referencesAndUniques(
   for (const line of lines) {
     const writes = judged.get(line.line);
     if (!Array.isArray(writes)) continue;
-    const accountId = accounts.get(line.email)?.id ?? null;
+    const accountId = namedAccount(line, facts)?.id ?? null;
     for (const w of writes) {
       const d = w.definition as AttributeDefinition;
       if (w.value === null) continue;

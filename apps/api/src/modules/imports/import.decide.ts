@@ -10,8 +10,9 @@ import type { LineProblem, ValidLine } from './import.lines.js';
 /**
  * What each line of a chunk does to the account it names, by the same rules as every other door:
  * `create` when no account holds the e-mail, `update`/`unchanged` for one that does (upsert, or
- * a deleted one to restore), `skip` or `error` otherwise. Updates meet the rules of SPEC §7
- * through the domain's `judge`, all of the chunk's at once and in line order, so the
+ * a deleted one to restore), `skip` or `error` otherwise; in upsert mode a line with an id names
+ * its account by that id, whose e-mail may then change (`namedAccount`). Updates meet the rules
+ * of SPEC §7 through the domain's `judge`, all of the chunk's at once and in line order, so the
  * last-administrator rule sees what the earlier lines leave.
  */
 
@@ -26,6 +27,7 @@ export interface Settings {
 
 export interface UpdateSet {
   name?: string;
+  email?: string;
   is_active?: boolean;
   external_id?: string | null;
   restore?: boolean;
@@ -63,7 +65,12 @@ export const problemDecision = (
 });
 
 export interface ChunkFacts {
+  /** The accounts holding the lines' e-mails, by canonical e-mail. */
   accounts: ReadonlyMap<string, Account>;
+  /** The accounts the lines' ids name (upsert). */
+  byId: ReadonlyMap<number, Account>;
+  /** Accounts earlier chunks of this import already changed, with the line that did (a real run). */
+  changedEarlier: ReadonlyMap<number, number>;
   /** The first line of the file holding each e-mail. */
   firstLines: ReadonlyMap<string, number>;
   externalIdOwners: ReadonlyMap<string, number>;
@@ -73,6 +80,18 @@ export interface ChunkFacts {
   admins: ReadonlySet<number>;
   /** What each account holds now of the attributes its line names, by key. */
   attributeValues: ReadonlyMap<number, ReadonlyMap<string, unknown>>;
+}
+
+/**
+ * The account a line names: the one with the line's id when it has one (only upsert lines do:
+ * a create's ID column fills nothing), else the one holding its e-mail. Every step that asks
+ * which account a line is about (its attributes, its decision) asks here.
+ */
+export function namedAccount(
+  line: Pick<ValidLine, 'id' | 'email'>,
+  facts: Pick<ChunkFacts, 'accounts' | 'byId'>,
+): Account | undefined {
+  return line.id === null ? facts.accounts.get(line.email) : facts.byId.get(line.id);
 }
 
 const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
@@ -108,6 +127,11 @@ function proposal(line: ValidLine, account: Account, facts: ChunkFacts, s: Setti
   if (account.deleted) {
     set.restore = true;
     changes.push({ kind: 'restore', target });
+  }
+  // Found by its id, an account takes the line's e-mail (found by its e-mail, it already has it).
+  if (line.email !== account.email.toLowerCase()) {
+    set.email = line.email;
+    [before.email, after.email] = [account.email, line.email];
   }
   if (line.name !== null && line.name !== account.name) {
     set.name = line.name;
@@ -146,16 +170,49 @@ function proposal(line: ValidLine, account: Account, facts: ChunkFacts, s: Setti
 
 type Proposal = ReturnType<typeof proposal> & { line: ValidLine; account: Account };
 
+/** What earlier lines of the chunk claim: external ids, and accounts (by id), each with its line. */
+interface Claims {
+  externalIds: Map<string, number>;
+  accounts: Map<number, number>;
+}
+
+/**
+ * The account a line is about, or why it names none it may change: an id no account has, an
+ * e-mail another account holds, an account an earlier line already names.
+ */
+function accountOfLine(
+  line: ValidLine,
+  facts: ChunkFacts,
+  claims: Claims,
+): { account: Account | undefined } | (LineProblem & { userId: number | null }) {
+  const account = namedAccount(line, facts);
+  if (line.id !== null && !account)
+    return { code: 'ID_NOT_FOUND', message: `No account has the ID ${line.id}.`, userId: null };
+  if (!account) return { account };
+  const holder = facts.accounts.get(line.email);
+  if (holder && holder.id !== account.id) {
+    const message = 'Another account already has this e-mail address; an e-mail can belong to one account only.';
+    return { code: 'EMAIL_TAKEN', message, userId: account.id };
+  }
+  const earlier = claims.accounts.get(account.id) ?? facts.changedEarlier.get(account.id);
+  if (earlier !== undefined) {
+    const message = `Line ${earlier} already names this account; only the first line naming it is imported.`;
+    return { code: 'DUPLICATE_IN_FILE', message, userId: account.id };
+  }
+  claims.accounts.set(account.id, line.line);
+  return { account };
+}
+
 /**
  * One line's decision where the line alone decides it, or the update it proposes (judged with
- * the chunk's other updates). `claimed`: external ids earlier lines of the chunk claim.
+ * the chunk's other updates).
  */
 function firstPass(
   actor: Actor,
   line: ValidLine | (LineProblem & { line: number; email: string }),
   facts: ChunkFacts,
   s: Settings,
-  claimed: Map<string, number>,
+  claims: Claims,
 ): Decision | Proposal {
   if ('code' in line) return problemDecision(line.line, line.email, null, line);
   const refuse = (code: ImportProblemCode, message: string, userId: number | null = null) =>
@@ -167,16 +224,18 @@ function firstPass(
       `Line ${first} already has this e-mail address; only the first line with it is imported.`,
     );
   }
-  const account = facts.accounts.get(line.email);
+  const named = accountOfLine(line, facts, claims);
+  if ('code' in named) return refuse(named.code, named.message, named.userId);
+  const { account } = named;
   const owner = line.externalId === null ? undefined : facts.externalIdOwners.get(line.externalId);
   if (owner !== undefined && owner !== account?.id) {
     return refuse('INVALID_ROW', 'Another account already has this external id.', account?.id ?? null);
   }
-  const earlier = line.externalId === null ? undefined : claimed.get(line.externalId);
+  const earlier = line.externalId === null ? undefined : claims.externalIds.get(line.externalId);
   if (earlier !== undefined) {
     return refuse('INVALID_ROW', `Line ${earlier} already has this external id.`, account?.id ?? null);
   }
-  if (line.externalId !== null) claimed.set(line.externalId, line.line);
+  if (line.externalId !== null) claims.externalIds.set(line.externalId, line.line);
   if (!account) return creation(actor, line, s);
   if (account.deleted && !s.restore) {
     return refuse(
@@ -207,8 +266,8 @@ export function decideChunk(
   facts: ChunkFacts,
   s: Settings,
 ): Decision[] {
-  const claimed = new Map<string, number>();
-  const passed = lines.map((line) => firstPass(actor, line, facts, s, claimed));
+  const claims: Claims = { externalIds: new Map(), accounts: new Map() };
+  const passed = lines.map((line) => firstPass(actor, line, facts, s, claims));
   const proposals = passed.filter(isProposal);
   const changes = proposals.filter((p) => p.set.restore || Object.keys(p.after).length > 0).flatMap((p) => p.changes);
   const violations = judge(actor, changes, facts.admins, s.rules);

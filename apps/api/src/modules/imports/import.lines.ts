@@ -20,6 +20,8 @@ export interface LineProblem {
 /** A line whose fields are valid: what it asks for, each field null when the line leaves it alone. */
 export interface ValidLine {
   line: number;
+  /** The account the line names by id (upsert), null when it names it by its e-mail. */
+  id: number | null;
   email: string;
   name: string | null;
   roleIds: number[] | null;
@@ -86,6 +88,7 @@ export function validateLine(staged: StagedLine, env: LineEnv): ValidLine | Line
   }
   return {
     line: staged.line,
+    id: r.id ?? null,
     email: email.data,
     name,
     roleIds,

@@ -81,6 +81,32 @@ export async function readAccounts(
   });
 }
 
+/** `readAccounts` by id. */
+export async function accountsById(
+  db: Database,
+  tx: Transaction,
+  ids: readonly number[],
+  lock: boolean,
+): Promise<Map<number, Account>> {
+  const accounts = await readAccounts(db, tx, { ids }, lock);
+  return new Map(accounts.map((a) => [a.id, a]));
+}
+
+/** Which of `userIds` the import `jobId` already changed (in earlier chunks), with the line that did. */
+export async function changedByImport(
+  db: Database,
+  tx: Transaction,
+  jobId: number,
+  userIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.sequelize.query<{ user_id: number | string; line: number | string }>(
+    'SELECT user_id, line FROM import_changes WHERE job_id = :jobId AND user_id IN (:userIds)',
+    { replacements: { jobId, userIds: [...userIds] }, type: QueryTypes.SELECT, transaction: tx },
+  );
+  return new Map(rows.map((r) => [Number(r.user_id), Number(r.line)]));
+}
+
 /** `readAccounts` by canonical e-mail (lower case). */
 export async function accountsByEmail(
   db: Database,
@@ -143,18 +169,23 @@ export async function insertRoleAssignments(
   );
 }
 
-/** One account's fields as an import line changes them (and its roles, when the line names them). */
+/**
+ * One account's fields as an import line changes them (and its roles, when the line names them).
+ * A new e-mail (one not free raises the unique constraint) is the account's primary one, as a
+ * form's edit makes it.
+ */
 export async function updateAccount(
   db: Database,
   tx: Transaction,
   id: number,
-  set: { name?: string; is_active?: boolean; external_id?: string | null; restore?: boolean },
+  set: { name?: string; email?: string; is_active?: boolean; external_id?: string | null; restore?: boolean },
   roles: { added: number[]; removed: number[] } | null,
   now: Date,
 ): Promise<void> {
   const columns: string[] = ['lock_version = lock_version + 1', 'updated_at = :now'];
   // A rename drops the name parts an identity provider sent for the old name (RENAMED).
   if (set.name !== undefined) columns.push('name = :name', 'given_name = NULL', 'family_name = NULL');
+  if (set.email !== undefined) columns.push('email = :email', 'email_primary = 1');
   if (set.is_active !== undefined) columns.push('is_active = :isActive');
   if (set.external_id !== undefined) columns.push('external_id = :externalId');
   if (set.restore) columns.push('deleted_at = NULL');
@@ -163,6 +194,7 @@ export async function updateAccount(
       id,
       now: sqlDate(db, now),
       name: set.name ?? null,
+      email: set.email ?? null,
       isActive: set.is_active ?? null,
       externalId: set.external_id ?? null,
     },

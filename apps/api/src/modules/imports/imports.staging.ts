@@ -12,6 +12,8 @@ import { inWriteTurn } from '../../db/transaction.js';
 
 /** A line's fields as staged: what the file said, a password already hashed, never in clear. */
 export interface StagedRecord {
+  /** The account the line names by id (upsert only); absent in lines staged before ids were read. */
+  id?: number | null;
   name: string | null;
   email: string | null;
   roles: string[] | null;

@@ -1,4 +1,5 @@
-import type { Transaction } from 'sequelize';
+import { type Transaction, UniqueConstraintError } from 'sequelize';
+import { RetryTransaction } from '../../db/transaction.js';
 import type { AppConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { sqlDate } from '../../db/sql-date.js';
@@ -17,7 +18,7 @@ import { revokeCredentials } from '../users/users.batch-repository.js';
 import { withStatsDeferred } from '../users/users.stats-deferral.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import { type ImportChange, importChangesAfter } from './imports.undo-repository.js';
-import { type Account, readAccounts, updateAccount } from './imports.accounts.js';
+import { type Account, accountsByEmail, readAccounts, updateAccount } from './imports.accounts.js';
 import type { HandlerContext } from '../../context.js';
 import { type AttributeDefinition, listDefinitions } from '../attributes/attributes.repository.js';
 import { type HeldValues, heldValues, storeValues } from './import.attributes.js';
@@ -34,12 +35,30 @@ async function attributesNamed(db: Database, tx: Transaction, changes: readonly 
   return keys.size === 0 ? [] : (await listDefinitions(db, tx)).filter((d) => keys.has(d.key));
 }
 
+/** The e-mails an import's records would give back (the accounts it moved off them). */
+function emailsGivenBack(changes: readonly ImportChange[]): string[] {
+  return changes.flatMap((c) => (typeof c.before?.email === 'string' ? [c.before.email] : []));
+}
+
+/**
+ * Why an account cannot get its old e-mail back: another account holds it now (a unique e-mail;
+ * deleted accounts hold theirs too). `holders`: the accounts holding the e-mails given back.
+ */
+function emailRefusal(account: Account, before: Record<string, unknown>, holders: ReadonlyMap<string, Account>) {
+  if (typeof before.email !== 'string') return null;
+  // Keyed as `accountsByEmail` keys them; the column compares without case on both engines.
+  const holder = holders.get(before.email.toLowerCase());
+  if (!holder || holder.id === account.id) return null;
+  return `${account.name}'s e-mail ${before.email} now belongs to another account: left as it is.`;
+}
+
 /**
  * Undoing an import, a chunk of its changed accounts at a time (in user id order): each account
  * it created is removed (deactivated and soft-deleted at once: it is the import's own account,
  * so the "deactivate first" rule, meant for a person's deliberate delete, does not apply), each
- * it updated gets back its fields as they were. An account changed since the import (its lock
- * version moved) is left alone and reported. Everything else meets the rules of SPEC §7.
+ * it updated gets back its fields as they were, its e-mail included. An account changed since
+ * the import (its lock version moved), or whose old e-mail another account holds by now, is left
+ * alone and reported. Everything else meets the rules of SPEC §7.
  */
 
 /** An account's value of a field an import's diff names (`roles`: the role names, sorted). */
@@ -117,6 +136,7 @@ async function applyPlans(
     const b = p.before;
     const set = {
       ...(typeof b.name === 'string' ? { name: b.name } : {}),
+      ...(typeof b.email === 'string' ? { email: b.email } : {}),
       ...(typeof b.is_active === 'boolean' ? { is_active: b.is_active } : {}),
       ...('external_id' in b ? { external_id: (b.external_id as string | null) ?? null } : {}),
     };
@@ -133,7 +153,7 @@ async function applyPlans(
       ? { total: -1, active: wasActive ? -1 : 0, trashed: 1 }
       : { total: 0, active: active === wasActive ? 0 : active ? 1 : -1, trashed: 0 };
     await withStatsDeferred(db, tx, delta, async () => {
-      await updateAccount(db, tx, p.target.id, set, roles, now);
+      await updateOrRetry(db, tx, p.target.id, set, roles, now);
       if (deleting) {
         await db.sequelize.query('UPDATE users SET deleted_at = :now WHERE id = :id', {
           replacements: { id: p.target.id, now: sqlDate(db, now) },
@@ -161,6 +181,16 @@ async function applyPlans(
   }
 }
 
+/** An account put back; an old e-mail another door took since the chunk read it sends the chunk to be decided again. */
+async function updateOrRetry(...args: Parameters<typeof updateAccount>) {
+  try {
+    await updateAccount(...args);
+  } catch (err) {
+    if (err instanceof UniqueConstraintError) throw new RetryTransaction('an e-mail was taken meanwhile');
+    throw err;
+  }
+}
+
 /** The `undo` kind for the job runner. */
 export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
   return {
@@ -182,6 +212,7 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
         read.map((a) => a.id),
         attributes,
       );
+      const holders = await accountsByEmail(db, tx, emailsGivenBack(changes), true);
       const adminRoleId = await roleIdByName(db, tx, config.users.activation.adminRoleName);
       const items: JobItem[] = [];
       const plans: Plan[] = [];
@@ -212,6 +243,11 @@ export function undoJobKind(db: Database, config: AppConfig): JobKindRunner {
           plans.push({ kind: 'remove', change: { ...change, roleIds: account.roleIds }, target });
         else {
           const before = change.before ?? {};
+          const taken = emailRefusal(account, before, holders);
+          if (taken) {
+            items.push(item(account.id, account.email, 'EMAIL_TAKEN', taken));
+            continue;
+          }
           const now = Object.fromEntries(Object.keys(before).map((k) => [k, fieldOf(account, k, held)]));
           plans.push({ kind: 'restore', change: { ...change, roleIds: account.roleIds }, target, before, now });
         }
