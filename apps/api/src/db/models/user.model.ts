@@ -60,7 +60,8 @@ export function initUser(sequelize: Sequelize, dialect: Dialect) {
       user_name: { type: t.ciText(255), allowNull: true },
       given_name: { type: t.ciText(100), allowNull: true },
       family_name: { type: t.ciText(100), allowNull: true },
-      email_primary: { type: DataTypes.BOOLEAN, allowNull: true, defaultValue: true },
+      // No default here: the column's own (1) fills it, so the model also writes to tables migrated before it.
+      email_primary: { type: DataTypes.BOOLEAN, allowNull: true },
     },
     {
       sequelize,
