@@ -1,4 +1,4 @@
-import type { JobStatus } from '@app/contracts';
+import type { ImportMode, JobStatus } from '@app/contracts';
 import { formatCount, listStrings } from './list-strings';
 
 const STATUSES: Record<JobStatus, string> = {
@@ -46,6 +46,25 @@ const SKIP_CODES: Record<string, string> = {
 
 const users = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
 
+/** What a bulk job does to the users it ran on, named with their number ("Deactivate 2,461 users"). */
+const ACTIONS = {
+  activate: (who: string) => `Activate ${who}`,
+  deactivate: (who: string) => `Deactivate ${who}`,
+  delete: (who: string) => `Delete ${who}`,
+  restore: (who: string) => `Restore ${who}`,
+  forceDelete: (who: string) => `Permanently delete ${who}`,
+  invite: (who: string) => `Invite ${who}`,
+  addRole: (who: string, role: string | null) => (role ? `Add role “${role}” to ${who}` : `Add a role to ${who}`),
+  removeRole: (who: string, role: string | null) =>
+    role ? `Remove role “${role}” from ${who}` : `Remove a role from ${who}`,
+  setAttribute: (who: string, label: string | null) =>
+    label ? `Set ${label} for ${who}` : `Set an attribute for ${who}`,
+  other: (who: string) => `Change ${who}`,
+};
+
+/** An import's mode in a job's title, short: the import page's choice says it in full. */
+const IMPORT_MODE_WORDS: Record<ImportMode, string> = { create: 'add only', upsert: 'add and update' };
+
 /** Background jobs: the list, one job's page, the header indicator, the selection's dialog. */
 export const jobsMessages = {
   ...listStrings({
@@ -65,11 +84,26 @@ export const jobsMessages = {
   skipCodes: SKIP_CODES,
   skipCode: (code: string) => SKIP_CODES[code] ?? code,
   filterStatus: 'Status',
+  filterRuns: 'Show',
+  dryRunsOnly: 'Dry runs',
+  /** A job's title: what it does and what it ran on, in words. */
+  titles: {
+    users,
+    actions: ACTIONS,
+    chip: (label: string, value: string) => `${label}: ${value}`,
+    withheld: (count: number) =>
+      count === 1 ? '1 condition you may not see' : `${formatCount(count)} conditions you may not see`,
+    selection: (action: string, conditions: string[], except: number) =>
+      `${action}${conditions.length ? ` matching ${conditions.join(', ')}` : ''}${except ? ` (${formatCount(except)} left out)` : ''}`,
+    import: (file: string | null, mode: ImportMode) => `Import ${file ?? 'a file'} (${IMPORT_MODE_WORDS[mode]})`,
+    undo: (id: number) => `Undo job #${id}`,
+  },
   columns: {
     id: 'Job',
     status: 'Status',
     progress: 'Progress',
     changed: 'Changed',
+    wouldChange: 'Would change',
     skipped: 'Skipped',
     submitted_by: 'Submitted by',
     created_at: 'Started',
@@ -129,12 +163,17 @@ export const jobsMessages = {
     /** The header link's words: the count always shows, the rest from 640 px up (and to screen readers). */
     rest: (count: number) => (count === 1 ? ' job running' : ' jobs running'),
     label: (count: number) => `${formatCount(count)}${count === 1 ? ' job running' : ' jobs running'}`,
+    /** The one job moving, by its title. */
+    one: (title: string) => `${title}: running`,
   },
   finishedToast: {
     succeeded: (operation: string) => `${operation}: done`,
     cancelled: (operation: string) => `${operation}: cancelled`,
     failed: (operation: string) => `${operation}: failed`,
     counts: (changed: number, skipped: number) => `${users(changed)} changed, ${formatCount(skipped)} skipped.`,
+    /** A dry run changed nobody: what it found would change. */
+    wouldCounts: (changed: number, skipped: number) =>
+      `${users(changed)} would be changed, ${formatCount(skipped)} would be skipped.`,
     view: 'View',
   },
   /** A bulk action's real job was submitted (the selection's dialog hands it over). */

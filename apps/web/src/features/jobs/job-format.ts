@@ -1,6 +1,7 @@
 import { isFinishedJob, type Job, type JobStatus, type JobWithSubmitter } from '@app/contracts';
 import type { BadgeTone } from '@app/ui';
 import type { Messages } from '../../i18n/messages';
+import { selectionConditions } from './job-target';
 
 export const JOB_TONES: Record<JobStatus, BadgeTone> = {
   queued: 'neutral',
@@ -35,6 +36,57 @@ export function operationLabel(
     default:
       return t.other;
   }
+}
+
+/** What a bulk job does, to `who` (its users, counted). */
+function actionOn(job: Pick<Job, 'operation' | 'active' | 'role' | 'attribute'>, who: string, m: Messages): string {
+  const t = m.jobs.titles.actions;
+  switch (job.operation) {
+    case 'setActive':
+      return job.active ? t.activate(who) : t.deactivate(who);
+    case 'delete':
+    case 'restore':
+    case 'forceDelete':
+    case 'invite':
+      return t[job.operation](who);
+    case 'addRole':
+    case 'removeRole':
+      return t[job.operation](who, job.role?.name ?? null);
+    case 'setAttribute':
+      return t.setAttribute(who, job.attribute?.label ?? null);
+    default:
+      return t.other(who);
+  }
+}
+
+/**
+ * A job's title: what it does and what it ran on, in words — "Deactivate 2,461 users matching
+ * Status: Active", "Import people.csv (add and update)", "Undo job #12". A job whose answer does
+ * not say what it ran on (a submission's) is named by what it does.
+ */
+export function jobTitle(
+  job: Pick<Job, 'kind' | 'operation' | 'active' | 'role' | 'attribute' | 'progress' | 'target'>,
+  m: Messages,
+): string {
+  const t = m.jobs.titles;
+  const target = job.target;
+  switch (target?.kind) {
+    case 'file':
+      return t.import(target.name, target.mode);
+    case 'job':
+      return t.undo(target.id);
+    case 'selection':
+      return t.selection(actionOn(job, t.users(job.progress.total), m), selectionConditions(target, m), target.except);
+    default:
+      return operationLabel(job, m);
+  }
+}
+
+/** A job's changed count in words: what a dry run would change, never "changed". */
+export function countsText(job: Pick<Job, 'dryRun' | 'progress'>, m: Messages): string {
+  const t = m.jobs.finishedToast;
+  const { changed, skipped } = job.progress;
+  return job.dryRun ? t.wouldCounts(changed, skipped) : t.counts(changed, skipped);
 }
 
 /**

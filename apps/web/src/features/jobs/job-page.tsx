@@ -21,7 +21,7 @@ import { apiUrl } from '../../lib/api-url';
 import { useTRPC } from '../../lib/trpc';
 import { useIdParam } from '../../lib/use-id-param';
 import { RecordPage } from '../errors/record-page';
-import { JOB_TONES, operationLabel, submitterText } from './job-format';
+import { JOB_TONES, jobTitle, submitterText } from './job-format';
 import { JobFigures, JobProgressBar } from './job-progress';
 import { JobSkips } from './job-skips';
 import { useJobFinishedToast } from './job-watch';
@@ -54,7 +54,7 @@ function JobDetails({ data }: { data: JobShow }) {
   const pace = useJobPace(data);
   const cancel = useCancelJob(job.id);
   const finished = isFinishedJob(job.status);
-  const name = operationLabel(job, m);
+  const name = jobTitle(job, m);
   const finishedToast = useJobFinishedToast();
   useEffect(() => {
     finishedToast(job);

@@ -6,20 +6,34 @@ import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import type { BulkJobs } from '../../lib/resource-list/bulk-actions';
 import { useTRPC, useTRPCClient } from '../../lib/trpc';
-import { isLiveJob, operationLabel } from './job-format';
+import { countsText, isLiveJob, jobTitle } from './job-format';
 import { JobProgressBar } from './job-progress';
 import { JobSkips } from './job-skips';
 import { useJob } from './use-job';
 
 /**
- * The jobs this tab watches: those it submitted and those the header saw moving. Whoever first
- * sees one of them over (the header, the job's page) says so once, in a toast.
+ * The jobs this tab watches: those it submitted (a bulk change, an import, an undo) and those the
+ * header saw moving. Whoever first sees one of them over (the header, the job's page, the import
+ * page) says so once, in a toast.
  */
 const watched = new Set<number>();
+/** Told of each job watched anew: the header, which then looks for it among the jobs moving. */
+const listeners = new Set<(id: number) => void>();
 
-export const watchJob = (id: number): void => {
+/** Watches job `id`; `tell: false` for the header's own (it has just seen the job). */
+export const watchJob = (id: number, tell = true): void => {
+  if (watched.has(id)) return;
   watched.add(id);
+  if (tell) for (const listener of listeners) listener(id);
 };
+
+/** Calls `listener` with every job watched from now on; returns the way to stop. */
+export function onWatchJob(listener: (id: number) => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
 
 export const watchedJobs = (): number[] => [...watched];
 
@@ -33,12 +47,12 @@ export function useJobFinishedToast() {
   return useCallback(
     (job: Job): boolean => {
       if (isLiveJob(job) || !watched.delete(job.id)) return false;
-      const name = operationLabel(job, m);
+      const name = jobTitle(job, m);
       const status = job.status as 'succeeded' | 'failed' | 'cancelled';
       const show = status === 'succeeded' ? toast.success : status === 'failed' ? toast.error : toast.info;
       show(t[status](name), {
         id: `job-${job.id}`,
-        description: t.counts(job.progress.changed, job.progress.skipped),
+        description: countsText(job, m),
         action: { label: t.view, onClick: () => void navigate(`/jobs/${job.id}`) },
       });
       // What the job changed shows in every list of users, and the job in the list of jobs.

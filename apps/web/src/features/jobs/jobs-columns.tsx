@@ -4,17 +4,20 @@ import { Link } from 'react-router';
 import { formatCount } from '../../i18n/list-strings';
 import type { Messages } from '../../i18n/messages';
 import { defineColumns } from '../../lib/resource-list/define-columns';
-import { JOB_TONES, operationLabel, percentDone, submitterText } from './job-format';
+import { JOB_TONES, jobTitle, percentDone, submitterText } from './job-format';
 
 /** The job (its link), its status next so a phone shows it unscrolled, then its numbers, who submitted it and when. */
 const KEYS = ['id', 'status', 'progress', 'changed', 'skipped', 'submitted_by', 'created_at'] as const;
 
-/** The jobs list's columns. */
-export function jobsColumns(m: Messages) {
+/**
+ * The jobs list's columns. `dryRuns`: the list shows dry runs (they are listed only when asked,
+ * never beside real runs), whose count is what they would change.
+ */
+export function jobsColumns(m: Messages, dryRuns = false) {
   const t = m.jobs;
   return defineColumns<JobWithSubmitter, (typeof KEYS)[number]>({
     keys: KEYS,
-    labels: t.columns,
+    labels: { ...t.columns, changed: dryRuns ? t.columns.wouldChange : t.columns.changed },
     primary: 'id',
     cells: {
       id: {
@@ -24,7 +27,7 @@ export function jobsColumns(m: Messages) {
               to={`/jobs/${row.id}`}
               className="rounded-sm font-medium text-foreground underline-offset-4 hover:underline"
             >
-              {t.jobName(row.id, operationLabel(row, m))}
+              {t.jobName(row.id, jobTitle(row, m))}
             </Link>
             {row.dryRun ? <Badge tone="neutral">{t.dryRunTag}</Badge> : null}
           </span>

@@ -2,32 +2,44 @@ import type { Job, JobStatus } from '@app/contracts';
 import { cn } from '@app/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { formatCount } from '../../i18n/list-strings';
 import { useMessages } from '../../i18n/messages';
 import { useTRPC } from '../../lib/trpc';
-import { useJobFinishedToast, watchedJobs, watchJob } from './job-watch';
+import { jobTitle } from './job-format';
+import { onWatchJob, useJobFinishedToast, watchedJobs, watchJob } from './job-watch';
 
 const LIVE: JobStatus[] = ['queued', 'running', 'cancelling'];
 /** While a job moves, the header looks again this often; when none does, it waits for a reason (a submission, focus). */
 const POLL_MS = 3_000;
 
-/** The caller's jobs still moving (dry runs left out: their dialog shows them). */
+/**
+ * The caller's jobs still moving, bulk changes and imports alike (the list leaves dry runs out:
+ * their dialog shows them). A job watched anew (submitted from any page, an import's included)
+ * is looked for at once: until then nothing here was moving, so nothing was polling.
+ */
 function useLiveJobs() {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  useEffect(
+    () => onWatchJob(() => void queryClient.invalidateQueries(trpc.jobs.list.pathFilter())),
+    [queryClient, trpc],
+  );
   const query = useQuery(
     trpc.jobs.list.queryOptions(
       { filters: { status: LIVE }, perPage: 10 },
-      { refetchInterval: (q) => (q.state.data?.rows.some((job) => !job.dryRun) ? POLL_MS : false) },
+      { refetchInterval: (q) => (q.state.data?.rows.length ? POLL_MS : false) },
     ),
   );
-  return (query.data?.rows ?? []).filter((job) => !job.dryRun);
+  return query.data?.rows ?? [];
 }
 
 /**
- * Watches the jobs seen moving; when a watched one leaves the live list, asks where it ended and
- * says so (see job-watch.ts). Asked once per job: a failed look is not repeated.
+ * Watches the jobs seen moving; when a watched one is not among them, asks where it ended and
+ * says so (see job-watch.ts) — looked at whenever the live list changes, and as soon as a job is
+ * watched anew (it may be over before the live list ever shows it). Asked once per job while it
+ * is over: a failed look is not repeated.
  */
 function useFinishToasts(live: readonly Job[]) {
   const trpc = useTRPC();
@@ -35,11 +47,10 @@ function useFinishToasts(live: readonly Job[]) {
   const finished = useJobFinishedToast();
   const asked = useRef(new Set<number>());
   const liveKey = live.map((job) => job.id).join(',');
-  useEffect(() => {
-    const now = new Set(liveKey ? liveKey.split(',').map(Number) : []);
-    for (const id of now) watchJob(id);
+  const liveNow = useRef(new Set<number>());
+  const askAboutWatched = useCallback(() => {
     for (const id of watchedJobs()) {
-      if (now.has(id) || asked.current.has(id)) continue;
+      if (liveNow.current.has(id) || asked.current.has(id)) continue;
       asked.current.add(id);
       void queryClient
         .fetchQuery(trpc.jobs.show.queryOptions({ id }, { staleTime: 0 }))
@@ -48,7 +59,13 @@ function useFinishToasts(live: readonly Job[]) {
         })
         .catch(() => undefined);
     }
-  }, [liveKey, trpc, queryClient, finished]);
+  }, [trpc, queryClient, finished]);
+  useEffect(() => {
+    liveNow.current = new Set(liveKey ? liveKey.split(',').map(Number) : []);
+    for (const id of liveNow.current) watchJob(id, false);
+    askAboutWatched();
+  }, [liveKey, askAboutWatched]);
+  useEffect(() => onWatchJob(askAboutWatched), [askAboutWatched]);
 }
 
 /**
@@ -62,6 +79,8 @@ export function JobsIndicator() {
   useFinishToasts(live);
   const first = live[0];
   if (!first) return null;
+  // One job is named by its title; several are counted.
+  const title = live.length === 1 ? jobTitle(first, m) : null;
   const to = live.length === 1 ? `/jobs/${first.id}` : '/jobs?filters[status][]=queued&filters[status][]=running';
   return (
     <Link
@@ -73,11 +92,18 @@ export function JobsIndicator() {
     >
       <Loader aria-hidden="true" className="size-3.5 animate-spin text-primary motion-reduce:animate-none" />
       {/* Named by the whole sentence; a phone shows only the count, beside the spinner. */}
-      <span className="sr-only">{t.label(live.length)}</span>
-      <span aria-hidden="true">
-        <span className="tabular-nums">{formatCount(live.length)}</span>
-        <span className="max-sm:hidden">{t.rest(live.length)}</span>
-      </span>
+      <span className="sr-only">{title ? t.one(title) : t.label(live.length)}</span>
+      {title ? (
+        <span aria-hidden="true" className="min-w-0">
+          <span className="tabular-nums sm:hidden">{formatCount(1)}</span>
+          <span className="block max-w-72 truncate max-sm:hidden">{title}</span>
+        </span>
+      ) : (
+        <span aria-hidden="true">
+          <span className="tabular-nums">{formatCount(live.length)}</span>
+          <span className="max-sm:hidden">{t.rest(live.length)}</span>
+        </span>
+      )}
     </Link>
   );
 }
