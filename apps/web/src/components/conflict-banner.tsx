@@ -135,7 +135,7 @@ function ConflictAlert({
         </>
       }
     >
-      <p>{conflict.message}</p>
+      {/* The title says what the server's sentence would ("changed by someone else"); the table says the rest. */}
       {conflict.rows.length > 0 ? (
         <ConflictTable rows={conflict.rows} strings={s} />
       ) : (
@@ -145,14 +145,20 @@ function ConflictAlert({
   );
 }
 
-/** Field · theirs · yours, one row per field that differs; long values wrap inside their cell. */
+/**
+ * Field · theirs · yours, one row per field that differs; long values wrap inside their cell. On
+ * a phone each row stacks (the field's name above its two values, each labelled), so nothing is
+ * squeezed into three narrow columns; the explicit roles keep it a table for assistive tech
+ * whatever its display.
+ */
 function ConflictTable({ rows, strings: s }: { rows: readonly ConflictRow[]; strings: ConflictBannerStrings }) {
   return (
-    <table className="mt-3 w-full table-fixed border-collapse text-left text-sm">
-      <caption className="sr-only">{s.caption}</caption>
-      <thead>
+    // biome-ignore lint/a11y/noRedundantRoles: a phone lays the table out as blocks, which drops its implicit roles in some browsers.
+    <table role="table" className="mt-3 w-full border-collapse text-left text-sm">
+      <caption className="mb-1 text-left text-foreground/80">{s.caption}</caption>
+      <thead className="max-sm:sr-only">
         <tr className="border-b border-warning/30 text-xs text-muted-foreground">
-          <th scope="col" className="w-1/4 py-1.5 pr-3 font-medium">
+          <th scope="col" className="py-1.5 pr-3 font-medium">
             {s.field}
           </th>
           <th scope="col" className="py-1.5 pr-3 font-medium">
@@ -165,12 +171,28 @@ function ConflictTable({ rows, strings: s }: { rows: readonly ConflictRow[]; str
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.field} className="border-b border-warning/20 align-top last:border-b-0">
-            <th scope="row" className="py-1.5 pr-3 font-medium break-words text-foreground">
+          <tr
+            key={row.field}
+            // biome-ignore lint/a11y/noRedundantRoles: see the table's.
+            role="row"
+            className="border-b border-warning/20 align-top last:border-b-0 max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:py-1.5"
+          >
+            <th
+              scope="row"
+              // biome-ignore lint/a11y/noRedundantRoles: see the table's.
+              role="rowheader"
+              className="py-1.5 pr-3 font-medium break-words text-foreground max-sm:col-span-2 max-sm:pb-0.5"
+            >
               {row.label}
             </th>
-            <td className="py-1.5 pr-3 break-words text-foreground">{row.theirs}</td>
-            <td className="py-1.5 break-words">
+            {/* biome-ignore lint/a11y/noRedundantRoles: see the table's. */}
+            <td role="cell" className="py-1.5 pr-3 break-words text-foreground max-sm:py-0">
+              <PhoneLabel text={s.theirs} />
+              {row.theirs}
+            </td>
+            {/* biome-ignore lint/a11y/noRedundantRoles: see the table's. */}
+            <td role="cell" className="py-1.5 break-words max-sm:py-0">
+              <PhoneLabel text={s.mine} />
               {row.mine === null ? (
                 <span className="text-muted-foreground italic">{s.notEdited}</span>
               ) : (
@@ -181,5 +203,14 @@ function ConflictTable({ rows, strings: s }: { rows: readonly ConflictRow[]; str
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The column's heading above a value on a phone, where the header row is hidden; the table's headers name it for assistive tech. */
+function PhoneLabel({ text }: { text: string }) {
+  return (
+    <span aria-hidden="true" className="block text-xs text-muted-foreground sm:hidden">
+      {text}
+    </span>
   );
 }

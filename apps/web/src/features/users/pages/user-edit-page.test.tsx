@@ -3,6 +3,7 @@ import { PERMISSIONS } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
+import { bodyRowsOf } from '../../../test/table-rows';
 import { fail, mockTrpc, ok, sessionOf } from '../../../test/trpc-mock';
 import { ROLE_OPTIONS, userEdit, userShow } from '../../../test/user-fixtures';
 
@@ -107,11 +108,7 @@ describe('edit user page', () => {
     const table = await screen.findByRole('table', { name: f.conflict.caption });
     const banner = screen.getByRole('alert');
     expect(within(banner).getByText(f.conflict.title)).toBeTruthy();
-    const rows = within(table)
-      .getAllByRole('row')
-      .slice(1)
-      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
-    expect(rows).toEqual([
+    expect(bodyRowsOf(table)).toEqual([
       [f.name, 'Ann Lee-Jones', 'Ann B.'],
       [f.email, 'ann.jones@example.com', f.conflict.notEdited],
     ]);
