@@ -149,6 +149,7 @@ describe.skipIf(browserMissing())('the role editor', () => {
     await page.getByRole('button', { name: r.show.delete, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: r.remove.title(name), exact: true });
     await dialog.getByText(r.remove.members(1, name), { exact: false }).waitFor();
+    await dialog.getByRole('textbox', { name: r.remove.typeName(name), exact: true }).fill(name);
     await dialog.getByRole('button', { name: r.remove.confirm, exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/roles');
     await waitForToast(page, r.remove.done(name));
