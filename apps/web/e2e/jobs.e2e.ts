@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { en, signedInPage, usersTable, waitForRows, waitForToast } from './support/app';
 import { browserMissing, captureViews, launch, screenshot, seriousA11yViolations } from './support/browser';
 import { ADMIN } from './support/env';
-import { apiJob, BULK_YEAR, deleteBulkUsers, finishedJob, insertBulkUsers, pauseWebhooks } from './support/jobs';
+import {
+  apiJob,
+  BULK_YEAR,
+  deleteBulkUsers,
+  finishedJob,
+  insertBulkUsers,
+  jobTitleOf,
+  pauseWebhooks,
+} from './support/jobs';
 
 const t = en.usersList;
 const j = en.jobs;
@@ -63,12 +71,12 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     await dialog.getByRole('button', { name: t.bulk.confirmAll(t.bulk.deactivate, BULK_USERS), exact: true }).click();
     await page.waitForURL(/\/jobs\/\d+$/);
     const jobId = Number(new URL(page.url()).pathname.split('/').pop());
-    await page
-      .getByRole('heading', { level: 1, name: j.jobName(jobId, j.operations.deactivate), exact: true })
-      .waitFor();
+    const title = await jobTitleOf(page, jobId);
+    expect(title).toMatch(/^Deactivate 10,500 users matching Created: /);
+    await page.getByRole('heading', { level: 1, name: j.jobName(jobId, title), exact: true }).waitFor();
 
     // Live: the header shows the job from this (or any) page, and the bar moves.
-    await page.getByRole('link', { name: j.indicator.label(1), exact: true }).waitFor();
+    await page.getByRole('link', { name: j.indicator.one(title), exact: true }).waitFor();
     const progress = page.getByRole('progressbar', { name: j.job.progressLabel });
     await expect
       .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 30_000, interval: 50 })
@@ -90,10 +98,10 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     expect(job.status).toBe('cancelled');
     expect(job.progress.changed).toBeGreaterThan(0);
     expect(job.progress.processed).toBeLessThan(BULK_USERS);
-    await waitForToast(page, j.finishedToast.cancelled(j.operations.deactivate), 15_000);
+    await waitForToast(page, j.finishedToast.cancelled(title), 15_000);
     await page.getByText(j.statuses.cancelled, { exact: true }).first().waitFor();
     expect(await page.getByRole('button', { name: j.job.cancel, exact: true }).isDisabled()).toBe(true);
-    await page.getByRole('link', { name: j.indicator.label(1), exact: true }).waitFor({ state: 'hidden' });
+    await page.getByRole('link', { name: j.indicator.one(title), exact: true }).waitFor({ state: 'hidden' });
 
     // The report: every user skipped or failed, as a file.
     const [download] = await Promise.all([

@@ -14,6 +14,7 @@ import {
   waitForToast,
 } from './support/app';
 import { browserMissing, launch } from './support/browser';
+import { jobTitleOf } from './support/jobs';
 
 // Each test works on its own demo users (by surname), so they can run in any order:
 // Schmidt → bulk deactivate; Dubois → edit; Wirth → delete; Chen → role page; export is read-only.
@@ -98,7 +99,8 @@ describe.skipIf(browserMissing())('acting on users', () => {
     await dialog.getByRole('button', { name: t.bulk.confirmAll(t.bulk.deactivate, activeBefore), exact: true }).click();
     // The job's page follows it to the end, and says so.
     await page.waitForURL(/\/jobs\/\d+$/);
-    await waitForToast(page, j.finishedToast.succeeded(j.operations.deactivate), 30_000);
+    const title = await jobTitleOf(page, Number(new URL(page.url()).pathname.split('/').pop()));
+    await waitForToast(page, j.finishedToast.succeeded(title), 30_000);
     await page.getByText(j.statuses.succeeded, { exact: true }).first().waitFor();
     expect((await allRows(page, 'q=schmidt')).every((row) => !row.is_active)).toBe(true);
     await context.close();

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Job, JobShow, Webhook } from '@app/contracts';
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { originHeader } from './app';
+import { jobTitle } from '../../src/features/jobs/job-format';
+import { en, originHeader } from './app';
 import { webDir } from './env';
 
 const apiDir = path.resolve(webDir, '../api');
@@ -61,6 +62,10 @@ async function call<T>(page: Page, method: 'get' | 'post' | 'put', url: string, 
 }
 
 export const apiJob = (page: Page, id: number) => call<JobShow>(page, 'get', `/api/jobs/${id}`);
+
+/** A job's title as its page, the list and the header say it (what it did, on what). */
+export const jobTitleOf = async (page: Page, id: number): Promise<string> =>
+  jobTitle((await apiJob(page, id)).item, en);
 
 /** Waits until a job is over, and returns it. */
 export async function finishedJob(page: Page, id: number, timeout = 60_000): Promise<Job> {

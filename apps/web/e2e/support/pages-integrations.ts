@@ -1,6 +1,7 @@
 import { en } from './app';
 import { type AppPage, h1 } from './app-page';
 import { TOKEN_STORY, WEBHOOK_STORY } from './integrations';
+import { jobTitleOf } from './jobs';
 
 /** Your tokens and sessions, the webhooks and their deliveries, and the background jobs. */
 export const INTEGRATION_PAGES: AppPage[] = [
@@ -67,7 +68,8 @@ export const INTEGRATION_PAGES: AppPage[] = [
     name: 'jobs-list',
     title: 'the jobs list',
     who: 'admin',
-    path: () => '/jobs',
+    // The story's job is a dry run: listed when dry runs are asked for.
+    path: () => '/jobs?filters[dry_run]=true',
     ready: async (p, { job }) => {
       await h1(p, en.jobs.title);
       await p.locator(`a[href="/jobs/${job.id}"]`).first().waitFor();
@@ -79,7 +81,7 @@ export const INTEGRATION_PAGES: AppPage[] = [
     who: 'admin',
     path: ({ job }) => `/jobs/${job.id}`,
     ready: async (p, { job }) => {
-      await h1(p, en.jobs.jobName(job.id, en.jobs.operations.deactivate));
+      await h1(p, en.jobs.jobName(job.id, await jobTitleOf(p, job.id)));
       await p.getByText(en.jobs.skipCode('SELF_DEACTIVATION'), { exact: true }).waitFor();
     },
   },
