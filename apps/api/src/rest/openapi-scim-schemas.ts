@@ -1,5 +1,5 @@
 import { SCIM_ERROR_TYPES, SCIM_SCHEMAS } from '@app/contracts';
-import { GROUP_ID_PATTERN } from '../scim/groups/scim-group-id.js';
+import { GROUP_ID_PATTERN } from '../scim/scim-group-id.js';
 import type { JsonSchema } from './openapi-types.js';
 
 /**

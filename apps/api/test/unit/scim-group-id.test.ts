@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupScimId, roleIdOfGroup } from '../../src/scim/groups/scim-group-id.js';
+import { groupScimId, roleIdOfGroup } from '../../src/scim/scim-group-id.js';
 
 describe("a Group's SCIM id", () => {
   it('is g and the role id, and reads back to the role id', () => {

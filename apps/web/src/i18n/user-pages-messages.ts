@@ -126,8 +126,6 @@ export const userPagesMessages = {
       kept: 'Check the form, then save again.',
       discardedTitle: 'You are now editing their latest version.',
     },
-    yourEdit: 'Your edit:',
-    useYours: 'Use mine',
     emptyValue: '(empty)',
     noRolesValue: 'no roles',
     leaveTitle: 'Discard unsaved changes?',

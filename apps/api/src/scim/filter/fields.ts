@@ -65,7 +65,7 @@ const wholeNumber = (text: string): number | null => (WHOLE.test(text) ? Number(
 
 /**
  * An id attribute: `numberOf` reads the stored number out of the id as SCIM spells it (a user's
- * plain number by default; a Group's is `g7`, groups/scim-group-id.ts). A value it cannot read is
+ * plain number by default; a Group's is `g7`, scim-group-id.ts). A value it cannot read is
  * no id: it matches nothing. The ordering operators compare the numbers.
  */
 export function idField(

@@ -1,7 +1,7 @@
 import { SCIM_SCHEMAS } from '@app/contracts';
 import { literal, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { roleIdOfGroup } from '../groups/scim-group-id.js';
+import { roleIdOfGroup } from '../scim-group-id.js';
 import { booleanField, constantField, dateField, type Field, idField, textField } from './fields.js';
 import { parseFilter } from './parse.js';
 import { type FilterSql, filterSql } from './sql.js';

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { toIso } from '../../db/sql-date.js';
 import { ScimError } from '../scim-error.js';
-import { groupLocation, groupScimId, roleIdOfGroup } from './scim-group-id.js';
+import { groupLocation, groupScimId, roleIdOfGroup } from '../scim-group-id.js';
 
 /** What the SCIM door reads of a role to answer it as a Group. */
 export interface ScimGroupRow {

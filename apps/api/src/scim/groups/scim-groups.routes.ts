@@ -6,7 +6,7 @@ import { requireScimPermission, type ScimContext } from '../scim-context.js';
 import { readListParams, type ScimListParams, searchParams } from '../scim-list-query.js';
 import { type ContextOf, ifMatchOf, listPlan, listResponse, type Send } from '../scim-listing.js';
 import { project, wants } from '../scim-projection.js';
-import { groupScimId } from './scim-group-id.js';
+import { groupScimId } from '../scim-group-id.js';
 import { groupById, groupEtag, groupRowsByIds, groupsPage, membersOfGroups, toScimGroup } from './scim-groups.read.js';
 import { changeGroup, createGroup, deleteGroup, readGroupBody } from './scim-groups.write.js';
 

@@ -1,5 +1,5 @@
 import { SCIM_SCHEMAS, type ScimUser } from '@app/contracts';
-import { groupLocation, groupScimId } from '../groups/scim-group-id.js';
+import { groupLocation, groupScimId } from '../scim-group-id.js';
 
 /** What the SCIM door reads of an account to answer it as a SCIM User. */
 export interface ScimUserRow {

@@ -1,8 +1,8 @@
 import { type JobTarget, stringifyQuery } from '@app/contracts';
 import type { Messages } from '../../i18n/messages';
 import { chipsOf } from '../../lib/resource-list/filter-fields';
-import { usersFilters } from '../users/list/users-filter-fields';
-import { usersList } from '../users/list/users-list-state';
+import { usersFilters } from '../../lib/users-query/users-filter-fields';
+import { usersList } from '../../lib/users-query/users-list-state';
 
 /** A bulk job's target: every user a users list query matched. */
 export type SelectionTarget = Extract<JobTarget, { kind: 'selection' }>;

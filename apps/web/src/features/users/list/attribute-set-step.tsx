@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { type Messages, useMessages } from '../../../i18n/messages';
 import type { BulkAskProps, BulkText } from '../../../lib/resource-list/bulk-actions';
 import { UserPicker } from '../../attributes/user-picker';
-import type { UsersBulkOperation } from './users-list-state';
+import type { UsersBulkOperation } from '../../../lib/users-query/users-list-state';
 
 // This step loads when "Set attribute…" is first chosen: `checkAttributeValue` brings the pattern
 // engine (RE2), which the users list's own bundle must not carry (its size budget).

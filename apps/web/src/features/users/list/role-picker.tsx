@@ -6,7 +6,7 @@ import { type Messages, useMessages } from '../../../i18n/messages';
 import type { BulkAskProps, BulkText } from '../../../lib/resource-list/bulk-actions';
 import { useTRPC } from '../../../lib/trpc';
 import { useCan } from '../../auth/use-session';
-import type { UsersBulkOperation } from './users-list-state';
+import type { UsersBulkOperation } from '../../../lib/users-query/users-list-state';
 
 type AskProps = BulkAskProps<UsersBulkOperation, UsersListResult>;
 

@@ -11,7 +11,7 @@ import type {
 import { bulkJobs } from '../../jobs/job-watch';
 import { useUserNames } from './use-user-names';
 import { ACTION_ICONS, DESTRUCTIVE_ACTIONS, type UserAction } from './user-actions';
-import type { UsersBulkOperation, UsersListState } from './users-list-state';
+import type { UsersBulkOperation, UsersListState } from '../../../lib/users-query/users-list-state';
 
 // The role picker loads when first asked for: the users list's own bundle stays within its budget.
 const AddRoleStep = lazy(() => import('./role-picker').then((m) => ({ default: m.AddRoleStep })));

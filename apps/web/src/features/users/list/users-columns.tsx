@@ -6,7 +6,7 @@ import type { Messages } from '../../../i18n/messages';
 import { DateCell, defineColumns } from '../../../lib/resource-list/define-columns';
 import { RoleBadges } from './role-badges';
 import { type AttributeColumnDefinition, attributeColumns, definitionsKey } from './users-attribute-columns';
-import { LOCKED_COLUMNS } from './users-list-state';
+import { LOCKED_COLUMNS } from '../../../lib/users-query/users-list-state';
 import { UsersRowActions } from './users-row-actions';
 
 /**

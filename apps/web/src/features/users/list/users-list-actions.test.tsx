@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { en } from '../../../i18n/en';
 import { fail, ok } from '../../../test/trpc-mock';
 import { renderApp } from '../../../test/render-app';
-import { HIDDEN_COLUMNS_STORAGE_KEY } from './users-list-state';
+import { HIDDEN_COLUMNS_STORAGE_KEY } from '../../../lib/users-query/users-list-state';
 import { dryRunReport, listOf, mockUsersApi, openMenu, userRow } from './users-list.test-support';
 
 const t = en.usersList;

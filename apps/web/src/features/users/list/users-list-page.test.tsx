@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
-import { DENSITY_STORAGE_KEY } from './users-list-state';
+import { DENSITY_STORAGE_KEY } from '../../../lib/users-query/users-list-state';
 import type { UsersListResult } from '@app/contracts';
 import { ok } from '../../../test/trpc-mock';
 import { mockUsersApi, usersDirectory } from './users-list.test-support';

@@ -13,8 +13,8 @@ import { usersBulkActions } from './users-bulk-actions';
 import { PageUsersScope } from './users-attribute-columns';
 import { columnsByDefinitions } from './users-columns';
 import { UsersCreateLinks } from './users-create-links';
-import { usersFilters } from './users-filter-fields';
-import { onlyTrash, usersList, withoutTrash } from './users-list-state';
+import { usersFilters } from '../../../lib/users-query/users-filter-fields';
+import { onlyTrash, usersList, withoutTrash } from '../../../lib/users-query/users-list-state';
 import { EmptyTrash, UsersSummary } from './users-summary';
 
 /** `/users`: the summary, the list with its filters and export, its row menus and its bulk actions. */

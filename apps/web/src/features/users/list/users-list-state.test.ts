@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toListInput } from '../../../lib/resource-list/list-state';
-import { usersList } from './users-list-state';
+import { usersList } from '../../../lib/users-query/users-list-state';
 
 const { parse: parseListState, toSearch, defaults: DEFAULT_LIST_STATE } = usersList.codec;
 

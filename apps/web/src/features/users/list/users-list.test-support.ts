@@ -2,7 +2,7 @@ import type { BulkReport, UserListRow, UsersListResult } from '@app/contracts';
 import { configure, fireEvent, screen } from '@testing-library/react';
 import { type capabilities, mockTrpc, ok, sessionOf, type TrpcReply } from '../../../test/trpc-mock';
 import { actionsFor } from '../../../test/user-fixtures';
-import type { UsersListInput } from './users-list-state';
+import type { UsersListInput } from '../../../lib/users-query/users-list-state';
 
 // jsdom lacks what Radix's popper and menus measure with; the tests only need them to exist.
 if (!('ResizeObserver' in globalThis)) {

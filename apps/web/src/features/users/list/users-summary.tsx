@@ -2,7 +2,7 @@ import type { UsersStats } from '@app/contracts';
 import { EmptyState, StatCard } from '@app/ui';
 import { Trash2, UserCheck, Users, UserX } from 'lucide-react';
 import { useMessages } from '../../../i18n/messages';
-import type { UsersListFilters } from './users-list-state';
+import type { UsersListFilters } from '../../../lib/users-query/users-list-state';
 
 type View = 'total' | 'active' | 'inactive' | 'trashed';
 

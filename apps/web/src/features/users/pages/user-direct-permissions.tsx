@@ -1,6 +1,5 @@
 import { PERMISSION_CATALOGUE, type PermissionOption } from '@app/contracts';
 import { describedBy, FieldError } from '@app/ui';
-import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { PermissionMatrix } from '../../../components/permission-matrix';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
@@ -10,8 +9,6 @@ export interface UserDirectPermissionsProps<TSubmitted> {
   form: UseFormReturn<UserFormValues, unknown, TSubmitted>;
   /** The server's decision per permission for the caller (GET /users/new or /users/{id}/edit). */
   options: readonly PermissionOption[];
-  /** The user's own choice a reload replaced, shown under the matrix. */
-  hint?: ReactNode;
 }
 
 /**
@@ -20,7 +17,7 @@ export interface UserDirectPermissionsProps<TSubmitted> {
  * whole list. Laid out as the role editor's: the matrix needs the card's whole width, so the
  * heading sits above it, not in a column beside it.
  */
-export function UserDirectPermissions<TSubmitted>({ form, options, hint }: UserDirectPermissionsProps<TSubmitted>) {
+export function UserDirectPermissions<TSubmitted>({ form, options }: UserDirectPermissionsProps<TSubmitted>) {
   const f = useUserPagesMessages().userForm;
   const rows = options.map((option) => ({ ...PERMISSION_CATALOGUE[option.name], ...option }));
   const helpId = 'user-permissions-help';
@@ -50,10 +47,9 @@ export function UserDirectPermissions<TSubmitted>({ form, options, hint }: UserD
               // On a phone the section's own dividers frame it; from `sm` it is a box of its own.
               className="border-t border-border sm:mx-6 sm:rounded-lg sm:border"
             />
-            {fieldState.error || hint ? (
+            {fieldState.error ? (
               <div className="px-5 sm:px-6">
-                <FieldError id={errorId} message={fieldState.error?.message} />
-                {hint}
+                <FieldError id={errorId} message={fieldState.error.message} />
               </div>
             ) : null}
           </div>

@@ -1,5 +1,4 @@
 import { CheckboxGroup, PasswordField, Skeleton, SwitchField, TextField } from '@app/ui';
-import type { ReactNode } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useUserPagesMessages } from '../../../i18n/user-pages-messages';
 import { FormSection } from '../../../components/form-frame';
@@ -7,7 +6,7 @@ import type { AttributeField, PermissionOption } from '@app/contracts';
 import { AttributeValueFields } from '../../attributes/attribute-value-fields';
 import { InviteInsteadSwitch } from './invite-instead-switch';
 import { UserDirectPermissions } from './user-direct-permissions';
-import type { ConflictField, DraftValues, UserFormValues } from './user-form-values';
+import type { UserFormValues } from './user-form-values';
 
 export interface RoleOption {
   id: number;
@@ -29,27 +28,6 @@ export interface UserFormFieldsProps<TSubmitted> {
   permissionOptions?: readonly PermissionOption[] | undefined;
   /** The custom attributes the caller may fill in, as the server offers them. */
   attributeFields?: readonly AttributeField[];
-  /** The user's own values replaced by a reload after a conflict, shown under their fields. */
-  draft?: DraftValues;
-  onUseDraft?: (field: ConflictField) => void;
-}
-
-/** "Your edit: … · Use mine" under a field whose value a reload replaced. */
-function DraftHint({ value, onUse }: { value: ReactNode; onUse: () => void }) {
-  const m = useUserPagesMessages();
-  return (
-    <p className="-mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-warning/10 px-2.5 py-1.5 text-xs">
-      <span className="text-muted-foreground">{m.userForm.yourEdit}</span>
-      <span className="min-w-0 font-medium break-all text-foreground">{value}</span>
-      <button
-        type="button"
-        onClick={onUse}
-        className="ml-auto rounded font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-ring"
-      >
-        {m.userForm.useYours}
-      </button>
-    </p>
-  );
 }
 
 /** The user form's sections (profile, password, access); the page supplies the form and the buttons. */
@@ -60,16 +38,11 @@ export function UserFormFields<TSubmitted>({
   showActive,
   permissionOptions,
   attributeFields = [],
-  draft = {},
-  onUseDraft,
 }: UserFormFieldsProps<TSubmitted>) {
   const m = useUserPagesMessages();
   const f = m.userForm;
   const { errors } = form.formState;
   const inviting = mode === 'create' && form.watch('invite') === true;
-  const roleName = (id: number) => roleOptions?.find((role) => role.id === id)?.name ?? `#${id}`;
-  const hint = (field: ConflictField, text: string) =>
-    field in draft && onUseDraft ? <DraftHint value={text || f.emptyValue} onUse={() => onUseDraft(field)} /> : null;
 
   return (
     <div className="divide-y divide-border">
@@ -81,7 +54,6 @@ export function UserFormFields<TSubmitted>({
           error={errors.name?.message}
           {...form.register('name')}
         />
-        {hint('name', draft.name ?? '')}
         <TextField
           label={f.email}
           type="email"
@@ -92,7 +64,6 @@ export function UserFormFields<TSubmitted>({
           error={errors.email?.message}
           {...form.register('email')}
         />
-        {hint('email', draft.email ?? '')}
       </FormSection>
 
       <AttributeValueFields form={form} fields={attributeFields} />
@@ -145,7 +116,6 @@ export function UserFormFields<TSubmitted>({
                   />
                 )}
               />
-              {hint('is_active', draft.is_active ? m.userPage.active : m.userPage.inactive)}
             </>
           ) : null}
           {roleOptions === undefined ? (
@@ -177,18 +147,11 @@ export function UserFormFields<TSubmitted>({
                   />
                 )}
               />
-              {hint('roles_ids', draft.roles_ids?.map(roleName).join(', ') || f.noRolesValue)}
             </>
           ) : null}
         </FormSection>
       ) : null}
-      {permissionOptions ? (
-        <UserDirectPermissions
-          form={form}
-          options={permissionOptions}
-          hint={hint('permissions', draft.permissions?.join(', ') || f.noDirectValue)}
-        />
-      ) : null}
+      {permissionOptions ? <UserDirectPermissions form={form} options={permissionOptions} /> : null}
     </div>
   );
 }

@@ -33,7 +33,6 @@ export const USER_FORM_FIELDS = [
 /** Fields another administrator can change under an open form (the password is never shown). */
 export const CONFLICT_FIELDS = ['name', 'email', 'is_active', 'roles_ids', 'permissions'] as const;
 export type ConflictField = (typeof CONFLICT_FIELDS)[number];
-export type DraftValues = Partial<Pick<UserFormValues, ConflictField>>;
 
 export const EMPTY_USER_FORM: UserFormValues = {
   name: '',
@@ -59,27 +58,4 @@ export function toFormValues(item: UserEditItem): UserFormValues {
     version: item.version,
     attributes: toAttributeTexts(item.attributes),
   };
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const left = [...a].sort();
-    const right = [...b].sort();
-    return left.length === right.length && left.every((value, index) => value === right[index]);
-  }
-  return typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b;
-}
-
-/**
- * The user's own edits (changed from what the form opened with) that differ from the latest saved
- * record: what loading the latest version replaces, kept so they can be compared and taken back.
- */
-export function draftDifferences(draft: UserFormValues, opened: UserFormValues, latest: UserFormValues): DraftValues {
-  const out: DraftValues = {};
-  for (const field of CONFLICT_FIELDS) {
-    if (!sameValue(draft[field], opened[field]) && !sameValue(draft[field], latest[field])) {
-      Object.assign(out, { [field]: draft[field] });
-    }
-  }
-  return out;
 }

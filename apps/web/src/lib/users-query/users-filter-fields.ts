@@ -1,6 +1,6 @@
 import { INVITATION_STATES } from '@app/contracts';
-import type { FilterField } from '../../../lib/resource-list/filter-fields';
-import type { Messages } from '../../../i18n/messages';
+import type { FilterField } from '../resource-list/filter-fields';
+import type { Messages } from '../../i18n/messages';
 import { attributeFilterFields } from './users-attribute-filters';
 
 /**

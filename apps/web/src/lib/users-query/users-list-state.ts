@@ -1,6 +1,6 @@
 import { type BulkRequest, USER_COLUMN_KEYS, type UserColumnKey, usersListQuery } from '@app/contracts';
-import type { RouterInputs } from '../../../lib/api-types';
-import { defineResourceList, type FiltersOf, type StateOf } from '../../../lib/resource-list/define-resource-list';
+import type { RouterInputs } from '../api-types';
+import { defineResourceList, type FiltersOf, type StateOf } from '../resource-list/define-resource-list';
 
 /** The link to the record: hiding it would leave rows nobody can open. */
 export const LOCKED_COLUMNS: ReadonlySet<UserColumnKey> = new Set<UserColumnKey>(['name']);

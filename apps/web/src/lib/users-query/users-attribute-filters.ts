@@ -1,6 +1,6 @@
 import { type AttributeField, attributePath } from '@app/contracts';
-import type { Messages } from '../../../i18n/messages';
-import type { DateRangeValue, FilterField } from '../../../lib/resource-list/filter-fields';
+import type { Messages } from '../../i18n/messages';
+import type { DateRangeValue, FilterField } from '../resource-list/filter-fields';
 
 /** What a filter needs of a definition. */
 type Definition = Pick<AttributeField, 'key' | 'label' | 'type' | 'values'>;
