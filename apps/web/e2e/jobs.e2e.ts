@@ -103,20 +103,42 @@ describe.skipIf(browserMissing())('a background job over every matching user', (
     expect(await page.getByRole('button', { name: j.job.cancel, exact: true }).isDisabled()).toBe(true);
     await page.getByRole('link', { name: j.indicator.one(title), exact: true }).waitFor({ state: 'hidden' });
 
-    // The report: every user skipped or failed, as a file.
+    // The report: every user the job touched, as a file — each one it changed with the field
+    // before and after, then those it skipped or failed on.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: j.job.reportCsv, exact: true }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^job-${jobId}-report.*\\.csv$`));
     const [header, ...rows] = lines(fs.readFileSync(await download.path()));
-    expect(header).toBe('"id","email","outcome","code","message"');
-    expect(rows).toHaveLength(job.progress.skipped + job.progress.failed);
+    expect(header).toBe('"id","email","outcome","code","message","before","after"');
+    expect(rows).toHaveLength(job.progress.changed + job.progress.skipped + job.progress.failed);
+    expect(rows.filter((r) => r.includes('"changed","CHANGED","Deactivated."'))).toHaveLength(job.progress.changed);
 
     // What it changed is what the users list shows.
-    const inactive = await page.request.get(`/api/users?${RANGE}&filters[is_active]=inactive&perPage=1`);
-    const { meta } = (await inactive.json()) as { meta: { total: number } };
-    expect(meta.total).toBe(job.progress.changed);
+    const inactiveCount = async () => {
+      const inactive = await page.request.get(`/api/users?${RANGE}&filters[is_active]=inactive&perPage=1`);
+      return ((await inactive.json()) as { meta: { total: number } }).meta.total;
+    };
+    expect(await inactiveCount()).toBe(job.progress.changed);
     expect((await apiJob(page, jobId)).item.status).toBe('cancelled');
+
+    // A cancelled job can be undone: a dry run first, whose counts the confirmation shows.
+    const u = en.jobUndo;
+    await page.getByRole('button', { name: u.button, exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: u.title });
+    await confirm.getByText(u.wouldChange(job.progress.changed), { exact: true }).waitFor({ timeout: 60_000 });
+    await screenshot(page, 'job-undo-confirm-1280');
+    const dialogViolations = await seriousA11yViolations(page);
+    expect(dialogViolations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await confirm.getByRole('button', { name: u.confirm, exact: true }).click();
+    await waitForToast(page, u.started);
+    await page.getByRole('link', { name: u.viewUndo, exact: true }).click();
+    const undoId = Number(/\/jobs\/(\d+)/.exec(page.url())?.[1]);
+    const undone = await finishedJob(page, undoId);
+    expect(undone).toMatchObject({ kind: 'undo', status: 'succeeded', progress: { changed: job.progress.changed } });
+    expect(await inactiveCount()).toBe(0);
+    await page.getByText(j.statuses.succeeded, { exact: true }).first().waitFor();
+    await screenshot(page, 'job-undone-1280');
   });
 });

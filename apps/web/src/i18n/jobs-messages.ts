@@ -139,7 +139,8 @@ export const jobsMessages = {
     cancelling: 'Cancelling…',
     cancelled: 'The job stops before its next chunk.',
     report: 'Report',
-    reportDescription: 'Every user the job skipped or failed on, with the reason.',
+    reportDescription:
+      'Every user the job changed (with each field before and after), skipped or failed on, with the reason.',
     reportCsv: 'Download CSV',
     reportJson: 'Download JSON',
     detailsTitle: 'Details',

@@ -1,5 +1,6 @@
 import { formatDate } from './dates';
 import { jobsMessages } from './jobs-messages';
+import { jobUndoMessages } from './job-undo-messages';
 import { permissionMessages } from './permission-messages';
 import { usersListMessages } from './users-list-messages';
 
@@ -85,6 +86,7 @@ export const shellMessages = {
   },
   usersList: usersListMessages,
   jobs: jobsMessages,
+  jobUndo: jobUndoMessages,
   routeError: {
     title: 'This page failed to load',
     description: 'An unexpected error stopped this page from rendering. Reload to try again.',

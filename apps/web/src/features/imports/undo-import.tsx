@@ -6,11 +6,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../lib/toast';
 import { apiErrorMessage } from '../../lib/api-error';
+import { canUndo } from '../jobs/job-undo';
 import { useUndoImport } from './use-undo-import';
-
-/** Whether the server still offers to undo this import: before `undo.until`, and not undone yet. */
-export const canUndo = (job: Job, now = Date.now()): boolean =>
-  job.undo !== null && job.undo.by === null && job.undo.until !== null && Date.parse(job.undo.until) > now;
 
 /** "Undo this import", asked first; once undone, a link to the undo job's page. */
 export function UndoImport({ job }: { job: Job }) {

@@ -25,6 +25,7 @@ import { JOB_TONES, jobTitle, submitterText } from './job-format';
 import { JobFigures, JobProgressBar } from './job-progress';
 import { JobSkips } from './job-skips';
 import { useJobFinishedToast } from './job-watch';
+import { JobUndo } from './job-undo';
 import { useJob, useJobPace } from './use-job';
 
 /** The report of a job as a file (REST only: the browser downloads it with the session cookie). */
@@ -93,6 +94,7 @@ function JobDetails({ data }: { data: JobShow }) {
         <CardContent className="space-y-4" aria-live="polite">
           <JobProgressBar job={job} />
           <JobFigures job={job} {...(finished ? {} : { pace })} />
+          {finished ? <JobUndo job={job} /> : null}
           {job.error ? (
             <p role="alert" className="rounded-lg border border-danger/30 bg-danger/5 px-3 py-2 text-sm text-danger">
               {job.error}
