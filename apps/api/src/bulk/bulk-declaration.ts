@@ -27,11 +27,15 @@ export interface BulkSkip {
   message: string;
 }
 
-/** A row a batch changed: the fields it changed, before and after (a job's report names each). */
+/**
+ * Rows a batch changed alike: the fields it changed, before and after (a job's report names each
+ * row). `erased`: the rows are gone (no version to keep).
+ */
 export interface BulkChange {
-  id: number;
+  ids: number[];
   from: Record<string, unknown>;
   to: Record<string, unknown>;
+  erased?: boolean;
 }
 
 /** How one batch went: the ids changed (or, in a dry run, that would be), and those skipped. */
@@ -40,7 +44,7 @@ export interface BulkBatchOutcome {
   skipped: BulkSkip[];
   /** Affected ids already as asked (applied, nothing changed): not counted as changed. */
   unchanged: number[];
-  /** What a real batch changed, row by row, when its operation says (none in a dry run). */
+  /** What a real batch changed, in groups of rows changed alike, when its operation says (none in a dry run). */
   changes?: BulkChange[];
 }
 
@@ -124,8 +128,6 @@ export interface BulkDeclaration<
   reportItems(db: Database, tx: Transaction, skipped: readonly BulkSkip[]): Promise<JobItem[]>;
   /** Whether a finished job of `operation` (its stored arguments beside) can be undone. */
   undoable(operation: Operation, stored: Readonly<Record<string, unknown>>): boolean;
-  /** A job's report lines for a chunk's changed rows, read in the chunk's transaction after the change. */
-  changeItems(db: Database, tx: Transaction, changes: readonly BulkChange[]): Promise<JobItem[]>;
 }
 
 /** A declaration of any resource, as the kit's registry holds them. */

@@ -8,6 +8,7 @@ import { jobActor } from '../jobs/job-actor.js';
 import { recordJobEnd } from '../jobs/job-end.js';
 import { parseJson, toJob } from '../jobs/job-rows.js';
 import { insertJob, readJob } from '../jobs/job-store.js';
+import { recordChanges } from './bulk-changes.js';
 import type { JobKindRunner } from '../jobs/runner.js';
 import { auditOriginOf, recordChange } from '../journal/journal.js';
 import { selectSql } from '../query/list-reads.js';
@@ -174,6 +175,8 @@ export function selectionJobKind(
         ? { dryRun, context: { job_id: Number(job.id) }, read: rows, state: parseJson(job.state ?? 'null', undefined) }
         : { dryRun, context: { job_id: Number(job.id) } };
       const { outcome, state } = await declaration.batch(ctx, tx, { operation, args, ids }, options);
+      // Each user it changed, for the report and an undo, in the chunk's transaction.
+      await recordChanges(db, tx, Number(job.id), outcome.changes ?? []);
       const counts: Record<string, number> = {};
       for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
       return {
@@ -186,10 +189,7 @@ export function selectionJobKind(
           counts,
           ...(state === undefined ? {} : { state }),
         },
-        items: [
-          ...(await declaration.changeItems(db, tx, outcome.changes ?? [])),
-          ...(await declaration.reportItems(db, tx, outcome.skipped)),
-        ],
+        items: await declaration.reportItems(db, tx, outcome.skipped),
         done: ids.length < size,
       };
     },

@@ -229,35 +229,21 @@ export async function markCancelling(db: Database, tx: Transaction, id: number, 
 export interface JobItem {
   userId: number | null;
   email: string;
-  outcome: 'changed' | 'skipped' | 'failed';
+  outcome: 'skipped' | 'failed';
   code: string;
   message: string;
   /** The file's line the entry is about (imports). */
   line?: number | null;
-  /** A changed user: the fields the job changed, before and after (migration 0032). */
-  change?: { from: Record<string, unknown>; to: Record<string, unknown>; version: number | null };
 }
-
-const ITEM_COLUMNS = [
-  'job_id',
-  'user_id',
-  'line',
-  'email',
-  'outcome',
-  'code',
-  'message',
-  'changed_from',
-  'changed_to',
-  'version',
-];
 
 /** The report's lines of one chunk, in the chunk's transaction. */
 export async function insertJobItems(db: Database, tx: Transaction, jobId: number, items: readonly JobItem[]) {
-  const row = `(${ITEM_COLUMNS.map(() => '?').join(', ')})`;
   for (let i = 0; i < items.length; i += 500) {
     const part = items.slice(i, i + 500);
     await db.sequelize.query(
-      `INSERT INTO job_items (${ITEM_COLUMNS.join(', ')}) VALUES ${part.map(() => row).join(', ')}`,
+      `INSERT INTO job_items (job_id, user_id, line, email, outcome, code, message) VALUES ${part
+        .map(() => '(?, ?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
       {
         replacements: part.flatMap((item) => [
           jobId,
@@ -267,9 +253,6 @@ export async function insertJobItems(db: Database, tx: Transaction, jobId: numbe
           item.outcome,
           item.code,
           item.message.slice(0, 500),
-          item.change ? JSON.stringify(item.change.from) : null,
-          item.change ? JSON.stringify(item.change.to) : null,
-          item.change?.version ?? null,
         ]),
         type: QueryTypes.INSERT,
         transaction: tx,
@@ -295,6 +278,10 @@ export async function pruneFinishedJobs(db: Database, before: Date, batch = PRUN
     const ids = rows.map((r) => Number(r.id));
     if (ids.length === 0) return pruned;
     await writeTransaction(db, async (tx) => {
+      await db.sequelize.query('DELETE FROM job_changes WHERE job_id IN (:ids)', {
+        replacements: { ids },
+        transaction: tx,
+      });
       await db.sequelize.query('DELETE FROM job_items WHERE job_id IN (:ids)', {
         replacements: { ids },
         transaction: tx,

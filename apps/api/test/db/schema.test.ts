@@ -69,7 +69,8 @@ describe('migrations', () => {
         'import_changes',
         'import_rows',
         'import_uploads',
-        // Background jobs (migration 0012) and their reports.
+        // Background jobs (migration 0012) and their reports; the users each changed (0032).
+        'job_changes',
         'job_items',
         'jobs',
         // Outgoing mail (migration 0018): the outbox the senders send from.

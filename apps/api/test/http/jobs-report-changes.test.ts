@@ -54,7 +54,7 @@ describe("a job's report of what it changed", () => {
       ids.map((id) => [id, 'Moved to the trash.', { deleted: false }, { deleted: true }]),
     );
     const versions = await bed.t.db.sequelize.query<{ user_id: number; version: number }>(
-      'SELECT user_id, version FROM job_items WHERE job_id = :job ORDER BY user_id',
+      'SELECT user_id, version FROM job_changes WHERE job_id = :job ORDER BY user_id',
       { replacements: { job: trashed.job.id }, type: QueryTypes.SELECT },
     );
     const users = await bed.t.db.models.User.findAll({ where: { id: ids }, paranoid: false, order: [['id', 'ASC']] });

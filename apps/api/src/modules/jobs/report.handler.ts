@@ -5,6 +5,7 @@ import { type JobPeopleView, lineFor } from '../../domain/disclosure.js';
 import { exportFilename } from '../../export/columns.js';
 import { FileDownload } from '../../export/file-download.js';
 import { EXPORT_WRITERS } from '../../export/formats.js';
+import { changeSentence } from '../../domain/job-changes.js';
 import { parseJson } from '../../jobs/job-rows.js';
 import { peopleViewOf, visibleJob } from './jobs.access.js';
 import type { HandlerCall } from '../../context.js';
@@ -20,8 +21,6 @@ interface ItemRow {
   outcome: JobReportRow['outcome'];
   code: JobReportRow['code'];
   message: string;
-  changed_from: string | null;
-  changed_to: string | null;
 }
 
 /** A changed user's fields, for a caller who may read users (the values are about the person). */
@@ -32,7 +31,7 @@ async function* reportBatches(db: Database, jobId: number, view: JobPeopleView):
   let after = 0;
   for (;;) {
     const rows = await db.sequelize.query<ItemRow>(
-      `SELECT id, line, user_id, email, outcome, code, message, changed_from, changed_to FROM job_items
+      `SELECT id, line, user_id, email, outcome, code, message FROM job_items
         WHERE job_id = :jobId AND id > :after ORDER BY id LIMIT ${REPORT_BATCH}`,
       { replacements: { jobId, after }, type: QueryTypes.SELECT },
     );
@@ -42,14 +41,13 @@ async function* reportBatches(db: Database, jobId: number, view: JobPeopleView):
       ...lineFor(view, {
         line: r.line === null ? null : Number(r.line),
         id: r.user_id === null ? null : Number(r.user_id),
-        // An erased user is named by id alone (modules/users/bulk.changes.ts).
-        email: r.email === '' ? null : r.email,
+        email: r.email,
         outcome: r.outcome,
         code: r.code,
         message: r.message,
       }),
-      before: changeOf(view, r.changed_from),
-      after: changeOf(view, r.changed_to),
+      before: null,
+      after: null,
     }));
     if (rows.length < REPORT_BATCH) return;
   }
@@ -100,8 +98,52 @@ async function* importChangeBatches(db: Database, jobId: number, view: JobPeople
   }
 }
 
-/** Every line of a job's report: its items, then (an import) the accounts it created or updated. */
+interface JobChangeRow {
+  user_id: number | string;
+  changed_from: string;
+  changed_to: string;
+  email: string | null;
+}
+
+/**
+ * The users a bulk job (or an undo) changed (`job_changes`), in id order: each with the fields
+ * before and after and the change in words. An erased user is named by id alone: its e-mail
+ * must not outlive it here.
+ */
+async function* jobChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db.sequelize.query<JobChangeRow>(
+      `SELECT c.user_id, c.changed_from, c.changed_to, u.email FROM job_changes c
+         LEFT JOIN users u ON u.id = c.user_id
+        WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${REPORT_BATCH}`,
+      { replacements: { jobId, after }, type: QueryTypes.SELECT },
+    );
+    if (rows.length === 0) return;
+    after = Number(rows[rows.length - 1]?.user_id);
+    yield rows.map((r) => {
+      const from = parseJson<Record<string, unknown>>(r.changed_from, {});
+      const to = parseJson<Record<string, unknown>>(r.changed_to, {});
+      return {
+        ...lineFor(view, {
+          line: null,
+          id: Number(r.user_id),
+          email: r.email,
+          outcome: 'changed' as const,
+          code: 'CHANGED' as const,
+          message: changeSentence(from, to),
+        }),
+        before: view === 'all' ? from : null,
+        after: view === 'all' ? to : null,
+      };
+    });
+    if (rows.length < REPORT_BATCH) return;
+  }
+}
+
+/** Every line of a job's report: the users it changed, then those it skipped or failed on (an import: its problem lines, then the accounts it created or updated). */
 async function* reportLines(db: Database, job: { id: number; kind: string }, view: JobPeopleView) {
+  if (job.kind !== 'import') yield* jobChangeBatches(db, job.id, view);
   yield* reportBatches(db, job.id, view);
   if (job.kind === 'import') yield* importChangeBatches(db, job.id, view);
 }

@@ -42,21 +42,22 @@ function stateAfter(input: BulkSpec, user: Target): CountedState {
   }
 }
 
-/** Each changed user's fields before and after, for the job's report (bulk.changes.ts). */
+/** What the batch changed, for the job's report (`job_changes`): one group, the rows alike. */
 function rowChanges(input: BulkSpec, users: Map<number, Target>, ids: readonly number[]): BulkChange[] {
+  const group = (from: Record<string, unknown>, to: Record<string, unknown>, changed = [...ids], erased = false) =>
+    changed.length === 0 ? [] : [{ ids: changed, from, to, ...(erased ? { erased } : {}) }];
   switch (input.operation) {
     case 'setActive': {
       const active = input.active as boolean;
-      return ids
-        .filter((id) => users.get(id)?.is_active !== active)
-        .map((id) => ({ id, from: { is_active: !active }, to: { is_active: active } }));
+      const changing = ids.filter((id) => users.get(id)?.is_active !== active);
+      return group({ is_active: !active }, { is_active: active }, changing);
     }
     case 'delete':
-      return ids.map((id) => ({ id, from: { deleted: false }, to: { deleted: true } }));
+      return group({ deleted: false }, { deleted: true });
     case 'restore':
-      return ids.map((id) => ({ id, from: { deleted: true }, to: { deleted: false } }));
+      return group({ deleted: true }, { deleted: false });
     case 'forceDelete':
-      return ids.map((id) => ({ id, from: { erased: false }, to: { erased: true } }));
+      return group({ erased: false }, { erased: true }, [...ids], true);
     default:
       return [];
   }

@@ -148,5 +148,5 @@ export async function applyRoleChange(
       },
     });
   }
-  return ids.map((id) => ({ id, from: { roles: before.get(id) ?? [] }, to: { roles: after.get(id) ?? [] } }));
+  return [...groups.values()].map((g) => ({ ids: g.ids, from: { roles: g.before }, to: { roles: g.after } }));
 }

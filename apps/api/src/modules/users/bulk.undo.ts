@@ -14,7 +14,7 @@ import type { JobKindRunner } from '../../jobs/runner.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { chunks } from '../../repositories/chunks.js';
 import { runBatch } from './bulk.chunk.js';
-import { changeItems } from './bulk.changes.js';
+import { recordChanges } from '../../bulk/bulk-changes.js';
 import { bulkRole } from './bulk.roles.js';
 import { forUpdate } from './users.batch-repository.js';
 import { usersBulk } from './users.bulk.js';
@@ -71,7 +71,7 @@ export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun:
     const lacking = lackingForJob(ctx.actor, { kind: 'undo', undoes: operation, inverse: inverse.operation });
     if (lacking) throw forbidden(lacking);
     const [counted] = await db.sequelize.query<{ n: number | string }>(
-      "SELECT COUNT(*) AS n FROM job_items WHERE job_id = :jobId AND outcome = 'changed'",
+      'SELECT COUNT(*) AS n FROM job_changes WHERE job_id = :jobId',
       { replacements: { jobId }, type: QueryTypes.SELECT, transaction: tx },
     );
     const undo: UndoJobParams = {
@@ -119,16 +119,15 @@ export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun:
 }
 
 interface ChangedLine {
-  id: number | string;
   user_id: number | string;
   version: number | string | null;
 }
 
-/** The next `size` users the job changed, after report line `after`, with the version its write left. */
+/** The next `size` users the job changed, after user `after`, with the version its write left. */
 function changedAfter(db: Database, tx: Transaction, jobId: number, after: number, size: number) {
   return db.sequelize.query<ChangedLine>(
-    `SELECT id, user_id, version FROM job_items
-      WHERE job_id = :jobId AND outcome = 'changed' AND id > :after ORDER BY id LIMIT ${Number(size)}`,
+    `SELECT user_id, version FROM job_changes
+      WHERE job_id = :jobId AND user_id > :after ORDER BY user_id LIMIT ${Number(size)}`,
     { replacements: { jobId, after }, type: QueryTypes.SELECT, transaction: tx },
   );
 }
@@ -189,22 +188,20 @@ async function undoChunk(ctx: HandlerContext, job: JobRow, tx: Transaction, size
     ids.length === 0
       ? { affected: [], skipped: [], unchanged: [], changes: [] }
       : await runBatch(ctx, spec, ids, tx, { dryRun, context });
+  // The undo's own report names each user it put back, as any bulk job's does.
+  await recordChanges(db, tx, Number(job.id), outcome.changes ?? []);
   const counts: Record<string, number> = moved.length ? { CHANGED_SINCE: moved.length } : {};
   for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
   return {
     progress: {
-      cursor: Number(lines[lines.length - 1]?.id),
+      cursor: Number(lines[lines.length - 1]?.user_id),
       processed: lines.length,
       changed: outcome.affected.length - outcome.unchanged.length,
       skipped: outcome.skipped.length + moved.length,
       failed: 0,
       counts,
     },
-    items: [
-      ...(await changeItems(db, tx, outcome.changes ?? [])),
-      ...(await usersBulk.reportItems(db, tx, outcome.skipped)),
-      ...(await changedSinceItems(db, tx, moved)),
-    ],
+    items: [...(await usersBulk.reportItems(db, tx, outcome.skipped)), ...(await changedSinceItems(db, tx, moved))],
     done: lines.length < size,
   };
 }

@@ -14,7 +14,6 @@ import type { RoleGrant } from '../../domain/escalation.js';
 import { bulkInverse, jobPermissions } from '../../domain/jobs.rules.js';
 import { AppError } from '../../errors.js';
 import { runBatch } from './bulk.chunk.js';
-import { changeItems } from './bulk.changes.js';
 import { runAttributeBatch } from './bulk.attribute-batch.js';
 import {
   assertBulkAttribute,
@@ -217,8 +216,6 @@ export const usersBulk: BulkDeclaration<
       message: s.message,
     }));
   },
-
-  changeItems,
 
   undoable: (operation, stored) =>
     bulkInverse(operation, typeof stored.active === 'boolean' ? stored.active : null) !== null,
