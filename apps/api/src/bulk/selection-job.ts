@@ -194,12 +194,12 @@ export function selectionJobKind(
       };
     },
     finished(job, status, tx) {
-      // A real job that changed someone can be undone while its report is kept (JOBS_RETENTION_DAYS).
+      // A real job can be undone while its record is kept (JOBS_RETENTION_DAYS), however it
+      // ended: a failed or cancelled one changed the users its chunks committed.
       const params = parseJson<(SelectionParams & Record<string, unknown>) | null>(job.params, null);
       const declaration = byResource.get(params?.resource ?? 'users');
       const undoable =
         !job.dry_run &&
-        status !== 'failed' &&
         job.operation !== null &&
         params !== null &&
         declaration?.undoable(job.operation, params) === true;

@@ -40,8 +40,8 @@ interface BulkParams {
 /** The undo a finished bulk job allows, or why none (a 409 NOT_UNDOABLE). */
 function undoOf(row: JobRow) {
   if (row.dry_run) throw notUndoable('A dry run changed nothing: there is nothing to undo.');
-  if (row.status !== 'succeeded' && row.status !== 'cancelled') {
-    throw notUndoable(`The job is ${row.status}: it can be undone once it has finished or been cancelled.`);
+  if (row.status !== 'succeeded' && row.status !== 'cancelled' && row.status !== 'failed') {
+    throw notUndoable(`The job is ${row.status}: it can be undone once it has ended.`);
   }
   const params = parseJson<BulkParams>(row.params, {});
   const operation = row.operation as Job['operation'];
@@ -55,7 +55,7 @@ function undoOf(row: JobRow) {
   const state = parseJson<Partial<ImportJobState>>(row.state ?? '{}', {});
   if (state.undoneBy) throw notUndoable(`The job has already been undone (job ${state.undoneBy}).`);
   if (!state.undoUntil || Date.parse(state.undoUntil) <= Date.now()) {
-    throw notUndoable('The time to undo this job is over, or it changed nobody.');
+    throw notUndoable('The time to undo this job is over.');
   }
   return { operation, inverse, params, state };
 }
