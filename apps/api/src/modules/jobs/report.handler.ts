@@ -27,30 +27,49 @@ interface ItemRow {
 const changeOf = (view: JobPeopleView, stored: string | null): Record<string, unknown> | null =>
   view === 'all' && stored !== null ? parseJson<Record<string, unknown> | null>(stored, null) : null;
 
-async function* reportBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+/**
+ * Rows read REPORT_BATCH at a time after the last key seen (`keyOf`), each batch mapped to report
+ * lines: a report of any size streams in constant memory.
+ */
+async function* keysetPages<R>(
+  read: (after: number) => Promise<R[]>,
+  keyOf: (row: R) => number | string,
+  toLines: (rows: R[]) => JobReportRow[],
+): AsyncIterable<JobReportRow[]> {
   let after = 0;
   for (;;) {
-    const rows = await db.sequelize.query<ItemRow>(
+    const rows = await read(after);
+    if (rows.length === 0) return;
+    after = Number(keyOf(rows[rows.length - 1] as R));
+    yield toLines(rows);
+    if (rows.length < REPORT_BATCH) return;
+  }
+}
+
+function reportBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+  const read = (after: number) =>
+    db.sequelize.query<ItemRow>(
       `SELECT id, line, user_id, email, outcome, code, message FROM job_items
         WHERE job_id = :jobId AND id > :after ORDER BY id LIMIT ${REPORT_BATCH}`,
       { replacements: { jobId, after }, type: QueryTypes.SELECT },
     );
-    if (rows.length === 0) return;
-    after = Number(rows[rows.length - 1]?.id);
-    yield rows.map((r) => ({
-      ...lineFor(view, {
-        line: r.line === null ? null : Number(r.line),
-        id: r.user_id === null ? null : Number(r.user_id),
-        email: r.email,
-        outcome: r.outcome,
-        code: r.code,
-        message: r.message,
-      }),
-      before: null,
-      after: null,
-    }));
-    if (rows.length < REPORT_BATCH) return;
-  }
+  return keysetPages(
+    read,
+    (r) => r.id,
+    (rows) =>
+      rows.map((r) => ({
+        ...lineFor(view, {
+          line: r.line === null ? null : Number(r.line),
+          id: r.user_id === null ? null : Number(r.user_id),
+          email: r.email,
+          outcome: r.outcome,
+          code: r.code,
+          message: r.message,
+        }),
+        before: null,
+        after: null,
+      })),
+  );
 }
 
 interface ImportChangeRow {
@@ -66,36 +85,36 @@ interface ImportChangeRow {
  * problem lines: each with its line; an update with the fields as they were (the file says what
  * they became). An account gone since (its undo, a purge) is named by id alone.
  */
-async function* importChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
-  let after = 0;
-  for (;;) {
-    const rows = await db.sequelize.query<ImportChangeRow>(
+function importChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+  const read = (after: number) =>
+    db.sequelize.query<ImportChangeRow>(
       `SELECT c.user_id, c.\`change\`, c.line, c.\`before\`, u.email FROM import_changes c
          LEFT JOIN users u ON u.id = c.user_id
         WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${REPORT_BATCH}`,
       { replacements: { jobId, after }, type: QueryTypes.SELECT },
     );
-    if (rows.length === 0) return;
-    after = Number(rows[rows.length - 1]?.user_id);
-    yield rows.map((r) => {
-      const before = changeOf(view, r.before);
-      const message =
-        r.change === 'created' ? 'Created.' : `Updated: ${Object.keys(before ?? {}).join(', ') || 'its fields'}.`;
-      return {
-        ...lineFor(view, {
-          line: Number(r.line),
-          id: Number(r.user_id),
-          email: r.email,
-          outcome: 'changed' as const,
-          code: 'CHANGED' as const,
-          message,
-        }),
-        before: r.change === 'created' ? null : before,
-        after: null,
-      };
-    });
-    if (rows.length < REPORT_BATCH) return;
-  }
+  return keysetPages(
+    read,
+    (r) => r.user_id,
+    (rows) =>
+      rows.map((r) => {
+        const before = changeOf(view, r.before);
+        const message =
+          r.change === 'created' ? 'Created.' : `Updated: ${Object.keys(before ?? {}).join(', ') || 'its fields'}.`;
+        return {
+          ...lineFor(view, {
+            line: Number(r.line),
+            id: Number(r.user_id),
+            email: r.email,
+            outcome: 'changed' as const,
+            code: 'CHANGED' as const,
+            message,
+          }),
+          before: r.change === 'created' ? null : before,
+          after: null,
+        };
+      }),
+  );
 }
 
 interface JobChangeRow {
@@ -110,35 +129,35 @@ interface JobChangeRow {
  * before and after and the change in words. An erased user is named by id alone: its e-mail
  * must not outlive it here.
  */
-async function* jobChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
-  let after = 0;
-  for (;;) {
-    const rows = await db.sequelize.query<JobChangeRow>(
+function jobChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+  const read = (after: number) =>
+    db.sequelize.query<JobChangeRow>(
       `SELECT c.user_id, c.changed_from, c.changed_to, u.email FROM job_changes c
          LEFT JOIN users u ON u.id = c.user_id
         WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${REPORT_BATCH}`,
       { replacements: { jobId, after }, type: QueryTypes.SELECT },
     );
-    if (rows.length === 0) return;
-    after = Number(rows[rows.length - 1]?.user_id);
-    yield rows.map((r) => {
-      const from = parseJson<Record<string, unknown>>(r.changed_from, {});
-      const to = parseJson<Record<string, unknown>>(r.changed_to, {});
-      return {
-        ...lineFor(view, {
-          line: null,
-          id: Number(r.user_id),
-          email: r.email,
-          outcome: 'changed' as const,
-          code: 'CHANGED' as const,
-          message: changeSentence(from, to),
-        }),
-        before: view === 'all' ? from : null,
-        after: view === 'all' ? to : null,
-      };
-    });
-    if (rows.length < REPORT_BATCH) return;
-  }
+  return keysetPages(
+    read,
+    (r) => r.user_id,
+    (rows) =>
+      rows.map((r) => {
+        const from = parseJson<Record<string, unknown>>(r.changed_from, {});
+        const to = parseJson<Record<string, unknown>>(r.changed_to, {});
+        return {
+          ...lineFor(view, {
+            line: null,
+            id: Number(r.user_id),
+            email: r.email,
+            outcome: 'changed' as const,
+            code: 'CHANGED' as const,
+            message: changeSentence(from, to),
+          }),
+          before: view === 'all' ? from : null,
+          after: view === 'all' ? to : null,
+        };
+      }),
+  );
 }
 
 /** Every line of a job's report: the users it changed, then those it skipped or failed on (an import: its problem lines, then the accounts it created or updated). */
