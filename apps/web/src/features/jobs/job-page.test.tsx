@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
 import { jobOf, jobShow } from '../../test/job-fixtures';
 import { renderApp } from '../../test/render-app';
 import { mockTrpc, ok, sessionOf } from '../../test/trpc-mock';
+import { watchJob } from './job-watch';
 
 const j = en.jobs;
 
@@ -73,5 +74,21 @@ describe('a job’s page', { timeout: 30_000 }, () => {
     const cancel = await screen.findByRole('button', { name: j.job.cancel });
     expect(cancel.getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByText(refusal)).toBeTruthy();
+  });
+
+  it('drops Cancel once the job has ended, and its finish toast leaves out "View" (this is the page it opens)', async () => {
+    let shown = jobOf({ id: 9, status: 'running', progress: { total: 40, processed: 10 } });
+    mockTrpc({ 'auth.me': ok(sessionOf([])), 'jobs.show': () => ok(jobShow(shown)) });
+    watchJob(9, false);
+    renderApp('/jobs/9');
+    expect(await screen.findByRole('button', { name: j.job.cancel })).toBeTruthy();
+
+    shown = jobOf({ id: 9, status: 'succeeded', progress: { total: 40, processed: 40, changed: 40 } });
+    expect(
+      await screen.findByText(j.finishedToast.succeeded(j.operations.deactivate), {}, { timeout: 8_000 }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: j.finishedToast.view })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('button', { name: j.job.cancel })).toBeNull());
+    expect(screen.queryByRole('button', { name: j.job.cancelling })).toBeNull();
   });
 });

@@ -75,16 +75,19 @@ function JobDetails({ data }: { data: JobShow }) {
           </span>
         }
         actions={
-          <Button
-            variant="secondary"
-            className="text-danger hover:bg-danger/10"
-            disabled={job.status === 'cancelling' || cancel.isPending}
-            unavailableReason={job.actions.cancel.allowed ? null : (job.actions.cancel.message ?? t.cancel)}
-            onClick={() => cancel.mutate({ id: job.id })}
-          >
-            <OctagonX aria-hidden="true" />
-            {job.status === 'cancelling' || cancel.isPending ? t.cancelling : t.cancel}
-          </Button>
+          // A job that has ended has nothing left to cancel.
+          finished ? null : (
+            <Button
+              variant="secondary"
+              className="text-danger hover:bg-danger/10"
+              disabled={job.status === 'cancelling' || cancel.isPending}
+              unavailableReason={job.actions.cancel.allowed ? null : (job.actions.cancel.message ?? t.cancel)}
+              onClick={() => cancel.mutate({ id: job.id })}
+            >
+              <OctagonX aria-hidden="true" />
+              {job.status === 'cancelling' || cancel.isPending ? t.cancelling : t.cancel}
+            </Button>
+          )
         }
       />
       <Card>

@@ -1,7 +1,7 @@
 import type { Job } from '@app/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { toast } from '../../lib/toast';
 import { useMessages } from '../../i18n/messages';
 import type { BulkJobs } from '../../lib/resource-list/bulk-actions';
@@ -44,23 +44,26 @@ export function useJobFinishedToast() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   return useCallback(
     (job: Job): boolean => {
       if (isLiveJob(job) || !watched.delete(job.id)) return false;
       const name = jobTitle(job, m);
       const status = job.status as 'succeeded' | 'failed' | 'cancelled';
       const show = status === 'succeeded' ? toast.success : status === 'failed' ? toast.error : toast.info;
+      const page = `/jobs/${job.id}`;
       show(t[status](name), {
         id: `job-${job.id}`,
         description: countsText(job, m),
-        action: { label: t.view, onClick: () => void navigate(`/jobs/${job.id}`) },
+        // On the job's own page, "View" would lead where one already is.
+        ...(pathname === page ? {} : { action: { label: t.view, onClick: () => void navigate(page) } }),
       });
       // What the job changed shows in every list of users, and the job in the list of jobs.
       void queryClient.invalidateQueries(trpc.users.pathFilter());
       void queryClient.invalidateQueries(trpc.jobs.list.pathFilter());
       return true;
     },
-    [m, t, trpc, queryClient, navigate],
+    [m, t, trpc, queryClient, navigate, pathname],
   );
 }
 

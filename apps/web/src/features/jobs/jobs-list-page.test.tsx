@@ -109,6 +109,8 @@ describe('the jobs list and the header indicator', { timeout: 30_000 }, () => {
       await screen.findByText(j.finishedToast.succeeded(j.operations.deactivate), {}, { timeout: 8_000 }),
     ).toBeTruthy();
     expect(screen.getByText(j.finishedToast.counts(14_990, 10))).toBeTruthy();
+    // Elsewhere than the job's page, the toast leads there.
+    expect(screen.getByRole('button', { name: j.finishedToast.view })).toBeTruthy();
     expect(screen.queryByRole('link', { name: j.indicator.one(j.operations.deactivate) })).toBeNull();
   });
 });
