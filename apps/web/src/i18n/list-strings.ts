@@ -103,6 +103,8 @@ export function listStrings(w: ListWords) {
       cancel: 'Cancel',
       retry: 'Check again',
       checking: 'Checking what would change…',
+      /** The confirm button while the dry run runs: it names no count before there is one. */
+      checkingButton: 'Checking…',
       checkFailed: 'The check could not be run.',
       nothingToDo: `None of the selected ${w.many} can be changed this way.`,
       skipped: (count: number) => `${formatCount(count)} skipped`,
@@ -118,6 +120,9 @@ export function listStrings(w: ListWords) {
       checkAllFailed: 'The check did not finish.',
       wouldChange: (count: number) => `${counted(count)} would be changed`,
       confirmAll: (verb: string, count: number) => `${verb} ${counted(count)}`,
+      /** The confirm button when the check did not finish: the selection as chosen. */
+      confirmMatching: (verb: string, total: number, exact: boolean) =>
+        `${verb} all ${atLeast(total, exact)} matching ${w.many}`,
     },
   };
 }

@@ -20,8 +20,15 @@ export function BulkJobDialog({ flow, jobs: { Progress, Skips }, strings: t }: B
   if (!command || !target || !('selection' in target)) return null;
   const changed = report?.item.progress.changed ?? 0;
   const skipped = report?.item.progress.skipped ?? 0;
+  const failed = flow.checkError !== null || flow.jobFailed !== undefined;
   const failure = flow.checkError ?? flow.jobFailed?.error;
   const { text } = command;
+  // A whole sentence in every state: a verb such as "Give admin to" needs its count.
+  const confirmLabel = report
+    ? t.confirmAll(text.verb, changed)
+    : failed
+      ? t.confirmMatching(text.verb, target.matched.count, target.matched.exact)
+      : t.checkingButton;
 
   return (
     <ConfirmDialog
@@ -29,14 +36,14 @@ export function BulkJobDialog({ flow, jobs: { Progress, Skips }, strings: t }: B
       onOpenChange={(open) => (open ? undefined : flow.close())}
       title={t.titleAll(text.verb, target.matched.count, target.matched.exact)}
       description={text.description}
-      confirmLabel={report ? t.confirmAll(text.verb, changed) : text.verb}
+      confirmLabel={confirmLabel}
       cancelLabel={t.cancel}
       tone={command.destructive ? 'danger' : 'primary'}
       pending={flow.running}
       confirmDisabled={!report || changed === 0}
       onConfirm={flow.confirm}
     >
-      {flow.checkError || flow.jobFailed ? (
+      {failed ? (
         <div role="alert" className="rounded-lg border border-danger/30 bg-danger/5 px-3 py-2.5">
           <p className="font-medium text-danger">{t.checkAllFailed}</p>
           {failure ? <p className="mt-0.5 text-muted-foreground">{failure}</p> : null}

@@ -93,7 +93,8 @@ export function BulkReportDialog({ flow, seen, useLookup, strings: t }: BulkRepo
       onOpenChange={(open) => (open ? undefined : flow.close())}
       title={text.title(count)}
       description={text.description}
-      confirmLabel={report ? text.confirm(affected) : text.verb}
+      // A whole sentence in every state: a verb such as "Give admin to" needs its count.
+      confirmLabel={report ? text.confirm(affected) : flow.checkError ? text.confirm(count) : t.checkingButton}
       cancelLabel={t.cancel}
       tone={command.destructive ? 'danger' : 'primary'}
       pending={flow.running}

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../../i18n/en';
 import { renderApp } from '../../../test/render-app';
-import { ok } from '../../../test/trpc-mock';
+import { fail, ok } from '../../../test/trpc-mock';
 import { roleMembersHref } from '../../../lib/resource-list/list-links';
 import { dryRunReport, listOf, mockUsersApi, openMenu, userRow } from './users-list.test-support';
 
@@ -76,10 +76,15 @@ describe('users list: the roles column', { timeout: 20_000 }, () => {
 
 describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
   it('picks a role the caller may give, shows the check, then gives it to the selected users', async () => {
+    let answerCheck = () => {};
+    const checked = new Promise<void>((resolve) => {
+      answerCheck = resolve;
+    });
     const api = mockUsersApi('all', 42, {
       'users.new': ok(NEW_FORM),
-      'users.bulk': (input) =>
-        ok(
+      'users.bulk': async (input) => {
+        if ((input as { dryRun: boolean }).dryRun) await checked;
+        return ok(
           dryRunReport({
             operation: 'addRole',
             dryRun: (input as { dryRun: boolean }).dryRun,
@@ -87,7 +92,8 @@ describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
             affected: [42],
             skipped: [{ id: 41, code: 'ROLE_ALREADY_HELD', message: 'User 41 already has the role manager.' }],
           }),
-        ),
+        );
+      },
     });
     renderApp('/users');
     const table = await findTable();
@@ -108,6 +114,11 @@ describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
     fireEvent.click(next);
 
     const dialog = await screen.findByRole('dialog', { name: t.bulk.role.title.addRole(2, 'manager') });
+    // While checking, the button says so rather than a half sentence ("Give manager to").
+    const checking = within(dialog).getByRole('button', { name: t.bulk.checkingButton });
+    expect(checking.hasAttribute('disabled')).toBe(true);
+    expect(within(dialog).queryByRole('button', { name: t.bulk.role.verb.addRole('manager') })).toBeNull();
+    answerCheck();
     expect(await within(dialog).findByText(t.bulk.role.affected.addRole(1, 'manager'))).toBeTruthy();
     expect(within(dialog).getByText('User 41 already has the role manager.')).toBeTruthy();
     expect(api.callsTo('users.bulk')).toEqual([{ operation: 'addRole', role_id: 2, ids: [41, 42], dryRun: true }]);
@@ -135,9 +146,10 @@ describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
     fireEvent.change(within(picker).getByLabelText(t.bulk.role.label), { target: { value: '3' } });
     fireEvent.click(within(picker).getByRole('button', { name: t.bulk.role.next }));
 
-    await screen.findByRole('dialog', {
+    const dialog = await screen.findByRole('dialog', {
       name: t.bulk.titleAll(t.bulk.role.verb.removeRole('viewer'), 42, true),
     });
+    expect(within(dialog).getByRole('button', { name: t.bulk.checkingButton }).hasAttribute('disabled')).toBe(true);
     await waitFor(() => expect(api.callsTo('users.bulk')).toHaveLength(1));
     const [sent] = api.callsTo('users.bulk') as BulkRequest[];
     expect(sent).toEqual({
@@ -146,6 +158,28 @@ describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
       selection: { query: { filters: { role_id: [3] } }, except: [] },
       dryRun: true,
     });
+  });
+
+  it('names the role and the count on the confirm button when the check fails', async () => {
+    mockUsersApi('all', 42, {
+      'users.new': ok(NEW_FORM),
+      'users.bulk': fail({ message: 'The server is busy.', code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 }),
+    });
+    renderApp('/users');
+    const table = await findTable();
+    fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectRow('User 42') }));
+    fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectRow('User 41') }));
+    const bar = await screen.findByRole('region', { name: t.selection.label });
+    fireEvent.click(within(bar).getByRole('button', { name: t.bulk.addRole }));
+    const picker = await screen.findByRole('dialog', { name: t.bulk.role.pickTitle.addRole(2) });
+    await within(picker).findByRole('option', { name: 'manager' });
+    fireEvent.change(within(picker).getByLabelText(t.bulk.role.label), { target: { value: '2' } });
+    fireEvent.click(within(picker).getByRole('button', { name: t.bulk.role.next }));
+
+    const dialog = await screen.findByRole('dialog', { name: t.bulk.role.title.addRole(2, 'manager') });
+    expect(await within(dialog).findByText(t.bulk.checkFailed)).toBeTruthy();
+    const confirm = within(dialog).getByRole('button', { name: t.bulk.role.confirm.addRole(2, 'manager') });
+    expect(confirm.hasAttribute('disabled')).toBe(true);
   });
 
   it('offers no role action to a caller without users.update', async () => {
