@@ -38,6 +38,14 @@ export const SEEDED_ROLES: Readonly<Record<SeededRoleName, readonly Permission[]
   viewer: ['users.view', 'roles.view'],
 };
 
+/** What each seeded role is for, as its page and the roles list say it (an administrator may reword it). */
+export const SEEDED_ROLE_DESCRIPTIONS: Readonly<Record<SeededRoleName, string>> = {
+  admin: 'Every permission, including those added in later versions. This role cannot be renamed or deleted.',
+  manager:
+    'Looks after user accounts: sees and edits users, activates and deactivates them, exports the list; sees roles.',
+  viewer: 'Reads only: sees users and roles, and changes nothing.',
+};
+
 export type CapabilityMap = Record<Permission, boolean>;
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PERMISSIONS, SEEDED_ROLES } from '@app/contracts';
+import { PERMISSIONS, SEEDED_ROLE_DESCRIPTIONS, SEEDED_ROLES, type SeededRoleName } from '@app/contracts';
 import type { Transaction } from 'sequelize';
 import { hashPassword } from '../auth/password.js';
 import type { Database } from '../db/database.js';
@@ -25,7 +25,11 @@ export async function seedPermissionsAndRoles(db: Database, tx?: Transaction): P
     permissionIds.set(name, perm.id);
   }
   for (const [roleName, perms] of Object.entries(SEEDED_ROLES)) {
-    const [role, created] = await Role.findOrCreate({ where: { name: roleName, guard_name: 'web' }, transaction: tx });
+    const [role, created] = await Role.findOrCreate({
+      where: { name: roleName, guard_name: 'web' },
+      defaults: { description: SEEDED_ROLE_DESCRIPTIONS[roleName as SeededRoleName] },
+      transaction: tx,
+    });
     if (!created) continue;
     await RolePermission.bulkCreate(
       perms.map((p) => ({ role_id: role.id, permission_id: permissionIds.get(p) as number })),

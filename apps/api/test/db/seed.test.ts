@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@app/contracts';
+import { PERMISSIONS, SEEDED_ROLE_DESCRIPTIONS } from '@app/contracts';
 import pino from 'pino';
 import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -43,6 +43,8 @@ describe('seeding', () => {
     expect(summary.admin).toEqual([...PERMISSIONS].sort());
     expect(summary.manager).toEqual(['roles.view', 'users.export', 'users.setActive', 'users.update', 'users.view']);
     expect(summary.viewer).toEqual(['roles.view', 'users.view']);
+    // Each says what it is for.
+    expect(Object.fromEntries(roles.map((r) => [r.name, r.description]))).toEqual(SEEDED_ROLE_DESCRIPTIONS);
     expect(await rolesOf('boss@example.com')).toEqual(['admin']);
     const admin = await db.models.User.scope('withPassword').findOne({ where: { email: 'boss@example.com' } });
     expect(await verifyPassword('boss-password', admin?.password_hash)).toBe(true);

@@ -1,4 +1,10 @@
-import { PERMISSIONS, type RoleListRow, type RolesListResult, rolesListQuery } from '@app/contracts';
+import {
+  PERMISSIONS,
+  type RoleListRow,
+  type RolesListResult,
+  rolesListQuery,
+  SEEDED_ROLE_DESCRIPTIONS,
+} from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadActor } from '../../src/auth/actor.js';
 import { listRoles } from '../../src/modules/roles/list.handler.js';
@@ -310,7 +316,9 @@ describe('GET /api/roles/export', () => {
     expect(lines).toHaveLength(3);
     // admin holds every permission there is.
     expect(lines[1]).toMatch(
-      new RegExp(`^\\d+,"admin","",".*audit\\.view.*",${PERMISSIONS.length},1,2024-01-01T00:00:00\\.000Z$`),
+      new RegExp(
+        `^\\d+,"admin","${SEEDED_ROLE_DESCRIPTIONS.admin}",".*audit\\.view.*",${PERMISSIONS.length},1,2024-01-01T00:00:00\\.000Z$`,
+      ),
     );
     const auditorUsers = (await list('q=auditor')).rows[0]?.users_count;
     expect(lines[2]).toBe(

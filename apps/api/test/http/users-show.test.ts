@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@app/contracts';
+import { PERMISSIONS, SEEDED_ROLE_DESCRIPTIONS } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
@@ -197,7 +197,7 @@ describe('GET /roles/{id}', () => {
       item: {
         id: role?.id,
         name: 'manager',
-        description: null,
+        description: SEEDED_ROLE_DESCRIPTIONS.manager,
         guard_name: 'web',
         require_two_factor: false,
         version: expect.any(String),

@@ -30,6 +30,7 @@ import { scimEnterpriseMapping } from './0029-scim-enterprise-mapping.js';
 import { scimIdentities } from './0030-scim-identities.js';
 import { scimNameParts } from './0031-scim-name-parts.js';
 import { jobItemChanges } from './0032-job-item-changes.js';
+import { seededRoleDescriptions } from './0033-seeded-role-descriptions.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -66,4 +67,5 @@ export const MIGRATIONS: readonly Migration[] = [
   scimIdentities,
   scimNameParts,
   jobItemChanges,
+  seededRoleDescriptions,
 ];
