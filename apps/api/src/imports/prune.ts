@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
+import { deleteInBatches } from '../db/delete-in-batches.js';
 import { inWriteTurn } from '../db/transaction.js';
 
 /** An upload no job took (its request failed or was cut) is dropped after this long. */
@@ -26,18 +27,7 @@ export async function pruneImportUploads(db: Database, now = new Date()): Promis
 
 /** An upload's staged lines, a slice at a time, then the upload itself. */
 export async function dropUpload(db: Database, uploadId: number): Promise<void> {
-  for (;;) {
-    // BULKDELETE: both drivers answer the number of rows deleted.
-    const deleted: unknown = await inWriteTurn(db, () =>
-      db.sequelize.query(
-        db.dialect === 'mysql'
-          ? `DELETE FROM import_rows WHERE upload_id = :uploadId LIMIT ${BATCH}`
-          : `DELETE FROM import_rows WHERE rowid IN (SELECT rowid FROM import_rows WHERE upload_id = :uploadId LIMIT ${BATCH})`,
-        { replacements: { uploadId }, type: QueryTypes.BULKDELETE },
-      ),
-    );
-    if (Number(deleted) < BATCH) break;
-  }
+  await deleteInBatches(db, 'import_rows', 'upload_id = :uploadId', { uploadId }, BATCH);
   await inWriteTurn(db, () =>
     db.sequelize.query('DELETE FROM import_uploads WHERE id = :uploadId', { replacements: { uploadId } }),
   );

@@ -17,11 +17,11 @@ import {
   insertJobItems,
   type JobItem,
   lockJob,
-  pruneFinishedJobs,
   recordChunk,
   releaseLease,
   renewLease,
 } from './job-store.js';
+import { pruneFinishedJobs } from './job-prune.js';
 
 /** What a kind of job does with one chunk, inside the chunk's transaction. */
 export interface JobKindRunner {
