@@ -3,14 +3,12 @@ import { type Model, type ModelStatic, Op, QueryTypes, type Transaction, type Wh
 import type { AppConfig } from '../config.js';
 import type { HandlerContext } from '../context.js';
 import type { Database } from '../db/database.js';
-import { writeTransaction } from '../db/transaction.js';
 import { jobActor } from '../jobs/job-actor.js';
 import { recordJobEnd } from '../jobs/job-end.js';
-import { parseJson, toJob } from '../jobs/job-rows.js';
-import { insertJob, readJob } from '../jobs/job-store.js';
+import { parseJson } from '../jobs/job-rows.js';
+import { submitJob } from '../jobs/job-submit.js';
 import { recordChanges } from './bulk-changes.js';
 import type { JobKindRunner } from '../jobs/runner.js';
-import { auditOriginOf, recordChange } from '../journal/journal.js';
 import { selectSql } from '../query/list-reads.js';
 import type { AnyBulkDeclaration, BulkInputOf } from './bulk-declaration.js';
 
@@ -90,37 +88,20 @@ export async function submitSelectionJob<D extends AnyBulkDeclaration>(
   };
   // Counted once at submission: the progress bar's total.
   const total = await model.count({ where: selectionWhere(db, declaration, params, null), paranoid: false });
-  const origin = auditOriginOf(ctx);
-  const id = await writeTransaction(db, async (tx) => {
-    const jobId = await insertJob(db, tx, {
+  return submitJob(ctx, async () => ({
+    kind: 'bulk',
+    operation: input.operation,
+    params,
+    dryRun: input.dryRun,
+    total,
+    audit: {
       kind: 'bulk',
       operation: input.operation,
-      params,
       dryRun: input.dryRun,
       total,
-      actorId: origin.actorId,
-      via: origin.via ?? null,
-      ip: origin.ip,
-      requestId: origin.requestId,
-    });
-    await recordChange(db, tx, {
-      ...origin,
-      action: 'job.submit',
-      targetType: 'job',
-      targetIds: [jobId],
-      context: {
-        kind: 'bulk',
-        operation: input.operation,
-        dryRun: input.dryRun,
-        total,
-        ...auditedParams(declaration, args, params, stored),
-      },
-    });
-    return jobId;
-  });
-  const row = await readJob(db, id);
-  if (!row) throw new Error(`job ${id} vanished after it was created`);
-  return { job: toJob(row) };
+      ...auditedParams(declaration, args, params, stored),
+    },
+  }));
 }
 
 /** The next chunk's rows in id order, read in the chunk's transaction (never from a replica). */

@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { sqlDate } from '../db/sql-date.js';
 import { inWriteTurn, writeTransaction } from '../db/transaction.js';
-import { JOB_COLUMNS, type JobRow } from './job-rows.js';
+import { type ImportJobState, JOB_COLUMNS, type JobRow } from './job-rows.js';
 
 /**
  * The jobs table's writes. A job is held by one process at a time through its lease: claimed
@@ -216,6 +216,20 @@ export async function finishJob(
       WHERE id = :id`,
     { replacements: { id, status, error, now: sqlDate(db, now) }, type: QueryTypes.UPDATE, transaction: tx },
   );
+}
+
+/** Records on a job the undo asked of it (its state's `undoneBy`): a second undo is then refused. */
+export async function markUndone(
+  db: Database,
+  tx: Transaction,
+  jobId: number,
+  state: Partial<ImportJobState>,
+  undoId: number,
+): Promise<void> {
+  await db.sequelize.query('UPDATE jobs SET state = :state WHERE id = :id', {
+    replacements: { state: JSON.stringify({ ...state, undoneBy: undoId }), id: jobId },
+    transaction: tx,
+  });
 }
 
 /** Asks a job to stop: a queued one is cancelled at once, a running one at its next chunk. */

@@ -2,17 +2,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ImportOptions, Job } from '@app/contracts';
 import type { Context, UploadBody, HandlerCall } from '../../context.js';
-import { writeTransaction } from '../../db/transaction.js';
 import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { roleRefusal, rolesByKey, rolesByName } from '../../domain/escalation.js';
 import { importRefusal } from '../../domain/imports.rules.js';
 import { AppError } from '../../errors.js';
 import { type ImportJobParams, toJob } from '../../jobs/job-rows.js';
-import { insertJob, readJob } from '../../jobs/job-store.js';
+import { submitJob } from '../../jobs/job-submit.js';
 import { spoolUpload, UploadRefused } from '../../imports/spool.js';
-import { recordChange } from '../../journal/journal.js';
 import type { Actor } from '../../auth/actor.js';
-import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerContext } from '../../context.js';
 import { stageFile } from './import-file.js';
 import { visibleDefinitionsOf } from '../attributes/attribute-values.repository.js';
@@ -157,45 +154,30 @@ async function receive(
     scopes: ctx.auth?.via === 'token' ? (ctx.auth.scopes === null ? null : [...ctx.auth.scopes]) : null,
     tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
   };
-  const origin = auditOriginOf(ctx);
   try {
-    const id = await writeTransaction(db, async (tx) => {
-      const jobId = await insertJob(db, tx, {
+    return await submitJob(ctx, async () => ({
+      kind: 'import',
+      operation: input.mode,
+      params,
+      dryRun: input.dryRun,
+      total: staged.file.rows,
+      idempotencyKey: key,
+      idempotencyFingerprint: key === null ? null : payloadFingerprint(spooled.sha256, input),
+      mark: async (tx, jobId) => {
+        if (key !== null) await releaseKey(db, ctx.actor.id, key, tx);
+        await db.sequelize.query('UPDATE import_uploads SET job_id = :jobId WHERE id = :uploadId', {
+          replacements: { jobId, uploadId: staged.uploadId },
+          transaction: tx,
+        });
+      },
+      audit: {
         kind: 'import',
         operation: input.mode,
-        params,
         dryRun: input.dryRun,
         total: staged.file.rows,
-        actorId: origin.actorId,
-        via: origin.via ?? null,
-        ip: origin.ip,
-        requestId: origin.requestId,
-        idempotencyKey: key,
-        idempotencyFingerprint: key === null ? null : payloadFingerprint(spooled.sha256, input),
-      });
-      if (key !== null) await releaseKey(db, ctx.actor.id, key, tx);
-      await db.sequelize.query('UPDATE import_uploads SET job_id = :jobId WHERE id = :uploadId', {
-        replacements: { jobId, uploadId: staged.uploadId },
-        transaction: tx,
-      });
-      await recordChange(db, tx, {
-        ...origin,
-        action: 'job.submit',
-        targetType: 'job',
-        targetIds: [jobId],
-        context: {
-          kind: 'import',
-          operation: input.mode,
-          dryRun: input.dryRun,
-          total: staged.file.rows,
-          file: { name: staged.file.name, bytes: staged.file.bytes, format: staged.file.format },
-        },
-      });
-      return jobId;
-    });
-    const row = await readJob(db, id);
-    if (!row) throw new Error(`job ${id} vanished after it was created`);
-    return { job: toJob(row) };
+        file: { name: staged.file.name, bytes: staged.file.bytes, format: staged.file.format },
+      },
+    }));
   } catch (err) {
     await dropUpload(db, staged.uploadId);
     throw err;

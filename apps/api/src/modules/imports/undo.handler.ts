@@ -1,14 +1,12 @@
 import type { Job, JobUndoInput } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
-import { writeTransaction } from '../../db/transaction.js';
 import { jobPermissions, lackingForJob } from '../../domain/jobs.rules.js';
 import { AppError, forbidden } from '../../errors.js';
-import { type ImportJobState, parseJson, toJob, type UndoJobParams } from '../../jobs/job-rows.js';
-import { insertJob, readJob } from '../../jobs/job-store.js';
-import { recordChange } from '../../journal/journal.js';
+import { type ImportJobState, parseJson, type UndoJobParams } from '../../jobs/job-rows.js';
+import { markUndone } from '../../jobs/job-store.js';
+import { submitJob } from '../../jobs/job-submit.js';
 import { visibleJob } from '../jobs/jobs.access.js';
 import { submitBulkUndo } from '../users/bulk.undo.js';
-import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerContext, HandlerCall } from '../../context.js';
 
 const notUndoable = (why: string) => new AppError('NOT_UNDOABLE', why);
@@ -44,8 +42,7 @@ export async function undoImport({ ctx, input }: HandlerCall<JobUndoInput>): Pro
   const changes = await changesOf(ctx, input.id);
   const asked = { kind: 'undo', removes: changes.created, restores: changes.updated } as const;
   const lacking = lackingForJob(ctx.actor, asked);
-  const origin = auditOriginOf(ctx);
-  const undoId = await writeTransaction(db, async (tx) => {
+  return submitJob(ctx, async (tx) => {
     const row = await visibleJob(db, ctx.actor, input.id, tx);
     if (row.kind !== 'import') throw notUndoable('Only an import can be undone.');
     if (row.dry_run) throw notUndoable('A dry run changed nothing: there is nothing to undo.');
@@ -65,31 +62,14 @@ export async function undoImport({ ctx, input }: HandlerCall<JobUndoInput>): Pro
       'SELECT COUNT(*) AS n FROM import_changes WHERE job_id = :jobId',
       { replacements: { jobId: input.id }, type: QueryTypes.SELECT, transaction: tx },
     );
-    const id = await insertJob(db, tx, {
+    return {
       kind: 'undo',
       operation: null,
       params,
       dryRun: false,
       total: Number(counted?.n ?? 0),
-      actorId: origin.actorId,
-      via: origin.via ?? null,
-      ip: origin.ip,
-      requestId: origin.requestId,
-    });
-    await db.sequelize.query('UPDATE jobs SET state = :state WHERE id = :importId', {
-      replacements: { state: JSON.stringify({ ...state, undoneBy: id }), importId: input.id },
-      transaction: tx,
-    });
-    await recordChange(db, tx, {
-      ...origin,
-      action: 'job.submit',
-      targetType: 'job',
-      targetIds: [id],
-      context: { kind: 'undo', of: input.id },
-    });
-    return id;
+      mark: (tx, undoId) => markUndone(db, tx, input.id, state, undoId),
+      audit: { kind: 'undo', of: input.id },
+    };
   });
-  const row = await readJob(db, undoId);
-  if (!row) throw new Error(`job ${undoId} vanished after it was created`);
-  return { job: toJob(row) };
 }

@@ -3,15 +3,14 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { AppConfig } from '../../config.js';
 import type { HandlerContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { writeTransaction } from '../../db/transaction.js';
 import { bulkInverse, jobPermissions, lackingForJob } from '../../domain/jobs.rules.js';
 import { AppError, forbidden } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
-import { type ImportJobState, type JobRow, parseJson, toJob, type UndoJobParams } from '../../jobs/job-rows.js';
-import { insertJob, type JobItem, readJob } from '../../jobs/job-store.js';
+import { type ImportJobState, type JobRow, parseJson, type UndoJobParams } from '../../jobs/job-rows.js';
+import { type JobItem, markUndone, readJob } from '../../jobs/job-store.js';
+import { submitJob } from '../../jobs/job-submit.js';
 import type { JobKindRunner } from '../../jobs/runner.js';
-import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { chunks } from '../../repositories/chunks.js';
 import { runBatch } from './bulk.chunk.js';
 import { recordChanges } from '../../bulk/bulk-changes.js';
@@ -63,8 +62,7 @@ function undoOf(row: JobRow) {
 /** POST /jobs/{id}/undo of a bulk job: the undo job, queued (202); the job's row is locked while it is recorded on it. */
 export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun: boolean): Promise<{ job: Job }> {
   const { db } = ctx;
-  const origin = auditOriginOf(ctx);
-  const undoId = await writeTransaction(db, async (tx) => {
+  return submitJob(ctx, async (tx) => {
     const row = await readJob(db, jobId, tx);
     if (!row) throw new Error(`job ${jobId} vanished`);
     const { operation, inverse, params, state } = undoOf(row);
@@ -86,36 +84,17 @@ export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun:
         tokenId: ctx.auth?.via === 'token' ? ctx.auth.tokenId : null,
       },
     };
-    const id = await insertJob(db, tx, {
+    return {
       kind: 'undo',
       operation: inverse.operation,
       params: undo,
       dryRun,
       total: Number(counted?.n ?? 0),
-      actorId: origin.actorId,
-      via: origin.via ?? null,
-      ip: origin.ip,
-      requestId: origin.requestId,
-    });
-    // A dry run only says what the undo would do: the undo itself is still to be asked for.
-    if (!dryRun) {
-      await db.sequelize.query('UPDATE jobs SET state = :state WHERE id = :id', {
-        replacements: { state: JSON.stringify({ ...state, undoneBy: id }), id: jobId },
-        transaction: tx,
-      });
-    }
-    await recordChange(db, tx, {
-      ...origin,
-      action: 'job.submit',
-      targetType: 'job',
-      targetIds: [id],
-      context: { kind: 'undo', of: jobId, operation: inverse.operation, dryRun },
-    });
-    return id;
+      // A dry run only says what the undo would do: the undo itself is still to be asked for.
+      ...(dryRun ? {} : { mark: (tx, undoId) => markUndone(db, tx, jobId, state, undoId) }),
+      audit: { kind: 'undo', of: jobId, operation: inverse.operation, dryRun },
+    };
   });
-  const row = await readJob(db, undoId);
-  if (!row) throw new Error(`job ${undoId} vanished after it was created`);
-  return { job: toJob(row) };
 }
 
 interface ChangedLine {
