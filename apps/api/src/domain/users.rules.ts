@@ -97,7 +97,7 @@ export function notInactive(change: Change, cfg: RulesConfig): Violation | null 
 }
 
 /** Whether a change takes its target out of the active administrators. */
-const takesAdminAway = (change: Change) =>
+export const takesAdminAway = (change: Change) =>
   change.kind === 'delete' || change.kind === 'removeAdminRole' || (change.kind === 'setActive' && !change.active);
 
 /** Whether the last-administrator rule guarding this kind of change is switched on. */

@@ -119,6 +119,14 @@ export interface UndoJobParams {
   };
 }
 
+/** What an import's undo carries between chunks (and keeps): the accounts it removed and put back so far. */
+export interface UndoJobState {
+  removed: number;
+  restored: number;
+  /** A dry run: the active administrators its earlier chunks would have taken away. */
+  adminsGone?: number;
+}
+
 function importOf(params: Partial<ImportJobParams>, state: Partial<ImportJobState>): ImportSummary | null {
   if (!params.file || !params.mode) return null;
   return {
@@ -132,8 +140,19 @@ function importOf(params: Partial<ImportJobParams>, state: Partial<ImportJobStat
   };
 }
 
-function undoOf(row: JobRow, params: Partial<ImportJobParams & UndoJobParams>, state: Partial<ImportJobState>) {
-  if (row.kind === 'undo') return { of: params.of ?? null, until: null, by: null };
+function undoOf(
+  row: JobRow,
+  params: Partial<ImportJobParams & UndoJobParams>,
+  state: Partial<ImportJobState & UndoJobState>,
+) {
+  if (row.kind === 'undo') {
+    // An import's undo tells its removals from its put-backs; a bulk job's undo puts back only.
+    const accounts =
+      params.bulk === undefined && typeof state.removed === 'number' && typeof state.restored === 'number'
+        ? { removed: state.removed, restored: state.restored }
+        : null;
+    return { of: params.of ?? null, until: null, by: null, accounts };
+  }
   if (row.dry_run) return null;
   // A bulk job that can be undone says until when (set when it ends); an import always says.
   if (row.kind === 'bulk' && !state.undoUntil) return null;
@@ -151,7 +170,7 @@ function attributeOf(row: JobRow, params: Partial<BulkJobParams>): Job['attribut
 /** The job as the API answers it. */
 export function toJob(row: JobRow): Job {
   const params = parseJson<Partial<BulkJobParams & ImportJobParams & UndoJobParams>>(row.params, {});
-  const state = parseJson<Partial<ImportJobState>>(row.state ?? '{}', {});
+  const state = parseJson<Partial<ImportJobState & UndoJobState>>(row.state ?? '{}', {});
   const via: AuditVia = {
     kind: (['session', 'token', 'cli'] as const).find((k) => k === row.via_kind) ?? 'unknown',
     name: row.via_name,

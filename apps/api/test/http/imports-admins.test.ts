@@ -49,4 +49,43 @@ describe('the last administrator', () => {
     // A deactivated administrator lost its access at once, as with any deactivation.
     expect((await bed.admin.get('/api/users')).statusCode).toBe(401);
   });
+
+  it("is kept by an import's undo and foreseen by its dry run, across chunks", async () => {
+    const actor = await given(bed.t.db).user({ permissions: [...PERMISSIONS] });
+    const as = request(bed.t.app, { token: await given(bed.t.db).token(actor.id) });
+    const sleepers = [
+      await given(bed.t.db).user({ roles: ['admin'], active: false }),
+      await given(bed.t.db).user({ roles: ['admin'], active: false }),
+    ];
+    // The import wakes two administrators; every other one is deactivated afterwards, so undoing
+    // the import would deactivate the last two: the undo may put back the first, never the last.
+    const file = csv(['email,active', ...sleepers.map((u) => `${u.email},yes`)]);
+    bed.runner(1);
+    const res = await bed.t.app.inject({
+      method: 'POST',
+      url: '/api/users/imports?mode=upsert&activate=true',
+      headers: { authorization: `Bearer ${await given(bed.t.db).token(actor.id)}`, 'content-type': 'text/csv' },
+      payload: file,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const imported = await bed.waitForJob(res.json().job.id, as);
+    expect(imported.import?.outcomes).toMatchObject({ update: 2 });
+    await bed.t.db.sequelize.query(
+      `UPDATE users SET is_active = 0 WHERE id NOT IN (:ids) AND id IN (
+         SELECT ur.user_id FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE r.name = 'admin')`,
+      { replacements: { ids: sleepers.map((u) => u.id) } },
+    );
+    const undo = async (dryRun: boolean) => {
+      const asked = await as.post(`/api/jobs/${imported.id}/undo`, { dryRun });
+      expect(asked.statusCode, asked.body).toBe(202);
+      return bed.waitForJob(asked.json().job.id, as);
+    };
+    const dry = await undo(true);
+    expect(dry).toMatchObject({ progress: { changed: 1, skipped: 1 }, counts: { LAST_ADMIN: 1 } });
+    expect(dry.undo?.accounts).toEqual({ removed: 0, restored: 1 });
+    const real = await undo(false);
+    expect(real).toMatchObject({ progress: dry.progress, counts: dry.counts });
+    const active = await bed.t.db.models.User.count({ where: { id: sleepers.map((u) => u.id), is_active: true } });
+    expect(active).toBe(1);
+  });
 });

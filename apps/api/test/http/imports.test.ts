@@ -273,6 +273,66 @@ describe('POST /jobs/{id}/undo', () => {
     expect(again.json()).toMatchObject({ code: 'NOT_UNDOABLE' });
   });
 
+  it('judges the undo first in a dry run, as the undo then decides, changing nothing and keeping the undo', async () => {
+    const w = fresh();
+    const kept = await given(bed.t.db).user({ name: 'Old Name', email: `old.${w}@example.com` });
+    const file = csv([
+      'name,email',
+      `New Name,old.${w}@example.com`,
+      `Made One,made1.${w}@example.com`,
+      `Made Two,made2.${w}@example.com`,
+      `Made Three,made3.${w}@example.com`,
+    ]);
+    const { job } = await importAndWait(file, 'mode=upsert');
+    expect(job.import?.outcomes).toMatchObject({ create: 3, update: 1 });
+    const [made3] = await usersByEmail([`made3.${w}@example.com`]);
+    await bed.t.db.sequelize.query('UPDATE users SET name = :name, lock_version = lock_version + 1 WHERE id = :id', {
+      replacements: { name: 'Edited Later', id: made3?.id },
+    });
+    const before = await usersByEmail([`old.${w}@example.com`, `made1.${w}@example.com`, `made2.${w}@example.com`]);
+
+    const dry = await bed.admin.post(`/api/jobs/${job.id}/undo`, { dryRun: true });
+    expect(dry.statusCode, dry.body).toBe(202);
+    expect(dry.json().job).toMatchObject({ kind: 'undo', dryRun: true, undo: { of: job.id } });
+    const judged = await bed.waitForJob(dry.json().job.id);
+    expect(judged).toMatchObject({
+      status: 'succeeded',
+      progress: { total: 4, processed: 4, changed: 3, skipped: 1 },
+      counts: { CHANGED_SINCE: 1 },
+      undo: { of: job.id, accounts: { removed: 2, restored: 1 } },
+    });
+    // Who would be left, and why, as the job's page shows it.
+    const shown = (await bed.admin.get(`/api/jobs/${judged.id}`)).json() as JobShow;
+    expect(shown.examples.CHANGED_SINCE).toEqual([
+      expect.objectContaining({ id: made3?.id, email: `made3.${w}@example.com` }),
+    ]);
+    // Nothing changed, and the undo is still there to be asked for.
+    expect(await usersByEmail([`old.${w}@example.com`, `made1.${w}@example.com`, `made2.${w}@example.com`])).toEqual(
+      before,
+    );
+    expect((await bed.t.db.models.User.findByPk(kept.id))?.name).toBe('New Name');
+    expect((await bed.admin.get(`/api/jobs/${job.id}`)).json().item.undo).toMatchObject({ by: null });
+
+    const real = await bed.admin.post(`/api/jobs/${job.id}/undo`, { dryRun: false });
+    expect(real.statusCode, real.body).toBe(202);
+    const undone = await bed.waitForJob(real.json().job.id);
+    expect(undone).toMatchObject({
+      dryRun: false,
+      status: 'succeeded',
+      progress: judged.progress,
+      counts: judged.counts,
+      undo: { accounts: { removed: 2, restored: 1 } },
+    });
+    expect((await bed.t.db.models.User.findByPk(kept.id))?.name).toBe('Old Name');
+    // The accounts it created are in the trash.
+    expect(
+      await bed.t.db.models.User.count({ where: { email: [`made1.${w}@example.com`, `made2.${w}@example.com`] } }),
+    ).toBe(0);
+    // Once undone, not even a dry run is offered.
+    const again = await bed.admin.post(`/api/jobs/${job.id}/undo`, { dryRun: true });
+    expect(again.statusCode).toBe(409);
+  });
+
   it('refuses to undo a dry run, a bulk job and a job the caller cannot see', async () => {
     const w = fresh();
     const { job } = await importAndWait(csv(['name,email', `Dry,dry.${w}@example.com`]), 'dryRun=true');

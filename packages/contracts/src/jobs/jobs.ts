@@ -94,12 +94,20 @@ export const JobSchema = z.object({
   via: AuditViaSchema,
   /** An import's file, options and outcomes; null for other kinds. */
   import: ImportSummarySchema.nullable(),
-  /** An undo: the import it undoes. An import: when it can be undone until (null once it cannot). */
+  /** An undo: the job it undoes. A job that can be undone: until when (null once it cannot), and the undo once asked. */
   undo: z
     .object({
       of: IdSchema.nullable(),
       until: IsoDateTimeSchema.nullable(),
       by: IdSchema.nullable(),
+      /**
+       * An import's undo: the accounts it removed (those the import created) and put back (those
+       * it updated) so far — in a dry run, would. Null for other jobs.
+       */
+      accounts: z
+        .object({ removed: z.number().int().nonnegative(), restored: z.number().int().nonnegative() })
+        .nullable()
+        .optional(),
     })
     .nullable(),
   /**

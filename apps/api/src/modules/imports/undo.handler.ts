@@ -24,24 +24,17 @@ async function changesOf(ctx: HandlerContext, jobId: number): Promise<{ created:
 /**
  * POST /jobs/{id}/undo: queues the undo of a finished import (202), within its undo window and
  * once: the import's row is locked while the undo is recorded on it, so two asking at once get
- * one undo and one 409.
+ * one undo and one 409. A dry run (`dryRun`) judges every account as the undo would, changes
+ * none, and leaves the undo to be asked for.
  */
 export async function undoImport({ ctx, input }: HandlerCall<JobUndoInput>): Promise<{ job: Job }> {
   const { db } = ctx;
   // Any job that changed users can be undone: a bulk job by the opposite change (bulk.undo.ts).
   if ((await visibleJob(db, ctx.actor, input.id)).kind === 'bulk') return submitBulkUndo(ctx, input.id, input.dryRun);
-  if (input.dryRun) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'An import’s undo has no dry run: its page lists every account it would change.',
-      {
-        errors: { dryRun: ['An import’s undo has no dry run.'] },
-      },
-    );
-  }
   const changes = await changesOf(ctx, input.id);
   const asked = { kind: 'undo', removes: changes.created, restores: changes.updated } as const;
   const lacking = lackingForJob(ctx.actor, asked);
+  const { dryRun } = input;
   return submitJob(ctx, async (tx) => {
     const row = await visibleJob(db, ctx.actor, input.id, tx);
     if (row.kind !== 'import') throw notUndoable('Only an import can be undone.');
@@ -66,10 +59,11 @@ export async function undoImport({ ctx, input }: HandlerCall<JobUndoInput>): Pro
       kind: 'undo',
       operation: null,
       params,
-      dryRun: false,
+      dryRun,
       total: Number(counted?.n ?? 0),
-      mark: (tx, undoId) => markUndone(db, tx, input.id, state, undoId),
-      audit: { kind: 'undo', of: input.id },
+      // A dry run only says what the undo would do: the undo itself is still to be asked for.
+      ...(dryRun ? {} : { mark: (tx, undoId) => markUndone(db, tx, input.id, state, undoId) }),
+      audit: { kind: 'undo', of: input.id, dryRun },
     };
   });
 }
