@@ -41,6 +41,16 @@ export function bulkInverse(operation: BulkOperation, active: boolean | null): B
   }
 }
 
+/**
+ * Why a job leaves nothing to undo, or null when it changed someone: a dry run changed nobody, and
+ * neither did a run that skipped everyone. Such a job offers no undo (its `undo.until` stays null,
+ * so no Undo is shown) and takes none (409 NOT_UNDOABLE).
+ */
+export function nothingToUndo(job: { dryRun: boolean; changed: number }): string | null {
+  if (job.dryRun) return 'A dry run changed nothing: there is nothing to undo.';
+  return job.changed > 0 ? null : 'The job changed nobody: there is nothing to undo.';
+}
+
 /** Undoing one change of an import: removing an account it created, putting back one it updated. */
 export const undoPermission = (change: 'created' | 'updated'): Permission =>
   change === 'created' ? 'users.delete' : 'users.update';

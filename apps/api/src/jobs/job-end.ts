@@ -3,6 +3,10 @@ import type { Database } from '../db/database.js';
 import { recordChange } from '../journal/journal.js';
 import { type ImportJobState, type JobRow, parseJson, toJob } from './job-rows.js';
 import { readJob } from './job-store.js';
+import { targetLookups, targetOf } from './job-target.js';
+
+/** Whoever reads a job's end: a webhook's receiver holds no permission. */
+const EVERY_RECEIVER = { permissions: new Set<string>() };
 
 /**
  * Records a job's end inside the transaction that ends it: `job.finish` in the audit trail (and
@@ -25,7 +29,8 @@ export async function recordJobEnd(
       transaction: tx,
     });
   }
-  const done = toJob((await readJob(db, Number(job.id), tx)) ?? job);
+  const row = (await readJob(db, Number(job.id), tx)) ?? job;
+  const done = toJob(row);
   await recordChange(db, tx, {
     actorId: done.actor_id,
     action: 'job.finish',
@@ -38,6 +43,9 @@ export async function recordJobEnd(
       dryRun: done.dryRun,
       progress: done.progress,
       counts: done.counts,
+      // What it ran on, for `bulk.completed`: told as to a reader with no permission, since every
+      // receiver gets it (a condition on a sensitive attribute is left out and counted).
+      target: targetOf(row, done, await targetLookups(db, EVERY_RECEIVER, [row], tx)),
     },
     ip: job.ip,
     requestId: job.request_id,

@@ -8,6 +8,7 @@ import type {
   JobKind,
   JobStatus,
 } from '@app/contracts';
+import { nothingToUndo } from '../domain/jobs.rules.js';
 
 /** A `jobs` row as either driver returns it. */
 export interface JobRow {
@@ -153,7 +154,7 @@ function undoOf(
         : null;
     return { of: params.of ?? null, until: null, by: null, accounts };
   }
-  if (row.dry_run) return null;
+  if (nothingToUndo({ dryRun: Boolean(row.dry_run), changed: Number(row.changed) }) !== null) return null;
   // A bulk job that can be undone says until when (set when it ends); an import always says.
   if (row.kind === 'bulk' && !state.undoUntil) return null;
   if (row.kind !== 'import' && row.kind !== 'bulk') return null;
@@ -167,8 +168,14 @@ function attributeOf(row: JobRow, params: Partial<BulkJobParams>): Job['attribut
   return { key: params.attribute, label };
 }
 
-/** The job as the API answers it. */
-export function toJob(row: JobRow): Job {
+/**
+ * A job as stored: everything an answer says of it but what it ran on, which depends on who
+ * reads it (jobs/job-target.ts `answerJob` adds it).
+ */
+export type StoredJob = Omit<Job, 'target'>;
+
+/** The job as stored, for an answer to complete with its target (jobs/job-target.ts). */
+export function toJob(row: JobRow): StoredJob {
   const params = parseJson<Partial<BulkJobParams & ImportJobParams & UndoJobParams>>(row.params, {});
   const state = parseJson<Partial<ImportJobState & UndoJobState>>(row.state ?? '{}', {});
   const via: AuditVia = {

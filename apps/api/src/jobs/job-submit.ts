@@ -3,8 +3,8 @@ import type { Transaction } from 'sequelize';
 import type { HandlerContext } from '../context.js';
 import { writeTransaction } from '../db/transaction.js';
 import { auditOriginOf, recordChange } from '../journal/journal.js';
-import { toJob } from './job-rows.js';
 import { insertJob, type NewJob, readJob } from './job-store.js';
+import { answerJob } from './job-target.js';
 
 /** A job to queue: its row (the submitter and door come from the request) and its audit row's say. */
 export interface JobSubmission extends Omit<NewJob, 'actorId' | 'via' | 'ip' | 'requestId'> {
@@ -46,5 +46,5 @@ export async function submitJob(
   });
   const row = await readJob(db, id);
   if (!row) throw new Error(`job ${id} vanished after it was created`);
-  return { job: toJob(row) };
+  return { job: await answerJob(db, ctx.actor, row) };
 }

@@ -22,6 +22,8 @@ interface BulkCompleted {
   /** How the job ended: succeeded, or cancelled part-way (what was committed stays). */
   job_status?: string;
   skipped_counts?: Record<string, number>;
+  /** What the job ran on, as GET /jobs/{id} says it (JobTarget) to a reader who may not see sensitive attributes. */
+  target?: unknown;
 }
 
 /** A finished bulk job's summary event: when it changed at least one account (never for a dry run). */
@@ -45,6 +47,7 @@ function jobSummary(entry: ChangeEntry): EventPlan | null {
       job_id: jobId,
       job_status: String(context.status),
       skipped_counts: counts,
+      target: context.target ?? null,
     },
   };
 }

@@ -1,8 +1,9 @@
-import type { JobWithSubmitter } from '@app/contracts';
+import type { Job, JobWithSubmitter } from '@app/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { jobsBed } from '../support/jobs-bed.js';
+import { clearOutbox, outboxEvents, subscribe } from '../support/webhooks.js';
 
 // Jobs say what they ran on (issue 40, item 3): a selection's query as the users list takes it,
 // an import's file and mode; a condition on an attribute the caller may not see is left out and
@@ -162,5 +163,88 @@ describe('a job’s target', () => {
     expect(res.statusCode, res.body).toBe(202);
     const id = res.json().job.id as number;
     expect((await shown(id)).target).toEqual({ kind: 'file', name: 'people.csv', mode: 'upsert' });
+  });
+});
+
+describe('every answer about a job carries its target, as its page does', () => {
+  const trpcData = (res: { statusCode: number; body: string; json: () => unknown }) => {
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { result: { data: { job: Job } } }).result.data;
+  };
+
+  it('a submission’s, through both doors', async () => {
+    const { word } = await cohort(2);
+    const body = { operation: 'setActive', active: false, selection: { query: { q: word } } };
+    const rest = await bed.admin.post('/api/users/bulk', body);
+    expect(rest.statusCode, rest.body).toBe(202);
+    const answered = rest.json().job as Job;
+    const target = {
+      kind: 'selection',
+      query: { q: word, filters: {} },
+      except: 0,
+      withheld: 0,
+      roles: [],
+      attributes: [],
+    };
+    expect(answered.target).toEqual(target);
+    expect(answered.target).toEqual((await shown(answered.id)).target);
+    const trpc = trpcData(await bed.admin.post('/api/trpc/users.bulk', body)).job;
+    expect(trpc.target).toEqual(target);
+  });
+
+  it('a cancel’s, through both doors', async () => {
+    const { word } = await cohort(2);
+    const first = await submit({ q: word });
+    const cancelled = await bed.admin.post(`/api/jobs/${first}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().job).toMatchObject({ status: 'cancelled', target: (await shown(first)).target });
+    const second = await submit({ q: word });
+    const trpc = trpcData(await bed.admin.post('/api/trpc/jobs.cancel', { id: second })).job;
+    expect(trpc.target).toEqual({ ...(await shown(second)).target });
+    expect(trpc.target).toMatchObject({ kind: 'selection', query: { q: word } });
+  });
+
+  it('an undo’s: the job it reverses', async () => {
+    const { word } = await cohort(2);
+    const id = await submit({ q: word });
+    bed.runner(5);
+    await bed.waitForJob(id);
+    const res = await bed.admin.post(`/api/jobs/${id}/undo`, { dryRun: true });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().job).toMatchObject({ kind: 'undo', target: { kind: 'job', id } });
+    expect((await shown(res.json().job.id)).target).toEqual({ kind: 'job', id });
+  });
+
+  it('bulk.completed’s, told to every receiver without a sensitive attribute’s condition', async () => {
+    await clearOutbox(bed.t.db);
+    await subscribe(bed.t.db, ['bulk.completed']);
+    try {
+      const { word } = await cohort(2);
+      const [member] = (await cohort(1)).ids as [number];
+      await bed.t.db.models.User.update({ name: `${word} Also` }, { where: { id: member } });
+      const res = await bed.admin.post('/api/users/bulk', {
+        operation: 'setActive',
+        active: false,
+        selection: { query: { q: word, filters: { attributes: { band: { empty: true } } } } },
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      const id = res.json().job.id as number;
+      bed.runner(5);
+      await bed.waitForJob(id);
+      const [completed] = (await outboxEvents(bed.t.db)).filter(
+        (e) => e.type === 'bulk.completed' && e.payload.data.job_id === id,
+      );
+      expect(completed?.payload.data.target).toEqual({
+        kind: 'selection',
+        query: { q: word, filters: {} },
+        except: 0,
+        withheld: 1,
+        roles: [],
+        attributes: [],
+      });
+      expect(JSON.stringify(completed?.payload)).not.toContain('band');
+    } finally {
+      await clearOutbox(bed.t.db);
+    }
   });
 });

@@ -94,6 +94,22 @@ describe('POST /jobs/{id}/undo of a bulk job', () => {
     expect(live).toBe(3);
   });
 
+  it('offers no undo of a job that changed nobody, and refuses one', async () => {
+    const { word } = await cohort(2, { active: false });
+    const job = await finished({ operation: 'setActive', active: false }, word);
+    expect(job).toMatchObject({ status: 'succeeded', dryRun: false, progress: { processed: 2, changed: 0 } });
+    expect(job.undo).toBeNull();
+    const listed = (await bed.admin.get('/api/jobs?perPage=100'))
+      .json()
+      .rows.find((r: { id: number }) => r.id === job.id);
+    expect(listed.undo).toBeNull();
+    const undos = await bed.t.db.models.Job.count({ where: { kind: 'undo' } });
+    const refused = await undo(job.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'NOT_UNDOABLE', detail: expect.stringContaining('changed nobody') });
+    expect(await bed.t.db.models.Job.count({ where: { kind: 'undo' } })).toBe(undos);
+  });
+
   it('refuses what cannot be undone, and a caller without what the undo takes', async () => {
     const { word } = await cohort(2);
     const dry = await finished({ operation: 'setActive', active: false, dryRun: true }, word);

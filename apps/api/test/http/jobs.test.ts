@@ -181,6 +181,15 @@ describe('webhook events', () => {
           job_id: job.id,
           job_status: 'succeeded',
           skipped_counts: {},
+          // What it ran on, as GET /jobs/{id} says it.
+          target: {
+            kind: 'selection',
+            query: { q: word, filters: {} },
+            except: 0,
+            withheld: 0,
+            roles: [],
+            attributes: [],
+          },
         },
       ]);
     } finally {

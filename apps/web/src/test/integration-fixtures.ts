@@ -56,6 +56,7 @@ export function signInRow(overrides: Partial<AuditRow> = {}): AuditRow {
     target_ids: [42],
     target_count: 1,
     target_names: { '42': 'Ann Lee' },
+    target_jobs: {},
     changes: {},
     hidden_changes: [],
     ip: '198.51.100.7',

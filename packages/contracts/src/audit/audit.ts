@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AttributeKeySchema } from '../attributes/attribute-schema';
 import { AuditViaSchema } from './audit-via';
 import { IdSchema, IsoDateTimeSchema } from '../common';
+import { JobSchema } from '../jobs/jobs';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';
 import { integer, numeric } from '../query/fields';
 import { dateRange, exact, oneOrMany } from '../query/filters';
@@ -116,6 +117,23 @@ export type AuditListQuery = ListQueryOf<typeof auditListQuery>;
 export type AuditSort = (typeof auditListQuery.sorts)[number];
 export type AuditFilterName = keyof typeof auditListQuery.filters;
 
+/**
+ * A job an event is about, as much of it as its title needs ("Deactivate 1,500 users matching
+ * Status: Active"): what it does (`kind`, `operation`, `active`, `role`, `attribute`), how many
+ * users it ran on (`progress.total`), whether it was a dry run, and what it ran on (`target`).
+ */
+export const AuditJobSchema = JobSchema.pick({
+  kind: true,
+  operation: true,
+  active: true,
+  role: true,
+  attribute: true,
+  dryRun: true,
+  progress: true,
+  target: true,
+});
+export type AuditJob = z.infer<typeof AuditJobSchema>;
+
 /** One field's change: `from` and `to` as they were written (absent on that side: null). */
 export const AuditChangeSchema = z.object({ from: z.json(), to: z.json() });
 
@@ -135,6 +153,12 @@ export const AuditRowSchema = z.object({
    * Exports leave it empty (their files carry ids).
    */
   target_names: z.record(z.string(), z.string()),
+  /**
+   * The first targets that are jobs, by id, with what the jobs list names each by (what it does and
+   * what it ran on, told as the reader may read it); a job pruned since has none, and is named by
+   * its id. Exports leave it empty.
+   */
+  target_jobs: z.record(z.string(), AuditJobSchema),
   changes: z.record(z.string(), AuditChangeSchema),
   /**
    * Fields the event changed whose values the reader may not see (a sensitive attribute, for a

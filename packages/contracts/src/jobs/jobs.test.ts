@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQueryString } from '../query/query-string';
 import { accept, refuse } from '../test-support';
-import { JobTargetSchema, JobWithSubmitterSchema, jobsListQuery } from './jobs';
+import { JobAnswerSchema, JobTargetSchema, JobWithSubmitterSchema, jobsListQuery } from './jobs';
 
 const list = jobsListQuery.input;
 const fromUrl = (raw: string) => accept(list, parseQueryString(raw));
@@ -46,9 +46,10 @@ describe('a job’s target', () => {
     expect(JobTargetSchema.safeParse({ kind: 'ids', count: 3 }).success).toBe(false);
   });
 
-  it('is required (perhaps null) on a job as the list and its page answer it', () => {
-    const shape = JobWithSubmitterSchema.shape.target;
-    expect(shape.safeParse(undefined).success).toBe(false);
-    expect(shape.safeParse(null).success).toBe(true);
+  it('is required (perhaps null) on every answer about a job: the list, its page, a submission or a cancel', () => {
+    for (const shape of [JobWithSubmitterSchema.shape.target, JobAnswerSchema.shape.job.shape.target]) {
+      expect(shape.safeParse(undefined).success).toBe(false);
+      expect(shape.safeParse(null).success).toBe(true);
+    }
   });
 });

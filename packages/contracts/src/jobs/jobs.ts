@@ -117,10 +117,11 @@ export const JobSchema = z.object({
    */
   invitations: z.object({ mailed: z.boolean(), sent: z.number().int().nonnegative() }).nullable().optional(),
   /**
-   * What it ran on ({@link JobTargetSchema}), named as the caller may read it: always in the list
-   * and a job's page (null for a job too old to say); a submission's answer may leave it out.
+   * What it ran on ({@link JobTargetSchema}), named as the caller may read it, in every answer
+   * about a job — the list, its page, a submission, a cancel, an undo — and in `bulk.completed`;
+   * null for a job too old to say.
    */
-  target: JobTargetSchema.nullable().optional(),
+  target: JobTargetSchema.nullable(),
 });
 export type Job = z.infer<typeof JobSchema>;
 
@@ -132,7 +133,6 @@ export type Job = z.infer<typeof JobSchema>;
  */
 export const JobWithSubmitterSchema = JobSchema.extend({
   submitted_by: NamedRefSchema.nullable(),
-  target: JobTargetSchema.nullable(),
 });
 export type JobWithSubmitter = z.infer<typeof JobWithSubmitterSchema>;
 

@@ -2,8 +2,10 @@ import type { AttributeField, UserAttributes } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
-import { visibleDefinitions } from '../../domain/attributes.visibility.js';
-import { type AttributeDefinition, listDefinitions, storedValue, toAttributeField } from './attributes.repository.js';
+import { visibleDefinitionsOf } from '../../repositories/attribute-definitions.js';
+import { type AttributeDefinition, storedValue, toAttributeField } from './attributes.repository.js';
+
+export { visibleDefinitionsOf } from '../../repositories/attribute-definitions.js';
 
 /** Ids per IN (): a page, a form or an export batch in one statement. */
 const IDS_PER_STATEMENT = 1_000;
@@ -55,15 +57,6 @@ export async function valuesOfUser(
   tx?: Transaction,
 ): Promise<UserAttributes> {
   return (await valuesOf(db, [userId], definitions, tx)).get(userId) ?? {};
-}
-
-/** The definitions `actor` may see, as read now. */
-export async function visibleDefinitionsOf(
-  db: Database,
-  actor: Pick<Actor, 'permissions'>,
-  tx?: Transaction,
-): Promise<AttributeDefinition[]> {
-  return visibleDefinitions(actor, await listDefinitions(db, tx));
 }
 
 /** The attributes a user form offers `actor`: those it may see, which are those it may write. */

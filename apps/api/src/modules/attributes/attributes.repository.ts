@@ -1,76 +1,25 @@
-import {
-  type Attribute,
-  type AttributeField,
-  type AttributeRules,
-  type AttributeSensitivity,
-  type AttributeType,
-  type AttributeValidators,
-  AttributeValidatorsSchema,
-  type AttributeValue,
+import type {
+  Attribute,
+  AttributeSensitivity,
+  AttributeType,
+  AttributeValidators,
+  AttributeValue,
 } from '@app/contracts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
+import {
+  type AttributeDefinition,
+  type AttributeRecord,
+  toAttributeField,
+  toDefinition,
+} from '../../repositories/attribute-definitions.js';
 
-/** A row of `attributes` as the database answers it. */
-interface AttributeRecord {
-  id: number | string;
-  key: string;
-  label: string;
-  type: string;
-  enum_values: string | null;
-  required: unknown;
-  is_unique: unknown;
-  validators: string;
-  sensitivity: string;
-  description: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  changing_until: Date | string | null;
-}
-
-/** A declared attribute, read. */
-export interface AttributeDefinition extends AttributeRules {
-  id: number;
-  key: string;
-  unique: boolean;
-  sensitivity: AttributeSensitivity;
-  description: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** A schema change is walking its values now: writes of them are refused (attributes.change-lease.ts). */
-  changing: boolean;
-}
-
-const bool = (v: unknown) => v === true || Number(v) === 1;
-const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
-
-function toDefinition(r: AttributeRecord): AttributeDefinition {
-  return {
-    id: Number(r.id),
-    key: r.key,
-    label: r.label,
-    type: r.type as AttributeType,
-    values: r.enum_values === null ? null : (JSON.parse(r.enum_values) as string[]),
-    required: bool(r.required),
-    unique: bool(r.is_unique),
-    validators: AttributeValidatorsSchema.parse(JSON.parse(r.validators)),
-    sensitivity: r.sensitivity as AttributeSensitivity,
-    description: r.description,
-    createdAt: date(r.created_at),
-    changing: r.changing_until !== null && date(r.changing_until).getTime() > Date.now(),
-    updatedAt: date(r.updated_at),
-  };
-}
-
-/** Every declared attribute, by label. */
-export async function listDefinitions(db: Database, tx?: Transaction): Promise<AttributeDefinition[]> {
-  const rows = await db.sequelize.query<AttributeRecord>('SELECT * FROM attributes ORDER BY label, id', {
-    type: QueryTypes.SELECT,
-    ...(tx ? { transaction: tx } : {}),
-  });
-  return rows.map(toDefinition);
-}
+export {
+  type AttributeDefinition,
+  listDefinitions,
+  toAttributeField,
+} from '../../repositories/attribute-definitions.js';
 
 /**
  * The attributes named by `keys` as they are now, share-locked for the transaction on MariaDB: a
@@ -119,21 +68,6 @@ export async function holdersOf(db: Database, ids: readonly number[], tx?: Trans
   );
   for (const r of rows) counts.set(Number(r.attribute_id), Number(r.n));
   return counts;
-}
-
-/** A definition as forms, list columns and filters get it: what is declared. */
-export function toAttributeField(d: AttributeDefinition): AttributeField {
-  return {
-    key: d.key,
-    label: d.label,
-    type: d.type,
-    values: d.values ? [...d.values] : null,
-    required: d.required,
-    unique: d.unique,
-    validators: d.validators,
-    sensitivity: d.sensitivity,
-    description: d.description,
-  };
 }
 
 /** The definition as answered: what is declared, how many hold a value, when. */

@@ -1,8 +1,18 @@
-import { AUDIT_ROW_TARGETS, type AuditItem, type AuditRow, type AuditVia, SIGN_IN_ACTIONS } from '@app/contracts';
+import {
+  AUDIT_ROW_TARGETS,
+  type AuditItem,
+  type AuditJob,
+  type AuditRow,
+  type AuditVia,
+  SIGN_IN_ACTIONS,
+} from '@app/contracts';
 import { Op, QueryTypes } from 'sequelize';
+import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
+import { JOB_COLUMNS, type JobRow, toJob } from '../../jobs/job-rows.js';
+import { targetLookups, targetOf } from '../../jobs/job-target.js';
 import type { AuditLog } from '../../db/models/audit.model.js';
-import type { AuditRedaction } from './audit.redaction.js';
+import { type AuditRedaction, redactedContext } from './audit.redaction.js';
 import { toIso } from '../../db/sql-date.js';
 
 /** The door an event came through; older events (before it was recorded) say `unknown`. */
@@ -56,6 +66,48 @@ function targetNamesOf(event: AuditLog, names: Map<number, string>): AuditRow['t
   return out;
 }
 
+/** The ids of the first targets of `events` that are jobs. */
+const jobTargetIds = (events: AuditLog[]): number[] => [
+  ...new Set(
+    events.flatMap((event) =>
+      event.target_type === 'job' ? (event.target_ids ?? []).slice(0, AUDIT_ROW_TARGETS).map(Number) : [],
+    ),
+  ),
+];
+
+/**
+ * What names the jobs `events` are about, by id, told as `reader` may read them (a selection's
+ * condition on an attribute the reader may not see is left out and counted): one read of the
+ * jobs and their targets' lookups. A job pruned since is missing; an export (no reader) names none.
+ */
+async function jobsNamed(db: Database, events: AuditLog[], reader: Pick<Actor, 'permissions'> | null) {
+  const ids = reader === null ? [] : jobTargetIds(events);
+  if (reader === null || ids.length === 0) return new Map<number, AuditJob>();
+  const rows = await db.sequelize.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id IN (:ids)`, {
+    replacements: { ids },
+    type: QueryTypes.SELECT,
+  });
+  const lookups = await targetLookups(db, reader, rows);
+  return new Map(
+    rows.map((row) => {
+      const job = toJob(row);
+      const { kind, operation, active, role, attribute, dryRun, progress } = job;
+      const target = targetOf(row, job, lookups);
+      return [Number(row.id), { kind, operation, active, role, attribute, dryRun, progress, target }];
+    }),
+  );
+}
+
+function targetJobsOf(event: AuditLog, jobs: Map<number, AuditJob>): AuditRow['target_jobs'] {
+  if (event.target_type !== 'job') return {};
+  const out: AuditRow['target_jobs'] = {};
+  for (const id of (event.target_ids ?? []).slice(0, AUDIT_ROW_TARGETS)) {
+    const job = jobs.get(Number(id));
+    if (job) out[String(id)] = job;
+  }
+  return out;
+}
+
 /** A sign-in event's user agent, as its writer kept it in the context; null for every other event. */
 function userAgentOf(event: AuditLog): string | null {
   if (!(SIGN_IN_ACTIONS as readonly string[]).includes(event.action)) return null;
@@ -63,7 +115,14 @@ function userAgentOf(event: AuditLog): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function toRow(event: AuditLog, names: Map<number, string>, targets: number, redaction: AuditRedaction): AuditRow {
+/** What an event's row names its actor and targets by: users' names, and jobs' titles. */
+interface Named {
+  names: Map<number, string>;
+  jobs: Map<number, AuditJob>;
+}
+
+function toRow(event: AuditLog, named: Named, targets: number, redaction: AuditRedaction): AuditRow {
+  const { names } = named;
   const ids = (event.target_ids ?? []).map(Number);
   return {
     id: event.id,
@@ -75,6 +134,7 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number, red
     target_ids: ids.slice(0, targets),
     target_count: ids.length,
     target_names: targetNamesOf(event, names),
+    target_jobs: targetJobsOf(event, named.jobs),
     ...changesOf(event, redaction),
     ip: event.ip,
     via: viaOf(event),
@@ -83,46 +143,32 @@ function toRow(event: AuditLog, names: Map<number, string>, targets: number, red
   };
 }
 
+/** Who reads the trail: what they may not see of the changes, and whom jobs are told to (null: an export). */
+interface AuditReader {
+  redaction: AuditRedaction;
+  actor: Pick<Actor, 'permissions'> | null;
+}
+
 /**
- * Rows for `ids`, in the order of `ids`, each with its first targets and their names. An export
- * (`allTargets`) has every target and no target names: its files carry ids, and looking up
- * thousands of names per batch would slow it for nothing.
+ * Rows for `ids`, in the order of `ids`, each with its first targets and their names (users') or
+ * titles (jobs'). An export (`reader` null) has every target and no target names: its files carry
+ * ids, and looking up thousands of names per batch would slow it for nothing.
  */
-export async function auditRowsByIds(
-  db: Database,
-  ids: readonly number[],
-  redaction: AuditRedaction,
-  { allTargets = false } = {},
-): Promise<AuditRow[]> {
+export async function auditRowsByIds(db: Database, ids: readonly number[], reader: AuditReader): Promise<AuditRow[]> {
   if (ids.length === 0) return [];
   const events = await db.models.AuditLog.findAll({ where: { id: { [Op.in]: [...ids] } } });
-  const names = await userNames(db, events, !allTargets);
+  const allTargets = reader.actor === null;
+  const [names, jobs] = await Promise.all([userNames(db, events, !allTargets), jobsNamed(db, events, reader.actor)]);
   const targets = allTargets ? Number.POSITIVE_INFINITY : AUDIT_ROW_TARGETS;
-  const byId = new Map(events.map((e) => [e.id, toRow(e, names, targets, redaction)]));
+  const byId = new Map(events.map((e) => [e.id, toRow(e, { names, jobs }, targets, reader.redaction)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** One event with every target and its context; null when there is none. */
-export async function auditItem(db: Database, id: number, redaction: AuditRedaction): Promise<AuditItem | null> {
+export async function auditItem(db: Database, id: number, reader: AuditReader): Promise<AuditItem | null> {
   const event = await db.models.AuditLog.findByPk(id);
   if (!event) return null;
-  const row = toRow(event, await userNames(db, [event]), Number.POSITIVE_INFINITY, redaction);
-  return { ...row, context: contextFor(event.context, redaction) };
-}
-
-/**
- * An event's context as the reader may see it: an export's filter on a sensitive attribute (its
- * bound is a value, or close to one) is left out for a reader who may not see that attribute.
- */
-function contextFor(
-  context: Record<string, unknown> | null,
-  redaction: AuditRedaction,
-): Record<string, unknown> | null {
-  const filters = context?.filters as Record<string, unknown> | undefined;
-  const attributes = filters?.attributes as Record<string, unknown> | undefined;
-  if (!redaction || !context || !attributes || typeof attributes !== 'object') return context;
-  const kept = Object.fromEntries(
-    Object.entries(attributes).filter(([key]) => !redaction(`attributes.${key}`, context)),
-  );
-  return { ...context, filters: { ...filters, attributes: kept } };
+  const [names, jobs] = await Promise.all([userNames(db, [event]), jobsNamed(db, [event], reader.actor)]);
+  const row = toRow(event, { names, jobs }, Number.POSITIVE_INFINITY, reader.redaction);
+  return { ...row, context: redactedContext(event.context, reader.redaction) };
 }

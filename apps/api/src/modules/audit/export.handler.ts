@@ -40,7 +40,7 @@ async function auditBatches(
     const continuation = last && after(auditMapping, input, { ...last, occurred_at: new Date(last.occurred_at) });
     const where = continuation ? { [Op.and]: [scope.where, continuation] } : scope.where;
     const ids = await auditPageIds(db, { ...scope, where }, input, BATCH, 0);
-    return auditRowsByIds(db, ids, redaction, { allTargets: true });
+    return auditRowsByIds(db, ids, { redaction, actor: null });
   };
   return keysetBatches(read, BATCH);
 }

@@ -22,6 +22,6 @@ export async function listAudit({
     auditTotal(db, scope),
     auditRedactionFor(db, ctx.actor),
   ]);
-  const rows = await auditRowsByIds(db, ids, redaction);
+  const rows = await auditRowsByIds(db, ids, { redaction, actor: ctx.actor });
   return { ...listPage(input, counted, ids, rows), filters: plainFilters(input.filters) };
 }

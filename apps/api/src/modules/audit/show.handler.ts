@@ -10,7 +10,8 @@ export async function showAudit({
   ctx,
   input,
 }: HandlerCall<IdInput, Pick<Context, 'db'> & { actor: Actor }>): Promise<AuditShowResult> {
-  const item = await auditItem(ctx.db, input.id, await auditRedactionFor(ctx.db, ctx.actor));
+  const redaction = await auditRedactionFor(ctx.db, ctx.actor);
+  const item = await auditItem(ctx.db, input.id, { redaction, actor: ctx.actor });
   if (!item) throw notFound('The audit event');
   return { item };
 }

@@ -6,7 +6,8 @@ import { loadRoleGrants } from '../../repositories/role-grants.js';
 import { roleRefusal, rolesByKey, rolesByName } from '../../domain/escalation.js';
 import { importRefusal } from '../../domain/imports.rules.js';
 import { AppError } from '../../errors.js';
-import { type ImportJobParams, toJob } from '../../jobs/job-rows.js';
+import type { ImportJobParams } from '../../jobs/job-rows.js';
+import { answerJob } from '../../jobs/job-target.js';
 import { submitJob } from '../../jobs/job-submit.js';
 import { spoolUpload, UploadRefused } from '../../imports/spool.js';
 import type { Actor } from '../../auth/actor.js';
@@ -87,7 +88,7 @@ async function spool(ctx: SubmitContext, upload: UploadBody) {
 async function retried(ctx: SubmitContext, upload: UploadBody, input: ImportOptions, first: KeyedJob) {
   const spooled = await spool(ctx, upload);
   await spooled.remove();
-  return { job: toJob(answerRetry(first, payloadFingerprint(spooled.sha256, input))) };
+  return { job: await answerJob(ctx.db, ctx.actor, answerRetry(first, payloadFingerprint(spooled.sha256, input))) };
 }
 
 type KeyedJob = NonNullable<Awaited<ReturnType<typeof jobByKey>>>;

@@ -1,8 +1,8 @@
 import { isFinishedJob, type Job, type JobStatus } from '@app/contracts';
 import { writeTransaction } from '../../db/transaction.js';
 import { AppError } from '../../errors.js';
-import { toJob } from '../../jobs/job-rows.js';
 import { finishJob, markCancelling, readJob } from '../../jobs/job-store.js';
+import { answerJob } from '../../jobs/job-target.js';
 import { auditOriginOf, recordChange } from '../../journal/journal.js';
 import { assertMayCancel, visibleJob } from './jobs.access.js';
 import type { HandlerCall } from '../../context.js';
@@ -37,5 +37,5 @@ export async function cancelJob({ ctx, input }: HandlerCall<{ id: number }>): Pr
     return readJob(db, input.id, tx);
   });
   if (!row) throw new AppError('NOT_FOUND', `There is no job with id ${input.id}.`);
-  return { job: toJob(row) };
+  return { job: await answerJob(db, ctx.actor, row) };
 }

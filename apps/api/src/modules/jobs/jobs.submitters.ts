@@ -4,7 +4,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
 import { jobPeopleView } from '../../domain/disclosure.js';
 import { type JobRow, toJob } from '../../jobs/job-rows.js';
-import { type TargetLookups, targetLookups, targetOf } from './job-target.js';
+import { type TargetLookups, targetLookups, targetOf } from '../../jobs/job-target.js';
 
 /**
  * Names of the users who submitted `rows`, by id, in one read: a user deleted since (in the

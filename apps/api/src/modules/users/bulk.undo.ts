@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { AppConfig } from '../../config.js';
 import type { HandlerContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { bulkInverse, jobPermissions, lackingForJob } from '../../domain/jobs.rules.js';
+import { bulkInverse, jobPermissions, lackingForJob, nothingToUndo } from '../../domain/jobs.rules.js';
 import { AppError, forbidden } from '../../errors.js';
 import { jobActor } from '../../jobs/job-actor.js';
 import { recordJobEnd } from '../../jobs/job-end.js';
@@ -38,7 +38,8 @@ interface BulkParams {
 
 /** The undo a finished bulk job allows, or why none (a 409 NOT_UNDOABLE). */
 function undoOf(row: JobRow) {
-  if (row.dry_run) throw notUndoable('A dry run changed nothing: there is nothing to undo.');
+  const nothing = nothingToUndo({ dryRun: Boolean(row.dry_run), changed: Number(row.changed) });
+  if (nothing) throw notUndoable(nothing);
   if (row.status !== 'succeeded' && row.status !== 'cancelled' && row.status !== 'failed') {
     throw notUndoable(`The job is ${row.status}: it can be undone once it has ended.`);
   }

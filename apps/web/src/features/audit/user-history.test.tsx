@@ -20,6 +20,7 @@ function event(overrides: Partial<AuditRow>): AuditRow {
     target_ids: [42],
     target_count: 1,
     target_names: { '42': 'Ann Lee' },
+    target_jobs: {},
     changes: {},
     hidden_changes: [],
     ip: '203.0.113.9',

@@ -1,17 +1,24 @@
 import type { AttributeConditions, FilterValue, Job, JobTarget } from '@app/contracts';
-import { Op } from 'sequelize';
-import type { Actor } from '../../auth/actor.js';
-import type { Database } from '../../db/database.js';
-import { type JobRow, parseJson } from '../../jobs/job-rows.js';
-import { plainFilters } from '../../query/list-query-engine.js';
-import { visibleDefinitionsOf } from '../attributes/attribute-values.repository.js';
-import { type AttributeDefinition, toAttributeField } from '../attributes/attributes.repository.js';
+import { Op, type Transaction } from 'sequelize';
+import type { Actor } from '../auth/actor.js';
+import type { Database } from '../db/database.js';
+import { type JobRow, parseJson, type StoredJob, toJob } from './job-rows.js';
+import { plainFilters } from '../query/list-query-engine.js';
+import {
+  type AttributeDefinition,
+  toAttributeField,
+  visibleDefinitionsOf,
+} from '../repositories/attribute-definitions.js';
 
 /**
  * What a job ran on (JobTarget), from what its submission stored: a bulk job's frozen users list
  * query (bulk/selection-job.ts), an import's file, an undo's job. A selection is told as the
  * caller may read it: a condition on an attribute the caller may not see (a sensitive one without
  * attributes.sensitive.view, or one deleted since) is left out and counted, never shown.
+ *
+ * Every answer about a job carries it, decided here: the list and a job's page (a page of jobs
+ * read at once, jobs.submitters.ts), and each answer about one job — a submission, a cancel, an
+ * undo — through {@link answerJob}; the `bulk.completed` event too (jobs/job-end.ts).
  */
 
 /** The part of a bulk job's `params` that says what it ran on. */
@@ -46,15 +53,24 @@ const conditionsOf = (selection: StoredSelection): AttributeConditions | null =>
   return filter?.kind === 'exact' ? (filter.value as AttributeConditions) : null;
 };
 
-/** The role names and visible attributes the targets of `rows` need, in at most two reads. */
-export async function targetLookups(db: Database, caller: Actor, rows: readonly JobRow[]): Promise<TargetLookups> {
+/** The role names and visible attributes the targets of `rows` need, in at most two reads (in `tx` when given). */
+export async function targetLookups(
+  db: Database,
+  caller: Pick<Actor, 'permissions'>,
+  rows: readonly JobRow[],
+  tx?: Transaction,
+): Promise<TargetLookups> {
   const selections = rows.flatMap((row) => usersSelectionOf(row) ?? []);
   const roleIds = [...new Set(selections.flatMap(roleIdsOf))];
   const roles = roleIds.length
-    ? await db.models.Role.findAll({ attributes: ['id', 'name'], where: { id: { [Op.in]: roleIds } } })
+    ? await db.models.Role.findAll({
+        attributes: ['id', 'name'],
+        where: { id: { [Op.in]: roleIds } },
+        ...(tx ? { transaction: tx } : {}),
+      })
     : [];
   const namesAttribute = selections.some((s) => conditionsOf(s) !== null);
-  const attributes = namesAttribute ? await visibleDefinitionsOf(db, caller) : null;
+  const attributes = namesAttribute ? await visibleDefinitionsOf(db, caller, tx) : null;
   return {
     roles: new Map(roles.map((r) => [Number(r.id), r.name])),
     attributes: attributes && new Map(attributes.map((d) => [d.key, d])),
@@ -98,10 +114,19 @@ function selectionTarget(selection: StoredSelection, lookups: TargetLookups): Jo
 }
 
 /** What `row` (answered as `job`) ran on, for the caller `lookups` were read for; null when it cannot say. */
-export function targetOf(row: JobRow, job: Job, lookups: TargetLookups): JobTarget | null {
+export function targetOf(row: JobRow, job: StoredJob, lookups: TargetLookups): JobTarget | null {
   if (job.kind === 'import')
     return job.import ? { kind: 'file', name: job.import.file.name, mode: job.import.mode } : null;
   if (job.kind === 'undo') return job.undo?.of ? { kind: 'job', id: job.undo.of } : null;
   const selection = usersSelectionOf(row);
   return selection ? selectionTarget(selection, lookups) : null;
+}
+
+/**
+ * A job as an answer about that one job gives it: as stored (toJob), with what it ran on told as
+ * `reader` may read it.
+ */
+export async function answerJob(db: Database, reader: Pick<Actor, 'permissions'>, row: JobRow): Promise<Job> {
+  const job = toJob(row);
+  return { ...job, target: targetOf(row, job, await targetLookups(db, reader, [row])) };
 }
