@@ -1,4 +1,4 @@
-import type { Job, JobShow } from '@app/contracts';
+import { type Job, type JobShow, PERMISSIONS } from '@app/contracts';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
@@ -178,6 +178,31 @@ describe('POST /users/imports with custom attribute columns', () => {
     expect(ida?.attributes).toEqual({ salary_band: 4 });
     const created = (await auditRows(bed.t.db, 'user.create')).find((r) => r.targets.includes(ida?.id as number));
     expect(created?.context.sensitivity).toEqual({ 'attributes.salary_band': 'sensitive' });
+  });
+
+  it("keeps a sensitive value out of the import's report for a reader who may not see it", async () => {
+    const w = fresh();
+    const file = (band: number) =>
+      csv(['name,email,salary band,cost centre', `Jo,jo.${w}@example.com,${band},CC-${band}`]);
+    await importAndWait(file(4));
+    const { job } = await importAndWait(file(6), 'mode=upsert');
+    await given(bed.t.db).role(
+      `almost${w}`,
+      PERMISSIONS.filter((p) => p !== 'attributes.sensitive.view'),
+    );
+    const almost = request(bed.t.app, {
+      token: await given(bed.t.db).token((await given(bed.t.db).user({ roles: [`almost${w}`] })).id),
+    });
+    const beforeOf = async (caller: typeof almost) => {
+      const res = await caller.get(`/api/jobs/${job.id}/report?format=json`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (JSON.parse(res.body) as Array<{ before: Record<string, unknown> | null }>)[0]?.before;
+    };
+    expect(await beforeOf(bed.admin)).toEqual({ 'attributes.salary_band': 4, 'attributes.cost_centre': 'CC-4' });
+    expect(await beforeOf(almost)).toEqual({ 'attributes.cost_centre': 'CC-4' });
+    const csvReport = await almost.get(`/api/jobs/${job.id}/report?format=csv`);
+    expect(csvReport.body).toContain('CC-4');
+    expect(csvReport.body).not.toContain('salary_band":4');
   });
 
   it('reads an XLSX file: dates, numbers and yes/no cells as a spreadsheet writes them', async () => {

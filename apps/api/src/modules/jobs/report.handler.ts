@@ -1,4 +1,10 @@
-import { IMPORT_REPORT_COLUMNS, JOB_REPORT_COLUMNS, type JobReportInput, type JobReportRow } from '@app/contracts';
+import {
+  attributePath,
+  IMPORT_REPORT_COLUMNS,
+  JOB_REPORT_COLUMNS,
+  type JobReportInput,
+  type JobReportRow,
+} from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { type JobPeopleView, lineFor } from '../../domain/disclosure.js';
@@ -9,6 +15,9 @@ import { changeSentence } from '../../domain/job-changes.js';
 import { parseJson } from '../../jobs/job-rows.js';
 import { peopleViewOf, visibleJob } from './jobs.access.js';
 import type { HandlerCall } from '../../context.js';
+import type { Actor } from '../../auth/actor.js';
+import { maySeeSensitive } from '../../domain/attributes.visibility.js';
+import { listDefinitions } from '../../repositories/attribute-definitions.js';
 
 /** Report lines are read this many at a time, so a report of any size streams in constant memory. */
 const REPORT_BATCH = 1_000;
@@ -23,9 +32,27 @@ interface ItemRow {
   message: string;
 }
 
-/** A changed user's fields, for a caller who may read users (the values are about the person). */
-const changeOf = (view: JobPeopleView, stored: string | null): Record<string, unknown> | null =>
-  view === 'all' && stored !== null ? parseJson<Record<string, unknown> | null>(stored, null) : null;
+/**
+ * A changed user's fields, for a caller who may read users (the values are about the person),
+ * less those in `hidden`: a sensitive attribute's value, for a reader without
+ * attributes.sensitive.view (SPEC §14: absent, as from every answer).
+ */
+function changeOf(
+  view: JobPeopleView,
+  stored: string | null,
+  hidden: ReadonlySet<string> = new Set(),
+): Record<string, unknown> | null {
+  if (view !== 'all' || stored === null) return null;
+  const fields = parseJson<Record<string, unknown> | null>(stored, null);
+  return fields && Object.fromEntries(Object.entries(fields).filter(([field]) => !hidden.has(field)));
+}
+
+/** The attribute fields whose values `actor` may not read: every sensitive one, by its path. */
+async function hiddenFieldsFor(db: Database, actor: Actor): Promise<ReadonlySet<string>> {
+  if (maySeeSensitive(actor)) return new Set();
+  const definitions = await listDefinitions(db);
+  return new Set(definitions.filter((d) => d.sensitivity === 'sensitive').map((d) => attributePath(d.key)));
+}
 
 /**
  * Rows read REPORT_BATCH at a time after the last key seen (`keyOf`), each batch mapped to report
@@ -85,7 +112,12 @@ interface ImportChangeRow {
  * problem lines: each with its line; an update with the fields as they were (the file says what
  * they became). An account gone since (its undo, a purge) is named by id alone.
  */
-function importChangeBatches(db: Database, jobId: number, view: JobPeopleView): AsyncIterable<JobReportRow[]> {
+function importChangeBatches(
+  db: Database,
+  jobId: number,
+  view: JobPeopleView,
+  hidden: ReadonlySet<string>,
+): AsyncIterable<JobReportRow[]> {
   const read = (after: number) =>
     db.sequelize.query<ImportChangeRow>(
       `SELECT c.user_id, c.\`change\`, c.line, c.\`before\`, u.email FROM import_changes c
@@ -98,9 +130,10 @@ function importChangeBatches(db: Database, jobId: number, view: JobPeopleView): 
     (r) => r.user_id,
     (rows) =>
       rows.map((r) => {
-        const before = changeOf(view, r.before);
-        const message =
-          r.change === 'created' ? 'Created.' : `Updated: ${Object.keys(before ?? {}).join(', ') || 'its fields'}.`;
+        const before = changeOf(view, r.before, hidden);
+        // Every field it changed is named, a hidden one too (as the audit names it): only values are withheld.
+        const named = Object.keys(changeOf(view, r.before) ?? {});
+        const message = r.change === 'created' ? 'Created.' : `Updated: ${named.join(', ') || 'its fields'}.`;
         return {
           ...lineFor(view, {
             line: Number(r.line),
@@ -161,10 +194,15 @@ function jobChangeBatches(db: Database, jobId: number, view: JobPeopleView): Asy
 }
 
 /** Every line of a job's report: the users it changed, then those it skipped or failed on (an import: its problem lines, then the accounts it created or updated). */
-async function* reportLines(db: Database, job: { id: number; kind: string }, view: JobPeopleView) {
+async function* reportLines(
+  db: Database,
+  job: { id: number; kind: string },
+  view: JobPeopleView,
+  hidden: ReadonlySet<string>,
+) {
   if (job.kind !== 'import') yield* jobChangeBatches(db, job.id, view);
   yield* reportBatches(db, job.id, view);
-  if (job.kind === 'import') yield* importChangeBatches(db, job.id, view);
+  if (job.kind === 'import') yield* importChangeBatches(db, job.id, view, hidden);
 }
 
 /**
@@ -175,10 +213,11 @@ export async function jobReport({ ctx, input }: HandlerCall<JobReportInput>): Pr
   const job = await visibleJob(ctx.db, ctx.actor, input.id);
   const writer = EXPORT_WRITERS[input.format];
   const columns = job.kind === 'import' ? IMPORT_REPORT_COLUMNS : JOB_REPORT_COLUMNS;
+  const hidden = await hiddenFieldsFor(ctx.db, ctx.actor);
   return new FileDownload(
     exportFilename(`job-${input.id}-report`, writer.extension),
     writer.contentType,
-    writer.write(reportLines(ctx.db, { id: input.id, kind: job.kind }, peopleViewOf(ctx.actor, job)), columns, {
+    writer.write(reportLines(ctx.db, { id: input.id, kind: job.kind }, peopleViewOf(ctx.actor, job), hidden), columns, {
       sheetName: 'Report',
     }),
   );
