@@ -127,15 +127,38 @@ const slowFiles = (json, suite) =>
     seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
   }));
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
-/** The same, without waiting: its output to `logFile` when given; resolves with the exit code. */
-const runAsync = (cmd, cwd, logFile) =>
+/**
+ * Lines that say why a runner failed when no test did (an unhandled error, the secret scan, a
+ * worker that died): kept so the summary can repeat them, since the log's tail is what is read.
+ */
+const RUNNER_FAILURE = /unhandled|originated in|secret scan|secret\(s\)|worker.*(exit|crash|timeout)|ERR_|Error:/i;
+/** The same, without waiting: its output to `logFile` when given, else to ours (and `why`); resolves with the exit code. */
+const runAsync = (cmd, cwd, logFile, why = []) =>
   new Promise((resolve) => {
     const log = logFile ? fs.openSync(logFile, 'w') : null;
     const child = spawn(cmd[0], cmd.slice(1), {
       cwd,
-      stdio: log === null ? 'inherit' : ['ignore', log, log],
+      stdio: log === null ? ['inherit', 'pipe', 'pipe'] : ['ignore', log, log],
       env: process.env,
     });
+    if (log === null) {
+      for (const [from, to] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        let rest = '';
+        from.on('data', (chunk) => {
+          to.write(chunk);
+          const lines = (rest + chunk.toString('utf8')).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) {
+            if (!RUNNER_FAILURE.test(line)) continue;
+            why.push(line.trim());
+            if (why.length > 200) why.shift();
+          }
+        });
+      }
+    }
     child.on('exit', (code) => {
       if (log !== null) fs.closeSync(log);
       resolve(code ?? 1);
@@ -201,10 +224,12 @@ function startBeside() {
 async function runSuite(suite, logFile) {
   const report = path.join(tmp, `${suite.name}.json`);
   const started = Date.now();
+  const why = [];
   const status = await runAsync(
     ['npx', 'vitest', 'run', ...(suite.args ?? []), '--reporter=default', '--reporter=json', `--outputFile=${report}`],
     path.join(root, suite.dir),
     logFile,
+    why,
   );
   let passed = 0;
   let failed = 0;
@@ -225,6 +250,14 @@ async function runSuite(suite, logFile) {
   }
   // A runner that died (config error, missing database with CI=true) is a failure even with no report.
   const crashed = status !== 0 && failed === 0;
+  if (crashed) {
+    // Why, from its own log when it wrote one (a suite run alongside another), else from ours.
+    const said = logFile && fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n') : why;
+    const reasons = said.filter((line) => RUNNER_FAILURE.test(line)).slice(-30);
+    failures.push(
+      `${suite.name}: the runner exited ${status} with no failed test; its log said:\n      ${reasons.join('\n      ') || '(nothing that names a cause)'}`,
+    );
+  }
   const seconds = (Date.now() - started) / 1000;
   results.push({ name: suite.name, seconds, passed, failed: failed + (crashed ? 1 : 0), skipped, crashed });
 }
