@@ -67,20 +67,23 @@ async function countXlsxRows(file: string): Promise<number> {
  * The body is counted as it streams (CSV, JSON) or saved to a temp file and counted afterwards,
  * untimed (XLSX).
  */
-export async function timeDownload(
-  ctx: BenchContext,
+export function timeDownload(ctx: BenchContext, server: ApiServer, scenario: ExportScenario): Promise<DownloadResult> {
+  return timeDownloadOf(ctx.baseUrl + scenario.path(ctx), authHeaders(ctx), server, scenario);
+}
+
+/** The same for any download the API streams (a job's report too): its URL, headers and format. */
+export async function timeDownloadOf(
+  url: string,
+  headers: Record<string, string>,
   server: ApiServer,
-  scenario: ExportScenario,
+  scenario: Pick<ExportScenario, 'name' | 'format'>,
 ): Promise<DownloadResult> {
   const tmp = path.join(os.tmpdir(), `ua-bench-${process.pid}-${scenario.name}.${scenario.format}`);
   server.resetPeak();
   const started = performance.now();
   const ac = new AbortController();
   const work = (async () => {
-    const res = await fetch(ctx.baseUrl + scenario.path(ctx), {
-      headers: { ...authHeaders(ctx), accept: '*/*' },
-      signal: ac.signal,
-    });
+    const res = await fetch(url, { headers: { ...headers, accept: '*/*' }, signal: ac.signal });
     const head = {
       status: res.status,
       contentType: res.headers.get('content-type') ?? '',

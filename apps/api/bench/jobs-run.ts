@@ -2,6 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT_DIR } from '../src/config.js';
+import type { DownloadResult } from './export.js';
+import { exportActiveUsers, jobReport } from './jobs-mass-change.js';
 import { machineInfo } from './machine.js';
 import { sectionMarkers, writeSection } from './report-sections.js';
 import { benchDatabase, connect } from './seed.js';
@@ -19,9 +21,12 @@ const HELP = `Usage: npm run bench -- --jobs [--users N] [--chunk N] [--reuse] [
      (≤ 250 MB); meanwhile GET /users as in 1 (target: p50 ≤ 1.5 × alone);
   4. a reactivation of every inactive user, cancelled once it has begun: the time from the cancel
      to the job's end (target ≤ 1 s, at most one more chunk);
-  5. the reactivation again, to its end: users per second.
-  The users inactive before the run are set inactive again at the end (step 5 reactivates them
-  too), so the database ends as it started. Writes the jobs section of the report (default
+  5. the reactivation again, to its end: users per second;
+  6. issue 40: the deactivation's report (every user it changed) streamed as CSV, against the users
+     CSV export of the same rows taken before it (target ≤ 2 ×, RSS ≤ 250 MB); the undo of step 5,
+     its dry run (≤ 5 s) and the real one (≥ 10 000 users/s).
+  The users active before the run are set active again at the end, and the others inactive, so
+  the database ends as it started. Writes the jobs section of the report (default
   docs/PERFORMANCE.md; --smoke: 10 000 users, no report, fails unless every job succeeded).
 `;
 
@@ -49,6 +54,13 @@ interface Figures {
   cancelChunks: number;
   reactivated: JobState;
   reactivateS: number;
+  /** The users CSV export of every active user, taken just before the deactivation changed them. */
+  activeExport: DownloadResult;
+  /** The deactivation's report: the same rows, as changed. */
+  report: DownloadResult;
+  undoDryRunS: number;
+  undone: JobState;
+  undoS: number;
 }
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
@@ -162,6 +174,10 @@ export async function runJobsBench(argv: string[]): Promise<number> {
     const dryRunS = (Date.now() - t0) / 1000;
     log(`  ${dry.status} in ${dryRunS.toFixed(1)} s: ${JSON.stringify(dry.progress)}`);
 
+    log('the users CSV export of every active user (the rows the deactivation will change)');
+    const activeExport = await exportActiveUsers(api, token);
+    log(`  ${activeExport.rows.toLocaleString('en')} rows in ${activeExport.seconds.toFixed(1)} s`);
+
     log('deactivate every active user; GET /users meanwhile');
     api.resetPeak();
     t0 = Date.now();
@@ -173,6 +189,12 @@ export async function runJobsBench(argv: string[]): Promise<number> {
     const deactivateS = (Date.now() - t0) / 1000;
     const peakRssMb = api.peakRssMb();
     log(`  ${deactivated.status} in ${deactivateS.toFixed(1)} s: ${JSON.stringify(deactivated.progress)}`);
+
+    log("the deactivation's report, every user it changed (CSV)");
+    const changesReport = await jobReport(api, token, deactivation.id);
+    log(
+      `  ${changesReport.rows.toLocaleString('en')} rows in ${changesReport.seconds.toFixed(1)} s, peak RSS ${changesReport.peakRssMb.toFixed(0)} MB`,
+    );
 
     log('reactivate every inactive user, cancelled once it has begun');
     const doomed = await submit({ operation: 'setActive', active: true, ...everyInactive });
@@ -194,7 +216,22 @@ export async function runJobsBench(argv: string[]): Promise<number> {
     const reactivateS = (Date.now() - t0) / 1000;
     log(`  ${reactivated.status} in ${reactivateS.toFixed(1)} s: ${JSON.stringify(reactivated.progress)}`);
 
-    failed = [dry, deactivated, reactivated].some((j) => j.status !== 'succeeded') || cancelled.status !== 'cancelled';
+    log('undo the reactivation: dry run, then for real');
+    t0 = Date.now();
+    const undoDry = await finish(
+      (await call.post<{ job: JobState }>(`/api/jobs/${reactivated.id}/undo`, { dryRun: true })).job.id,
+    );
+    const undoDryRunS = (Date.now() - t0) / 1000;
+    log(`  dry run ${undoDry.status} in ${undoDryRunS.toFixed(1)} s: ${JSON.stringify(undoDry.progress)}`);
+    t0 = Date.now();
+    const undone = await finish((await call.post<{ job: JobState }>(`/api/jobs/${reactivated.id}/undo`, {})).job.id);
+    const undoS = (Date.now() - t0) / 1000;
+    log(`  ${undone.status} in ${undoS.toFixed(1)} s: ${JSON.stringify(undone.progress)}`);
+
+    failed =
+      [dry, deactivated, reactivated, undoDry, undone].some((j) => j.status !== 'succeeded') ||
+      cancelled.status !== 'cancelled' ||
+      changesReport.rows < deactivated.progress.changed;
     const figures: Figures = {
       users,
       chunk,
@@ -211,6 +248,11 @@ export async function runJobsBench(argv: string[]): Promise<number> {
       cancelChunks,
       reactivated,
       reactivateS,
+      activeExport,
+      report: changesReport,
+      undoDryRunS,
+      undone,
+      undoS,
     };
     for (const line of table(figures)) log(line);
     if (report && !failed) {
@@ -219,7 +261,10 @@ export async function runJobsBench(argv: string[]): Promise<number> {
     }
   } finally {
     await api.stop();
-    await conn.query('UPDATE users u JOIN bench_jobs_inactive b ON b.id = u.id SET u.is_active = 0');
+    // The undo left every user inactive, as before step 5; without it (a failed run) all are active.
+    await conn.query(
+      'UPDATE users u LEFT JOIN bench_jobs_inactive b ON b.id = u.id SET u.is_active = (b.id IS NULL) WHERE u.is_active <> (b.id IS NULL)',
+    );
     await conn.query('DROP TABLE bench_jobs_inactive');
     await conn.end();
   }
@@ -238,6 +283,8 @@ function table(f: Figures): string[] {
   const down = rate(f.deactivated, f.deactivateS);
   const up = rate(f.reactivated, f.reactivateS);
   const ratio = f.duringP50 / f.aloneP50;
+  const reportRatio = f.report.seconds / f.activeExport.seconds;
+  const undoRate = rate(f.undone, f.undoS);
   return [
     '| Scenario | Measured | Target | Result |',
     '|---|---|---|---|',
@@ -246,6 +293,9 @@ function table(f: Figures): string[] {
     `| dry run of the deactivation | ${f.dryRunS.toFixed(1)} s | ≤ 3 s | ${verdict(f.dryRunS <= 3)} |`,
     `| GET /users p50 while the job runs | ${ms(f.duringP50)} (p99 ${ms(f.duringP99)}), alone ${ms(f.aloneP50)}: ${ratio.toFixed(2)}× | ≤ 1.5 × alone | ${verdict(ratio <= 1.5)} |`,
     `| cancel → job stops | ${f.cancelMs} ms, ${f.cancelChunks} chunk(s) after | ≤ 1 chunk, ≤ 1 s | ${verdict(f.cancelMs <= 1_000 && f.cancelChunks <= 1)} |`,
+    `| the deactivation's report, CSV (${f.report.rows.toLocaleString('en')} rows) | ${f.report.seconds.toFixed(1)} s, API peak RSS ${f.report.peakRssMb.toFixed(0)} MB; users CSV export of the same ${f.activeExport.rows.toLocaleString('en')} rows ${f.activeExport.seconds.toFixed(1)} s: ${reportRatio.toFixed(2)}× | ≤ 2 × the export, ≤ 250 MB | ${verdict(reportRatio <= 2 && f.report.peakRssMb <= 250)} |`,
+    `| dry run of the undo of the reactivation | ${f.undoDryRunS.toFixed(1)} s | ≤ 5 s | ${verdict(f.undoDryRunS <= 5)} |`,
+    `| undo of the reactivation (${f.undone.progress.processed.toLocaleString('en')}) | ${f.undoS.toFixed(1)} s, **${undoRate.toLocaleString('en')} users/s** | ≥ 10 000 users/s | ${verdict(undoRate >= 10_000)} |`,
   ];
 }
 
