@@ -190,15 +190,4 @@ export const importsMessages = {
     viewUsers: 'Go to the users list',
     startOver: 'Import another file',
   },
-  undo: {
-    button: 'Undo this import',
-    until: (time: string) => `You can undo it until ${time}.`,
-    title: 'Undo this import?',
-    description:
-      'Users it added are moved to the trash and users it updated get their previous values back. Users changed since are left alone and reported.',
-    confirm: 'Undo import',
-    started: 'The undo has started.',
-    viewUndo: 'Follow the undo',
-    done: 'This import has been undone.',
-  },
 };

@@ -42,6 +42,8 @@ const SKIP_CODES: Record<string, string> = {
   ROLE_NOT_HELD: 'Do not hold the role',
   NOT_ACTIVE: 'Not active (activate first)',
   ALREADY_SIGNED_IN: 'Have signed in before (send a password reset instead)',
+  CHANGED_SINCE: 'Changed since by someone else',
+  EMAIL_TAKEN: 'Their old e-mail belongs to another account now',
 };
 
 const users = (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`;
@@ -109,6 +111,8 @@ export const jobsMessages = {
     created_at: 'Started',
   },
   jobName: (id: number, operation: string) => `${operation} · #${id}`,
+  /** A job named among other things (the audit trail): by its title, or by its id alone once pruned. */
+  reference: (id: number, title: string | null) => (title ? `Job #${id} · ${title}` : `Job #${id}`),
   dryRunTag: 'Dry run',
   open: (id: number) => `Open job #${id}`,
   progressOf: (processed: number, total: number) => `${formatCount(processed)} of ${formatCount(total)}`,

@@ -1,6 +1,6 @@
 import { importsMessages } from '../../i18n/imports-messages';
 import type { JobShow } from '@app/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../../i18n/en';
 import { jobOf } from '../../test/job-fixtures';
@@ -18,6 +18,7 @@ import {
 } from './import-test-support';
 
 const t = importsMessages;
+const u = en.jobUndo;
 const CSV = 'name,email\r\nAda,ada@example.com\r\n';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -87,37 +88,59 @@ describe('importing for real', { timeout: 30_000 }, () => {
     expect(screen.getByText(t.run.nothing)).toBeTruthy();
   });
 
-  it('undoes a finished import after asking, and links to the undo job', async () => {
+  it('runs the undo’s dry run first, shows what it would remove, put back and leave, then undoes', async () => {
     const done = runJob({
       status: 'succeeded',
       finished_at: '2026-11-26T09:05:00.000Z',
       undo: { of: null, until: '2099-01-01T00:00:00.000Z', by: null },
     });
+    const judged = jobOf({
+      id: 32,
+      kind: 'undo',
+      operation: null,
+      active: null,
+      dryRun: true,
+      status: 'succeeded',
+      progress: { total: 52, processed: 52, changed: 50, skipped: 2 },
+      counts: { CHANGED_SINCE: 1, EMAIL_TAKEN: 1 },
+      undo: { of: 30, until: null, by: null, accounts: { removed: 48, restored: 2 } },
+    });
     const undoJob = jobOf({ id: 31, kind: 'undo', operation: null, active: null, status: 'queued', undo: null });
     mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
-    const undone: unknown[] = [];
+    const asked: unknown[] = [];
     const undo = (input: unknown) => {
-      undone.push(input);
-      return ok({ job: undoJob });
+      asked.push(input);
+      return ok({ job: (input as { dryRun: boolean }).dryRun ? judged : undoJob });
     };
     fireEvent.click(
-      await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done), 31: showOf(undoJob) }, 52, {
+      await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done), 31: showOf(undoJob), 32: showOf(judged) }, 52, {
         'imports.undo': undo,
       }),
     );
 
-    fireEvent.click(await screen.findByRole('button', { name: t.undo.button }));
-    const dialog = await screen.findByRole('dialog', { name: t.undo.title });
-    expect(undone).toEqual([]);
-    fireEvent.click(within(dialog).getByRole('button', { name: t.undo.confirm }));
+    fireEvent.click(await screen.findByRole('button', { name: u.import.button }));
+    const dialog = await screen.findByRole('dialog', { name: u.import.title });
+    expect(await within(dialog).findByText(u.wouldRemove(48))).toBeTruthy();
+    expect(within(dialog).getByText(u.wouldChange(2))).toBeTruthy();
+    expect(within(dialog).getByText(u.wouldSkip(2))).toBeTruthy();
+    const reasons = within(dialog).getByRole('list', { name: u.reasonsLabel });
+    expect(within(reasons).getByText(u.reason(en.jobs.skipCode('CHANGED_SINCE'), 1))).toBeTruthy();
+    expect(within(reasons).getByText(u.reason(en.jobs.skipCode('EMAIL_TAKEN'), 1))).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: u.seeWho }).getAttribute('href')).toBe('/jobs/32');
+    expect(asked).toEqual([{ id: 30, dryRun: true }]);
+    fireEvent.click(within(dialog).getByRole('button', { name: u.import.confirm }));
 
-    const link = await screen.findByRole('link', { name: t.undo.viewUndo });
+    const link = await screen.findByRole('link', { name: u.viewUndo });
     expect(link.getAttribute('href')).toBe('/jobs/31');
-    expect(undone).toEqual([{ id: 30 }]);
-    expect(screen.queryByRole('button', { name: t.undo.button })).toBeNull();
+    expect(asked).toEqual([
+      { id: 30, dryRun: true },
+      { id: 30, dryRun: false },
+    ]);
+    expect(screen.getByText(u.import.done)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: u.import.button })).toBeNull();
   });
 
-  it('shows the server’s sentence when the import can no longer be undone (409)', async () => {
+  it('shows the server’s sentence in the confirmation when the import can no longer be undone (409), and goes no further', async () => {
     const done = runJob({
       status: 'succeeded',
       finished_at: '2026-11-26T09:05:00.000Z',
@@ -130,11 +153,11 @@ describe('importing for real', { timeout: 30_000 }, () => {
         'imports.undo': fail({ message: sentence, code: 'NOT_UNDOABLE', httpStatus: 409 }),
       }),
     );
-    fireEvent.click(await screen.findByRole('button', { name: t.undo.button }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: t.undo.confirm }));
+    fireEvent.click(await screen.findByRole('button', { name: u.import.button }));
+    const dialog = await screen.findByRole('dialog', { name: u.import.title });
 
-    expect(await screen.findByText(sentence)).toBeTruthy();
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await within(dialog).findByText(sentence)).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: u.import.confirm })).toHaveProperty('disabled', true);
   });
 
   it('offers no undo once the window has passed', async () => {
@@ -146,6 +169,6 @@ describe('importing for real', { timeout: 30_000 }, () => {
     mockUploads({ status: 202, body: { job: DRY } }, { status: 202, body: { job: done } });
     fireEvent.click(await pageReadyToImport({ 21: showOf(DRY), 30: showOf(done) }));
     await within(await screen.findByRole('region', { name: t.run.title })).findByText(t.run.done);
-    expect(screen.queryByRole('button', { name: t.undo.button })).toBeNull();
+    expect(screen.queryByRole('button', { name: u.import.button })).toBeNull();
   });
 });

@@ -5,11 +5,11 @@ import { Upload } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { JobFigures, JobProgressBar } from '../jobs/job-progress';
+import { JobUndo } from '../jobs/job-undo';
 import { useJobFinishedToast } from '../jobs/job-watch';
 import { useJobPace } from '../jobs/use-job';
 import { outcomeSentence } from './dry-run-summary';
 import { useImportAttributes } from './use-import-attributes';
-import { UndoImport } from './undo-import';
 import { UploadError, UploadProgress } from './upload-status';
 import type { UploadState } from './use-import-upload';
 
@@ -44,7 +44,7 @@ function RunResult({ data, onStartOver }: { data: JobShow; onStartOver: () => vo
           {job.error ?? (job.import ? outcomeSentence(job.import, m, labelOf) : null)}
         </Alert>
       ) : null}
-      {finished && job.status === 'succeeded' ? <UndoImport job={job} /> : null}
+      {finished ? <JobUndo job={job} /> : null}
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         <Link to={`/jobs/${job.id}`} className={buttonClassName({ variant: 'secondary' })}>
           {t.viewJob}

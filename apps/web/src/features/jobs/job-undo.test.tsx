@@ -23,6 +23,7 @@ describe('undoing a job from its page', { timeout: 30_000 }, () => {
       dryRun: true,
       status: 'succeeded',
       progress: { total: 12, processed: 12, changed: 11, skipped: 1 },
+      counts: { CHANGED_SINCE: 1 },
     });
     const asked: unknown[] = [];
     mockTrpc({
@@ -39,6 +40,10 @@ describe('undoing a job from its page', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: u.title });
     expect(await within(dialog).findByText(u.wouldChange(11))).toBeTruthy();
     expect(within(dialog).getByText(u.wouldSkip(1))).toBeTruthy();
+    const reasons = within(dialog).getByRole('list', { name: u.reasonsLabel });
+    expect(within(reasons).getByText(u.reason(en.jobs.skipCode('CHANGED_SINCE'), 1))).toBeTruthy();
+    // A bulk job's undo only puts back: nothing is said about the trash.
+    expect(within(dialog).queryByText(/trash/)).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: u.confirm }));
     expect(await screen.findByRole('link', { name: u.viewUndo })).toBeTruthy();
     expect(asked).toEqual([
@@ -53,5 +58,63 @@ describe('undoing a job from its page', { timeout: 30_000 }, () => {
     renderApp('/jobs/7');
     expect(await screen.findByRole('link', { name: u.viewUndo })).toBeTruthy();
     expect(screen.queryByRole('button', { name: u.button })).toBeNull();
+  });
+
+  it('undoes an import in its own words, its dry run telling removals from put-backs', async () => {
+    const job = jobOf({
+      id: 40,
+      kind: 'import',
+      operation: 'upsert',
+      active: null,
+      status: 'succeeded',
+      progress: { total: 5, processed: 5, changed: 5, skipped: 0 },
+      finished_at: '2026-11-26T09:02:00.000Z',
+      undo: { of: null, until, by: null },
+    });
+    const dry = jobOf({
+      id: 41,
+      kind: 'undo',
+      operation: null,
+      active: null,
+      dryRun: true,
+      status: 'succeeded',
+      progress: { total: 5, processed: 5, changed: 4, skipped: 1 },
+      counts: { LAST_ADMIN: 1 },
+      undo: { of: 40, until: null, by: null, accounts: { removed: 3, restored: 1 } },
+    });
+    mockTrpc({
+      'auth.me': ok(sessionOf(['jobs.view', 'users.delete', 'users.update'])),
+      'jobs.show': (input) => ok(jobShow((input as { id: number }).id === 41 ? dry : job)),
+      'imports.undo': ok({ job: dry }),
+    });
+    renderApp('/jobs/40');
+    fireEvent.click(await screen.findByRole('button', { name: u.import.button }));
+    const dialog = await screen.findByRole('dialog', { name: u.import.title });
+    expect(await within(dialog).findByText(u.wouldRemove(3))).toBeTruthy();
+    expect(within(dialog).getByText(u.wouldChange(1))).toBeTruthy();
+    expect(within(dialog).getByText(u.reason(en.jobs.skipCode('LAST_ADMIN'), 1))).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: u.import.confirm })).toHaveProperty('disabled', false);
+  });
+
+  it('lets nothing go when the dry run finds nothing to undo', async () => {
+    const job = jobOf({ id: 7, status: 'succeeded', undo: { of: null, until, by: null } });
+    const dry = jobOf({
+      id: 8,
+      kind: 'undo',
+      dryRun: true,
+      status: 'succeeded',
+      progress: { total: 2, processed: 2, changed: 0, skipped: 2 },
+      counts: { CHANGED_SINCE: 2 },
+    });
+    mockTrpc({
+      'auth.me': ok(sessionOf(['jobs.view', 'users.setActive'])),
+      'jobs.show': (input) => ok(jobShow((input as { id: number }).id === 8 ? dry : job)),
+      'imports.undo': ok({ job: dry }),
+    });
+    renderApp('/jobs/7');
+    fireEvent.click(await screen.findByRole('button', { name: u.button }));
+    const dialog = await screen.findByRole('dialog', { name: u.title });
+    expect(await within(dialog).findByText(u.nothing)).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: u.confirm })).toHaveProperty('disabled', true);
   });
 });

@@ -1,4 +1,4 @@
-import { isFinishedJob, type Job } from '@app/contracts';
+import { isFinishedJob, type Job, type JobShow } from '@app/contracts';
 import { Alert, Button, buttonClassName, ConfirmDialog } from '@app/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Undo2 } from 'lucide-react';
@@ -32,39 +32,68 @@ function useUndoJob(jobId: number) {
   );
 }
 
-/** What the dry run found, in words: how many would be put back, how many left. */
-function DryRunResult({ job }: { job: Job }) {
-  const t = useMessages().jobUndo;
-  const { changed, skipped } = job.progress;
+/**
+ * What the dry run found, in words: how many users would be moved to the trash (those an import
+ * added), put back, and left as they are — with the server's reason codes and their counts, and
+ * the dry run's own page for who exactly.
+ */
+function DryRunResult({ data }: { data: JobShow }) {
+  const m = useMessages();
+  const t = m.jobUndo;
+  const { item: judged } = data;
+  const { changed, skipped } = judged.progress;
+  // An import's undo tells its removals from its put-backs; a bulk job's undo only puts back.
+  const accounts = judged.undo?.accounts ?? null;
+  const removed = accounts?.removed ?? 0;
+  const restored = accounts ? accounts.restored : changed;
+  const reasons = Object.entries(judged.counts).filter(([, count]) => count > 0);
   return (
-    <div className="space-y-1 text-sm">
-      <p>{changed > 0 ? t.wouldChange(changed) : t.nothing}</p>
-      {skipped > 0 ? <p className="text-muted-foreground">{t.wouldSkip(skipped)}</p> : null}
+    <div className="space-y-2 text-sm">
+      {changed === 0 ? <p>{t.nothing}</p> : null}
+      {removed > 0 ? <p>{t.wouldRemove(removed)}</p> : null}
+      {restored > 0 ? <p>{t.wouldChange(restored)}</p> : null}
+      {skipped > 0 ? (
+        <>
+          <p>{t.wouldSkip(skipped)}</p>
+          <ul aria-label={t.reasonsLabel} className="list-disc space-y-0.5 pl-5 text-muted-foreground">
+            {reasons.map(([code, count]) => (
+              <li key={code}>{t.reason(m.jobs.skipCode(code), count)}</li>
+            ))}
+          </ul>
+          <Link
+            to={`/jobs/${judged.id}`}
+            className="inline-block rounded-sm font-medium text-foreground underline underline-offset-4"
+          >
+            {t.seeWho}
+          </Link>
+        </>
+      ) : null}
     </div>
   );
 }
 
 /**
- * "Undo this job" on a finished job's page, while the server offers it (`undo.until`): a bulk job
- * runs a dry run first, whose counts the confirmation shows (an import's undo has none: its page
- * lists what it changed); once undone, a link to the undo job's page.
+ * "Undo this job" (an import's: "Undo this import") while the server offers it (`undo.until`):
+ * a dry run first, judged by the server exactly as the undo would be, whose counts and reasons
+ * the confirmation shows; once undone, a link to the undo job's page. The job page and the
+ * import page both show this one.
  */
 export function JobUndo({ job }: { job: Job }) {
   const m = useMessages();
   const t = m.jobUndo;
+  const words = job.kind === 'import' ? t.import : t;
   const [open, setOpen] = useState(false);
   const [dryRunId, setDryRunId] = useState<number | null>(null);
   const check = useUndoJob(job.id);
   const undo = useUndoJob(job.id);
   const dryRun = useJob(dryRunId);
   const undoId = undo.data?.job.id ?? job.undo?.by ?? null;
-  const checks = job.kind === 'bulk';
 
   if (undoId !== null) {
     return (
       <Alert
         tone="info"
-        title={t.done}
+        title={words.done}
         actions={
           <Link to={`/jobs/${undoId}`} className={buttonClassName({ variant: 'secondary', size: 'sm' })}>
             {t.viewUndo}
@@ -74,12 +103,13 @@ export function JobUndo({ job }: { job: Job }) {
     );
   }
   if (!canUndo(job)) return null;
-  const judged = dryRun.data?.item;
-  const ready = !checks || (judged !== undefined && isFinishedJob(judged.status));
-  const failed = checks && ready && judged?.status !== 'succeeded';
+  const judged = dryRun.data;
+  const ready = judged !== undefined && isFinishedJob(judged.item.status);
+  const failed = ready && judged?.item.status !== 'succeeded';
   const start = () => {
     setOpen(true);
-    if (checks) check.mutate({ id: job.id, dryRun: true }, { onSuccess: ({ job: dry }) => setDryRunId(dry.id) });
+    setDryRunId(null);
+    check.mutate({ id: job.id, dryRun: true }, { onSuccess: ({ job: dry }) => setDryRunId(dry.id) });
   };
   return (
     <div className="space-y-3">
@@ -87,7 +117,7 @@ export function JobUndo({ job }: { job: Job }) {
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <Button variant="secondary" onClick={start}>
           <Undo2 aria-hidden="true" />
-          {t.button}
+          {words.button}
         </Button>
         {job.undo?.until ? (
           <p className="text-sm text-muted-foreground">{t.until(m.common.dateTime(job.undo.until))}</p>
@@ -96,13 +126,13 @@ export function JobUndo({ job }: { job: Job }) {
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        title={t.title}
-        description={checks ? t.description : t.importDescription}
-        confirmLabel={t.confirm}
+        title={words.title}
+        description={words.description}
+        confirmLabel={words.confirm}
         cancelLabel={m.common.cancel}
         tone="danger"
         pending={undo.isPending}
-        confirmDisabled={!ready || failed || (checks && (judged?.progress.changed ?? 0) === 0)}
+        confirmDisabled={!ready || failed || (judged?.item.progress.changed ?? 0) === 0}
         onConfirm={() =>
           undo.mutate(
             { id: job.id, dryRun: false },
@@ -110,12 +140,12 @@ export function JobUndo({ job }: { job: Job }) {
           )
         }
       >
-        {!checks ? null : check.isError ? (
+        {check.isError ? (
           <Alert tone="danger">{apiErrorMessage(check.error, m)}</Alert>
         ) : failed ? (
           <Alert tone="danger">{t.checkFailed}</Alert>
         ) : ready && judged ? (
-          <DryRunResult job={judged} />
+          <DryRunResult data={judged} />
         ) : (
           <p className="text-sm text-muted-foreground" role="status">
             {t.checking}
