@@ -32,7 +32,7 @@ function Targets({ row, m, canOpenUsers }: { row: AuditRow } & CellOptions) {
   const shown = row.target_ids.slice(0, NAMED_TARGETS);
   const rest = row.target_count - shown.length;
   return (
-    <span className="flex max-w-64 flex-wrap items-baseline gap-x-1.5">
+    <span className="flex max-w-52 flex-wrap items-baseline gap-x-1.5">
       {shown.map((id, i) => (
         <span key={id} className="flex min-w-0">
           <UserLink id={id} enabled={canOpenUsers && row.target_names[String(id)] !== undefined}>
@@ -43,6 +43,21 @@ function Targets({ row, m, canOpenUsers }: { row: AuditRow } & CellOptions) {
       ))}
       {rest > 0 ? <span className="whitespace-nowrap text-muted-foreground">{m.audit.moreTargets(rest)}</span> : null}
     </span>
+  );
+}
+
+/**
+ * "Nov 28, 2026, 9:30 AM" as it is, or broken after the day when the column is narrow: never
+ * inside the day or the time.
+ */
+function DayThenTime({ text }: { text: string }) {
+  const cut = text.lastIndexOf(', ');
+  if (cut < 0) return <span className="whitespace-nowrap">{text}</span>;
+  return (
+    <>
+      <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span>{' '}
+      <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
+    </>
   );
 }
 
@@ -58,29 +73,32 @@ export function auditColumns(options: CellOptions) {
     cells: {
       id: {
         render: (row) => <span className="text-muted-foreground tabular-nums">{row.id}</span>,
-        className: 'w-20',
+        className: 'w-14',
         skeleton: 'w-10',
       },
       occurred_at: {
         render: (row) => (
           <Link
             to={`/audit/${row.id}`}
-            className="rounded-sm font-medium whitespace-nowrap text-foreground tabular-nums underline-offset-4 hover:underline"
+            className="rounded-sm font-medium text-foreground tabular-nums underline-offset-4 hover:underline"
           >
             <time dateTime={row.occurred_at} title={formatDate(row.occurred_at, 'full', m.app.locale)}>
-              {m.common.dateTime(row.occurred_at)}
+              <DayThenTime text={m.common.dateTime(row.occurred_at)} />
             </time>
           </Link>
         ),
-        className: 'w-44',
+        className: 'w-32',
         skeleton: 'w-32',
       },
       actor_name: {
+        // A long name is cut, whole in its tooltip: the table must fit a 1280 px screen.
         render: (row) =>
           row.actor_id && row.actor_name ? (
-            <UserLink id={row.actor_id} enabled={canOpenUsers}>
-              {row.actor_name}
-            </UserLink>
+            <span className="block max-w-36 truncate" title={row.actor_name}>
+              <UserLink id={row.actor_id} enabled={canOpenUsers}>
+                {row.actor_name}
+              </UserLink>
+            </span>
           ) : (
             <span className="text-muted-foreground">{actorText(row, m)}</span>
           ),
@@ -89,7 +107,8 @@ export function auditColumns(options: CellOptions) {
       },
       action: {
         render: (row) => (
-          <Badge tone={actionTone(row.action)} className="whitespace-nowrap">
+          // A long label ("Sealed the stored secrets … with a new key") wraps rather than widen the table.
+          <Badge tone={actionTone(row.action)} className="max-w-48">
             {actionLabel(row.action, m)}
           </Badge>
         ),
@@ -104,26 +123,33 @@ export function auditColumns(options: CellOptions) {
         render: (row) => {
           const text = changesSummary(row, m);
           return text ? (
-            <span className="block max-w-72 truncate" title={text}>
+            <span className="block break-words sm:line-clamp-2 sm:max-w-60" title={text}>
               {text}
             </span>
           ) : (
             <span className="text-muted-foreground">{m.audit.values.empty}</span>
           );
         },
+        className: 'w-56',
         skeleton: 'w-40',
       },
       ip: {
         render: (row) => (
           <span className="font-mono text-xs text-muted-foreground">{row.ip ?? m.audit.values.empty}</span>
         ),
-        className: 'w-32',
         skeleton: 'w-24',
       },
       via: {
-        // A token's name can be long: it wraps in a phone's cards, stays on one line in the table.
-        render: (row) => <span className="text-muted-foreground sm:whitespace-nowrap">{viaText(row.via, m)}</span>,
-        className: 'w-40',
+        // A token's name can be long: it wraps (in the table within two lines, whole in the tooltip).
+        render: (row) => {
+          const text = viaText(row.via, m);
+          return (
+            <span className="block break-words text-muted-foreground sm:line-clamp-2 sm:max-w-48" title={text}>
+              {text}
+            </span>
+          );
+        },
+        className: 'w-36',
         skeleton: 'w-24',
       },
     },
