@@ -43,9 +43,10 @@ const locked = (row: PermissionMatrixRow) => row.grantable === false;
  * Permissions as resource rows × action columns, one box per permission that exists (a resource
  * without that action leaves its cell empty). A box the caller may not change (the server says
  * so per row, with the reason) stays focusable, reads as unavailable and gives the reason as a
- * tooltip and as its description. Below `md` the same elements stack: one block per resource,
- * its permissions a list of labelled boxes with their descriptions, so a phone never scrolls
- * sideways. Each row's "All" ticks or clears only the boxes the caller may change.
+ * tooltip and as its description; every permission's description shows under its resource's
+ * row. Below `md` the same elements stack: one block per resource, its permissions a list of
+ * labelled boxes with their descriptions, so a phone never scrolls sideways. Each row's "All"
+ * ticks or clears only the boxes the caller may change.
  */
 export function PermissionMatrix({
   rows,
@@ -150,6 +151,21 @@ export function PermissionMatrix({
                 />
               ))}
             </ul>
+            {/* Stacked, each box carries its description; in the grid they are read here, under the
+                row, by the action's column heading (a screen reader hears them from the boxes). */}
+            <dl
+              aria-hidden="true"
+              className="hidden gap-x-6 gap-y-1 pt-0.5 pb-2 text-xs md:col-span-full md:row-start-2 md:grid lg:grid-cols-2"
+            >
+              {cells.map((cell) => (
+                <div key={cell.name} className="flex min-w-0 gap-1.5">
+                  <dt className="shrink-0 font-medium text-foreground">
+                    {r.matrix.actions[cell.action] ?? cell.action}
+                  </dt>
+                  <dd className="text-pretty text-muted-foreground">{cell.description}</dd>
+                </div>
+              ))}
+            </dl>
           </div>
         );
       })}

@@ -57,7 +57,6 @@ export const roleMessages = {
   notFoundTitle: 'Role not found',
   notFoundDescription: 'This role does not exist or has been removed.',
   errorTitle: 'This role couldn’t be loaded',
-  guard: (guard: string) => `Guard: ${guard}`,
   permissionsTitle: 'Permissions',
   permissionCount: (count: number) => (count === 1 ? '1 permission' : `${count} permissions`),
   permissionsOf: (granted: number, known: number) => `Grants ${granted} of ${known} permissions.`,

@@ -1,3 +1,4 @@
+import { PERMISSION_CATALOGUE } from '@app/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
@@ -33,6 +34,10 @@ describe('role page', { timeout: 20_000 }, () => {
     expect(cell('users.delete')?.textContent).toContain(en.role.granted);
     expect(cell('users.export')?.textContent).toContain(en.role.notGranted);
     expect(screen.getAllByText(en.role.granted)).toHaveLength(2);
+    // Each permission's description under its resource's row, as on a phone; no "Guard: web".
+    const described = screen.getByText(PERMISSION_CATALOGUE['users.delete'].description, { selector: 'dd' });
+    expect(described.previousElementSibling?.textContent).toBe(t.matrix.actions.delete);
+    expect(screen.queryByText(/guard/i)).toBeNull();
     // Read-only: nothing to tick, and no Edit or Delete when the server refuses them as FORBIDDEN.
     expect(screen.queryByRole('checkbox')).toBeNull();
     expect(screen.queryByRole('link', { name: t.show.edit })).toBeNull();

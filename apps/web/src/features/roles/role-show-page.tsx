@@ -64,7 +64,6 @@ export function RoleShowPage() {
             <div className="min-w-0">
               <h1 className="truncate text-2xl font-semibold tracking-tight text-foreground">{item.name}</h1>
               <div className="mt-1 flex flex-wrap items-center gap-2">
-                <Badge>{m.role.guard(item.guard_name)}</Badge>
                 <Badge tone={count > 0 ? 'success' : 'neutral'}>{m.role.permissionCount(count)}</Badge>
                 {item.require_two_factor ? <Badge tone="warning">{m.role.requiresTwoFactor}</Badge> : null}
                 <RoleMembers id={item.id} count={item.users_count ?? 0} canOpenUsers={canOpenUsers} />

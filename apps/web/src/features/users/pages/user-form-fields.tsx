@@ -135,7 +135,7 @@ export function UserFormFields<TSubmitted>({
                     emptyMessage={f.noRoles}
                     options={roleOptions.map((role) => ({
                       value: role.id,
-                      label: <span className="capitalize">{role.name}</span>,
+                      label: role.name,
                       disabled: !role.assignable,
                       description: role.assignable ? undefined : f.roleLocked,
                     }))}

@@ -77,7 +77,7 @@ export function UserRolesCard({
                 <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-surface-muted text-muted-foreground ring-1 ring-border ring-inset">
                   <Shield aria-hidden="true" className="size-3.5" />
                 </span>
-                <span className="min-w-0 flex-1 truncate text-sm font-medium capitalize">{role.name}</span>
+                <span className="min-w-0 flex-1 truncate text-sm font-medium">{role.name}</span>
               </>
             );
             return (
