@@ -42,7 +42,7 @@ const FEATURE_PUBLIC = {
   auth: ['use-session', 'account-nav', 'use-sign-out'],
   errors: ['query-states', 'record-page', 'record-error-state'],
   theme: ['theme-switch'],
-  jobs: ['job-page', 'job-progress', 'job-skips', 'job-undo', 'job-watch', 'use-job'],
+  jobs: ['job-page', 'job-progress', 'job-skips', 'job-undo', 'job-watch', 'use-job', 'job-name'],
   audit: ['user-history', 'audit-list-state'],
   sessions: ['sign-in-history', 'user-sessions-section'],
   tokens: ['user-tokens-section'],

@@ -3,10 +3,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en, signedInPage } from './support/app';
 import { apiAudit, ensureAuditStory, HISTORY_RENAMED, HISTORY_USER } from './support/audit';
-import { browserMissing, launch, screenshot } from './support/browser';
+import { browserMissing, captureViews, launch, screenshot } from './support/browser';
 import { ADMIN } from './support/env';
+import { ensureJobStory, jobTitleOf } from './support/jobs';
 
 const t = en.audit;
+const j = en.jobs;
 
 let browser: Browser;
 let story: { userId: number; editEventId: number };
@@ -135,6 +137,40 @@ describe.skipIf(browserMissing())('the audit log', () => {
     const changes = page.getByRole('region', { name: t.event.changesTitle });
     await changes.getByText(HISTORY_RENAMED.email, { exact: true }).waitFor();
     expect(page.url()).toContain(`/audit/${story.editEventId}`);
+    await context.close();
+  });
+
+  it('names a job’s events by the job, linked, and tells what it did in words', async () => {
+    const { context, page } = await signedInPage(browser, ADMIN, { width: 1280 });
+    // A dry run of deactivating every active user: the administrator is among them, and skipped.
+    const { id } = await ensureJobStory(page);
+    const name = j.reference(id, await jobTitleOf(page, id));
+    expect(name).toMatch(new RegExp(`^Job #${id} · Deactivate [\\d,]+ users? matching Status: Active$`));
+
+    await page.goto('/audit?filters[action]=job.finish');
+    const listed = auditTable(page).getByRole('link', { name, exact: true });
+    await listed.waitFor();
+    expect(await listed.getAttribute('href')).toBe(`/jobs/${id}`);
+    await captureViews(page, 'audit-job-list', 700);
+
+    const finish = (await apiAudit(page, 'filters[action]=job.finish')).rows.find((row) => row.target_ids[0] === id);
+    expect(finish).toBeDefined();
+    await page.goto(`/audit/${finish?.id}`);
+    await page.getByRole('heading', { level: 1, name: t.actions['job.finish'], exact: true }).waitFor();
+    const targets = page.getByRole('region', { name: t.event.targetsTitle });
+    await targets.getByRole('link', { name, exact: true }).waitFor();
+    expect(await targets.innerText()).not.toContain(t.event.moreTargetIds(1));
+    const details = page.getByRole('region', { name: t.event.contextTitle });
+    const text = (await details.innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain(t.job.dryRun);
+    expect(text).toContain(j.statuses.succeeded);
+    expect(text).toMatch(/Would change [\d,]+ · would skip 1 · failed 0/);
+    expect(text).toContain(j.skipCode('SELF_DEACTIVATION'));
+    expect(text).not.toMatch(/[{}"]/);
+    await captureViews(page, 'audit-job-event');
+
+    await targets.getByRole('link', { name, exact: true }).click();
+    await page.waitForURL(new RegExp(`/jobs/${id}$`));
     await context.close();
   });
 });

@@ -6,7 +6,7 @@ export * from './attributes/attribute-schema';
 export * from './attributes/attributes';
 export * from './attributes/user-attributes';
 export * from './audit/audit';
-export * from './audit/audit-via';
+export * from './audit-via';
 export * from './auth';
 export * from './auth-providers';
 export * from './columns';

@@ -72,6 +72,43 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.twoFactorReset': 'Reset a user’s two-factor authentication',
 };
 
+/** A job event's recorded context, in words (the event page's "Details recorded"). */
+const JOB_CONTEXT = {
+  run: 'Run',
+  dryRun: 'Dry run: nothing was changed',
+  realRun: 'Real run',
+  matched: 'Users matched when submitted',
+  number: (n: number) => formatCount(n),
+  lines: 'Lines in the file',
+  ended: 'Ended as',
+  statusWhenCancelled: 'Status when cancelled',
+  processed: 'Processed',
+  processedOf: (processed: number, total: number) => `${formatCount(processed)} of ${formatCount(total)}`,
+  outcome: 'Outcome',
+  counts: (changed: number, skipped: number, failed: number) =>
+    `Changed ${formatCount(changed)} · skipped ${formatCount(skipped)} · failed ${formatCount(failed)}`,
+  wouldCounts: (changed: number, skipped: number, failed: number) =>
+    `Would change ${formatCount(changed)} · would skip ${formatCount(skipped)} · failed ${formatCount(failed)}`,
+  skippedByReason: 'Skipped, by reason',
+  reasonCount: (reason: string, count: number) => `${reason}: ${formatCount(count)}`,
+  file: 'File',
+  fileText: (name: string | null, format: string | null) =>
+    `${name ?? 'A file without a name'}${format ? ` · ${format.toUpperCase()}` : ''}`,
+  undoes: 'Undoes',
+  leftOut: 'Left out by id',
+  leftOutIds: (ids: number[]) => `${formatCount(ids.length)} ${ids.length === 1 ? 'user' : 'users'}: ${ids.join(', ')}`,
+  value: 'Value set',
+  cleared: 'Cleared',
+  withheldValue: 'Not shown: the attribute is sensitive',
+  scopes: 'Token scopes',
+  mailed: 'Invitations sent by mail',
+  yes: 'Yes',
+  no: 'No',
+};
+
+/** Nouns for an event's targets by kind (one, many); a kind not listed is a "target". */
+const TARGET_NOUNS: Record<string, readonly [string, string]> = { user: ['user', 'users'], job: ['job', 'jobs'] };
+
 /** The audit log's strings: its list, its event page and a user's History. */
 export const auditMessages = {
   ...kit,
@@ -103,6 +140,7 @@ export const auditMessages = {
     scim: (name: string | null) => (name ? `Provisioning (SCIM) with token “${name}”` : 'Provisioning (SCIM)'),
     unknown: 'Not recorded',
   },
+  job: JOB_CONTEXT,
   /** The one-click view of what identity providers did (`filters[via]=scim`). */
   scimChanges: 'Changes made over SCIM',
   notSignedIn: 'Someone not signed in',
@@ -110,7 +148,9 @@ export const auditMessages = {
   /** A target that is not a user ("webhook #4"), as the audit row knows it: its kind and id. */
   targetRef: (type: string, id: number) => `${type} #${id}`,
   moreTargets: (count: number) => `+${formatCount(count)} more`,
-  targetsCount: (count: number) => `${formatCount(count)} ${count === 1 ? 'user' : 'users'}`,
+  /** How many targets an event has, by their kind: users and jobs by name, anything else as targets. */
+  targetsCount: (count: number, type: string | null) =>
+    `${formatCount(count)} ${TARGET_NOUNS[type ?? '']?.[count === 1 ? 0 : 1] ?? (count === 1 ? 'target' : 'targets')}`,
   noChanges: 'No field changed',
   changedFields: (fields: string[]) => fields.join(', '),
   /** A field whose value the reader may not see: named, not shown. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AttributeKeySchema } from '../attributes/attribute-schema';
-import { AuditViaSchema } from './audit-via';
+import { AuditViaSchema } from '../audit-via';
 import { IdSchema, IsoDateTimeSchema } from '../common';
 import { JobSchema } from '../jobs/jobs';
 import { defineListQuery, type ListQueryOf } from '../query/define-list-query';

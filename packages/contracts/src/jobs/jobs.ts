@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AttributeFieldSchema } from '../attributes/user-attributes';
-import { AuditViaSchema } from '../audit/audit-via';
+import { AuditViaSchema } from '../audit-via';
 import type { ColumnDefinition } from '../columns';
 import { IdSchema, IsoDateTimeSchema, NamedRefSchema } from '../common';
 import { ActionStateSchema, listResultSchema } from '../lists';

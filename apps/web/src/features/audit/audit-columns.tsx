@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { formatDate } from '../../i18n/dates';
 import type { AuditPageMessages } from '../../i18n/audit-messages';
 import { defineColumns } from '../../lib/resource-list/define-columns';
+import { JobName } from '../jobs/job-name';
 import { AUDIT_LOCKED_COLUMNS } from './audit-list-state';
 import { actionLabel, actionTone, actorText, changesSummary, targetText, viaText } from './audit-format';
 
@@ -26,9 +27,24 @@ function UserLink({ id, children, enabled }: { id: number; children: ReactNode; 
   );
 }
 
+/** A job's event names the job by its title, on two lines at most (its whole name in the tooltip). */
+function JobTargets({ row, m }: { row: AuditRow; m: AuditPageMessages }) {
+  const [id] = row.target_ids;
+  if (id === undefined) return null;
+  return (
+    <span className="flex max-w-52 min-w-0 items-baseline gap-x-1.5">
+      <JobName id={id} job={row.target_jobs[String(id)]} m={m} compact />
+      {row.target_count > 1 ? (
+        <span className="whitespace-nowrap text-muted-foreground">{m.audit.moreTargets(row.target_count - 1)}</span>
+      ) : null}
+    </span>
+  );
+}
+
 function Targets({ row, m, canOpenUsers }: { row: AuditRow } & CellOptions) {
   if (row.target_count === 0) return <span className="text-muted-foreground">{m.audit.values.empty}</span>;
-  if (row.target_type !== 'user') return <span>{m.audit.targetsCount(row.target_count)}</span>;
+  if (row.target_type === 'job') return <JobTargets row={row} m={m} />;
+  if (row.target_type !== 'user') return <span>{m.audit.targetsCount(row.target_count, row.target_type)}</span>;
   const shown = row.target_ids.slice(0, NAMED_TARGETS);
   const rest = row.target_count - shown.length;
   return (

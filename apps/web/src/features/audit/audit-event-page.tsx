@@ -8,10 +8,12 @@ import { useAuditMessages } from '../../i18n/audit-messages';
 import { useTRPC } from '../../lib/trpc';
 import { useCan } from '../auth/use-session';
 import { RecordPage } from '../errors/record-page';
+import { JobName } from '../jobs/job-name';
 import { useIdParam } from '../../lib/use-id-param';
 import { actionLabel, actionTone, actorText, targetText, valueText, viaText } from './audit-format';
 import { auditListHref } from './audit-list-state';
 import { ChangeList } from './change-list';
+import { isJobEvent, jobContextItems } from './job-event-details';
 
 const linkClass = 'rounded-sm font-medium underline-offset-4 hover:underline';
 
@@ -105,7 +107,9 @@ function AuditEvent({ event }: { event: AuditItem }) {
             <div>
               <CardTitle id="event-targets">{t.targetsTitle}</CardTitle>
               <CardDescription>
-                {event.target_count === 0 ? m.audit.values.none : m.audit.targetsCount(event.target_count)}
+                {event.target_count === 0
+                  ? m.audit.values.none
+                  : m.audit.targetsCount(event.target_count, event.target_type)}
               </CardDescription>
             </div>
           </CardHeader>
@@ -129,11 +133,15 @@ function AuditEvent({ event }: { event: AuditItem }) {
             </CardHeader>
             <DescriptionList
               className="border-t border-border"
-              items={context.map(([key, value]) => ({
-                id: key,
-                term: <span className="font-mono text-xs">{key}</span>,
-                description: <span className="break-all">{valueText(key, value, m)}</span>,
-              }))}
+              items={
+                isJobEvent(event)
+                  ? jobContextItems(event, m)
+                  : context.map(([key, value]) => ({
+                      id: key,
+                      term: <span className="font-mono text-xs">{key}</span>,
+                      description: <span className="break-all">{valueText(key, value, m)}</span>,
+                    }))
+              }
             />
           </Card>
         ) : null}
@@ -146,6 +154,17 @@ function EventTargets({ event, userLink }: { event: AuditItem; userLink: (id: nu
   const m = useAuditMessages();
   const t = m.audit.event;
   if (event.target_count === 0) return null;
+  if (event.target_type === 'job') {
+    return (
+      <ul className="space-y-1.5 border-t border-border px-5 py-3 text-sm">
+        {event.target_ids.map((id) => (
+          <li key={id}>
+            <JobName id={id} job={event.target_jobs[String(id)]} m={m} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
   // Names come with the first targets that are users; the rest of a large bulk is listed by id.
   const shown = event.target_type === 'user' ? event.target_ids.slice(0, AUDIT_ROW_TARGETS) : [];
   const rest = event.target_ids.slice(shown.length);

@@ -1,6 +1,7 @@
 import { AUDIT_ACTIONS, type AuditAction, type AuditRow, type AuditVia } from '@app/contracts';
 import type { BadgeTone } from '@app/ui';
 import type { AuditPageMessages } from '../../i18n/audit-messages';
+import { jobName } from '../jobs/job-name';
 
 const KNOWN = new Set<string>(AUDIT_ACTIONS);
 
@@ -66,7 +67,7 @@ export function targetText(row: Pick<AuditRow, 'target_names'>, id: number, m: A
   return row.target_names[String(id)] ?? m.common.erasedUser(id);
 }
 
-type TargetFields = Pick<AuditRow, 'actor_id' | 'target_type' | 'target_ids' | 'target_names'>;
+type TargetFields = Pick<AuditRow, 'actor_id' | 'target_type' | 'target_ids' | 'target_names' | 'target_jobs'>;
 
 /**
  * What an event in a user's History acted on, when that is not the user: they were the actor
@@ -80,6 +81,7 @@ export function otherTarget(
 ): { text: string; userId: number | null } | null {
   const first = row.target_ids[0];
   if (row.actor_id !== userId || first === undefined) return null;
+  if (row.target_type === 'job') return { text: jobName(first, row.target_jobs[String(first)], m), userId: null };
   if (row.target_type !== 'user') return { text: m.audit.targetRef(row.target_type ?? '', first), userId: null };
   if (row.target_ids.includes(userId)) return null;
   const named = row.target_names[String(first)] !== undefined;
