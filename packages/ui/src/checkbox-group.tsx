@@ -106,7 +106,9 @@ export function CheckboxGroup<V extends string | number>({
       ) : (
         <ul
           className={cn(
-            'divide-y divide-border overflow-hidden rounded-lg border bg-surface',
+            // `isolate`: the boxes' z-index (above the row-wide label) stays inside the list, so a
+            // sticky footer of the form the list scrolls under (the filter popover's) covers them.
+            'isolate divide-y divide-border overflow-hidden rounded-lg border bg-surface',
             error ? 'border-danger' : 'border-border',
           )}
         >

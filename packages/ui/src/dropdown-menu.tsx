@@ -1,10 +1,17 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
-import { type ComponentPropsWithRef, useId } from 'react';
+import { type ComponentProps, type ComponentPropsWithRef, useId } from 'react';
 import { cn } from './cn';
 import { CheckIcon } from './icons';
 
-/** Radix's menu (roving focus, typeahead, Escape, focus return) with this app's look. */
-export const DropdownMenu = Menu.Root;
+/**
+ * Radix's menu (roving focus, typeahead, Escape, focus return) with this app's look. Not modal:
+ * a modal menu hides the rest of the page with `aria-hidden` while its links and buttons stay
+ * focusable (axe: aria-hidden-focus), and blocks a click outside instead of letting it land; a
+ * click or focus outside closes the menu either way.
+ */
+export function DropdownMenu({ modal = false, ...rest }: ComponentProps<typeof Menu.Root>) {
+  return <Menu.Root modal={modal} {...rest} />;
+}
 export const DropdownMenuTrigger = Menu.Trigger;
 export const DropdownMenuGroup = Menu.Group;
 
@@ -55,26 +62,26 @@ export function DropdownMenuItem({
   onSelect,
   ...rest
 }: DropdownMenuItemProps) {
-  const labelId = useId();
   const reasonId = useId();
   if (unavailableReason) {
-    // Named by its label alone, described by the reason.
+    // Named by its label, described by the reason. The reason sits beside the item, not in it: an
+    // item's name must hold all the words it shows (WCAG 2.5.3, axe label-content-name-mismatch),
+    // and a label and its reason read as one name would be a sentence, not "Delete".
     return (
-      <Menu.Item
-        aria-disabled="true"
-        aria-labelledby={labelId}
-        aria-describedby={reasonId}
-        className={cn(item, 'h-auto min-h-8 flex-wrap py-1.5 data-[highlighted]:bg-surface-muted/60', className)}
-        onSelect={(event) => event.preventDefault()}
-        {...rest}
-      >
-        <span id={labelId} className="flex items-center gap-2 opacity-60">
-          {children}
-        </span>
-        <span id={reasonId} className="w-full max-w-64 pl-6 text-xs text-pretty text-muted-foreground">
+      <Menu.Group>
+        <Menu.Item
+          aria-disabled="true"
+          aria-describedby={reasonId}
+          className={cn(item, 'data-[highlighted]:bg-surface-muted/60', className)}
+          onSelect={(event) => event.preventDefault()}
+          {...rest}
+        >
+          <span className="flex items-center gap-2 opacity-60">{children}</span>
+        </Menu.Item>
+        <p id={reasonId} className="max-w-64 px-2 pb-1.5 pl-8 text-xs text-pretty text-muted-foreground">
           {unavailableReason}
-        </span>
-      </Menu.Item>
+        </p>
+      </Menu.Group>
     );
   }
   return (

@@ -59,6 +59,7 @@ export { Input, inputClassName } from './input';
 export { NativeSelect } from './native-select';
 export { Pagination, type PaginationLabels, type PaginationProps } from './pagination';
 export { Popover, PopoverAnchor, PopoverClose, PopoverContent, PopoverTrigger } from './popover';
+export { ScrollRegion, type ScrollRegionProps } from './scroll-region';
 export { SelectionCheckbox, type SelectionCheckboxProps } from './selection-checkbox';
 export { StatCard, type StatCardProps } from './stat-card';
 export { SearchInput, type SearchInputProps, Toolbar, ToolbarSpacer } from './toolbar';

@@ -153,19 +153,18 @@ export function PermissionMatrix({
             </ul>
             {/* Stacked, each box carries its description; in the grid they are read here, under the
                 row, by the action's column heading (a screen reader hears them from the boxes). */}
-            <dl
-              aria-hidden="true"
-              className="hidden gap-x-6 gap-y-1 pt-0.5 pb-2 text-xs md:col-span-full md:row-start-2 md:grid lg:grid-cols-2"
-            >
-              {cells.map((cell) => (
-                <div key={cell.name} className="flex min-w-0 gap-1.5">
-                  <dt className="shrink-0 font-medium text-foreground">
-                    {r.matrix.actions[cell.action] ?? cell.action}
-                  </dt>
-                  <dd className="text-pretty text-muted-foreground">{cell.description}</dd>
-                </div>
-              ))}
-            </dl>
+            <div aria-hidden="true" className="hidden pt-0.5 pb-2 text-xs md:col-span-full md:row-start-2 md:block">
+              <dl className="grid gap-x-6 gap-y-1 lg:grid-cols-2">
+                {cells.map((cell) => (
+                  <div key={cell.name} className="flex min-w-0 gap-1.5">
+                    <dt className="shrink-0 font-medium text-foreground">
+                      {r.matrix.actions[cell.action] ?? cell.action}
+                    </dt>
+                    <dd className="text-pretty text-muted-foreground">{cell.description}</dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
           </div>
         );
       })}

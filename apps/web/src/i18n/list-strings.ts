@@ -108,6 +108,8 @@ export function listStrings(w: ListWords) {
       checkFailed: 'The check could not be run.',
       nothingToDo: `None of the selected ${w.many} can be changed this way.`,
       skipped: (count: number) => `${formatCount(count)} skipped`,
+      /** Names the scrolling list of them. */
+      skippedList: `Skipped ${w.many}`,
       noneSkipped: 'none skipped.',
       /** A skipped record whose name is not known. */
       unnamed: (id: number) => `${One} #${id}`,

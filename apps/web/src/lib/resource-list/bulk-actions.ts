@@ -76,7 +76,7 @@ export interface BulkJobs {
   /** A real job was submitted: its page and the header follow it from here. */
   useHandOff: () => (job: Job) => void;
   Progress: ComponentType<{ job: Job }>;
-  Skips: ComponentType<{ data: JobShow; className?: string }>;
+  Skips: ComponentType<{ data: JobShow }>;
 }
 
 /** A resource's bulk actions, declared once; the list kit offers, checks, runs and follows them. */

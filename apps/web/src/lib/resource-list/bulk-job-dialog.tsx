@@ -66,7 +66,8 @@ export function BulkJobDialog({ flow, jobs: { Progress, Skips }, strings: t }: B
             </p>
           )}
           <BulkNotice text={text.notice?.(report.item) ?? null} />
-          <Skips data={report} className="max-h-72 space-y-3 overflow-y-auto" />
+          {/* The dialog's body scrolls; each reason's examples scroll within it, by keyboard too. */}
+          <Skips data={report} />
         </div>
       ) : (
         <div role="status" className="space-y-3">

@@ -1,4 +1,4 @@
-import { ConfirmDialog, Spinner } from '@app/ui';
+import { ConfirmDialog, ScrollRegion, Spinner } from '@app/ui';
 import { TriangleAlert } from 'lucide-react';
 import type { ListStrings } from '../../i18n/list-strings';
 import type { BulkReportLike, BulkText, RecordName } from './bulk-actions';
@@ -43,28 +43,30 @@ function DryRunReport({ text, report, seen, useLookup, strings: t }: DryRunRepor
       )}
       <BulkNotice text={text.notice?.(report) ?? null} />
       {skipped.length > 0 ? (
-        <ul className="max-h-56 divide-y divide-border overflow-y-auto rounded-lg border border-border bg-surface-muted/40">
-          {skipped.slice(0, SKIPPED_SHOWN).map((entry) => {
-            const record = nameOf(entry.id);
-            return (
-              <li key={entry.id} className="flex gap-2.5 px-3 py-2">
-                <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
-                <div className="min-w-0">
-                  <p className="truncate font-medium text-foreground">
-                    {record ? record.name : t.unnamed(entry.id)}
-                    {record?.detail ? (
-                      <span className="ml-1.5 font-normal text-muted-foreground">{record.detail}</span>
-                    ) : null}
-                  </p>
-                  <p className="text-muted-foreground">{entry.message}</p>
-                </div>
-              </li>
-            );
-          })}
-          {skipped.length > SKIPPED_SHOWN ? (
-            <li className="px-3 py-2 text-muted-foreground">{t.moreSkipped(skipped.length - SKIPPED_SHOWN)}</li>
-          ) : null}
-        </ul>
+        <ScrollRegion label={t.skippedList} className="max-h-56 rounded-lg border border-border bg-surface-muted/40">
+          <ul className="divide-y divide-border">
+            {skipped.slice(0, SKIPPED_SHOWN).map((entry) => {
+              const record = nameOf(entry.id);
+              return (
+                <li key={entry.id} className="flex gap-2.5 px-3 py-2">
+                  <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
+                  <div className="min-w-0">
+                    <p className="truncate font-medium text-foreground">
+                      {record ? record.name : t.unnamed(entry.id)}
+                      {record?.detail ? (
+                        <span className="ml-1.5 font-normal text-muted-foreground">{record.detail}</span>
+                      ) : null}
+                    </p>
+                    <p className="text-muted-foreground">{entry.message}</p>
+                  </div>
+                </li>
+              );
+            })}
+            {skipped.length > SKIPPED_SHOWN ? (
+              <li className="px-3 py-2 text-muted-foreground">{t.moreSkipped(skipped.length - SKIPPED_SHOWN)}</li>
+            ) : null}
+          </ul>
+        </ScrollRegion>
       ) : null}
     </div>
   );

@@ -59,7 +59,7 @@ export function SelectionBar<A extends string>(props: SelectionBarProps<A>) {
     >
       <div className="pointer-events-auto flex w-full flex-wrap items-center gap-x-3 gap-y-2 rounded-xl border border-border bg-surface py-2 pr-2 pl-3.5 text-sm shadow-2xl ring-1 ring-black/5 sm:w-auto sm:max-w-full dark:ring-white/5">
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1" aria-live="polite">
-          <span className="rounded-md bg-primary/10 px-2 py-0.5 font-semibold text-primary tabular-nums">
+          <span className="rounded-md bg-primary/10 px-2 py-0.5 font-semibold text-primary-text tabular-nums">
             {matching ? s.allMatching(matching.total, matching.exact) : s.count(count)}
           </span>
           {matching ? (
@@ -72,7 +72,7 @@ export function SelectionBar<A extends string>(props: SelectionBarProps<A>) {
               <button
                 type="button"
                 onClick={props.onSelectMatching}
-                className="rounded-sm font-medium text-primary underline-offset-4 hover:underline"
+                className="rounded-sm font-medium text-primary-text underline-offset-4 hover:underline"
               >
                 {s.selectAllMatching(total, props.totalExact ?? true)}
               </button>
