@@ -106,23 +106,34 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** Switches the page's theme in place (what stays open stays open). */
+export async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  // The theme's colours change through CSS transitions: the picture and axe's contrast check
+  // wait for them to finish (a second at most: a page may restart one as it lays out), or they
+  // see the colours half-way.
+  await page.evaluate(async (dark) => {
+    document.documentElement.classList.toggle('dark', dark);
+    const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    const done = Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+  }, theme === 'dark');
+}
+
 /**
  * The page as it is now in the four views (light/dark, 1280/375 px wide, `height` tall), each
  * screenshot as `<name>-<theme>-<width>` and checked by axe; back to light at 1280 after.
+ * `widths`: other widths, or another order.
  */
-export async function captureViews(page: Page, name: string, height = 900): Promise<void> {
-  for (const width of [1280, 375]) {
+export async function captureViews(
+  page: Page,
+  name: string,
+  height = 900,
+  widths: readonly number[] = [1280, 375],
+): Promise<void> {
+  for (const width of widths) {
     await page.setViewportSize({ width, height });
     for (const theme of ['light', 'dark'] as const) {
-      // The theme's colours change through CSS transitions: the picture and axe's contrast check
-      // wait for them to finish (a second at most: a page may restart one as it lays out), or they
-      // see the colours half-way.
-      await page.evaluate(async (dark) => {
-        document.documentElement.classList.toggle('dark', dark);
-        const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
-        const done = Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
-        await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000))]);
-      }, theme === 'dark');
+      await showTheme(page, theme);
       await screenshot(page, `${name}-${theme}-${width}`);
       const violations = await seriousA11yViolations(page);
       expect(
@@ -131,6 +142,6 @@ export async function captureViews(page: Page, name: string, height = 900): Prom
       ).toEqual([]);
     }
   }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
+  await showTheme(page, 'light');
   await page.setViewportSize({ width: 1280, height });
 }
