@@ -27,7 +27,7 @@ export async function seedPermissionsAndRoles(db: Database, tx?: Transaction): P
   for (const [roleName, perms] of Object.entries(SEEDED_ROLES)) {
     const [role, created] = await Role.findOrCreate({
       where: { name: roleName, guard_name: 'web' },
-      defaults: { description: SEEDED_ROLE_DESCRIPTIONS[roleName as SeededRoleName] },
+      defaults: { name: roleName, description: SEEDED_ROLE_DESCRIPTIONS[roleName as SeededRoleName] },
       transaction: tx,
     });
     if (!created) continue;
