@@ -116,15 +116,18 @@ function AuditEvent({ event }: { event: AuditItem }) {
           <EventTargets event={event} userLink={userLink} />
         </Card>
 
-        <Card aria-labelledby="event-changes" className="lg:col-span-2">
-          <CardHeader className="pb-3">
-            <div>
-              <CardTitle id="event-changes">{t.changesTitle}</CardTitle>
-              <CardDescription>{t.changesDescription}</CardDescription>
-            </div>
-          </CardHeader>
-          <ChangeList changes={event.changes} hidden={event.hidden_changes} className="px-5 pb-5" />
-        </Card>
+        {/* A job's events change no field of their own: what the job did is its details, below. */}
+        {isJobEvent(event) && Object.keys(event.changes).length === 0 && event.hidden_changes.length === 0 ? null : (
+          <Card aria-labelledby="event-changes" className="lg:col-span-2">
+            <CardHeader className="pb-3">
+              <div>
+                <CardTitle id="event-changes">{t.changesTitle}</CardTitle>
+                <CardDescription>{t.changesDescription}</CardDescription>
+              </div>
+            </CardHeader>
+            <ChangeList changes={event.changes} hidden={event.hidden_changes} className="px-5 pb-5" />
+          </Card>
+        )}
 
         {context.length > 0 ? (
           <Card aria-labelledby="event-context" className="overflow-hidden lg:col-span-2">

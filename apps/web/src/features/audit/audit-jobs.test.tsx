@@ -94,6 +94,9 @@ describe('a job in the audit log', () => {
     expect(within(targets).getByText(t.targetsCount(1, 'job'))).toBeTruthy();
     expect(within(targets).getByRole('link', { name: TITLE }).getAttribute('href')).toBe('/jobs/11');
     expect(targets.textContent).not.toContain(t.event.moreTargetIds(1));
+    // A job's event changes no field of its own: no empty "Changes" card.
+    expect(screen.queryByRole('heading', { name: t.event.changesTitle })).toBeNull();
+    expect(document.body.textContent).not.toContain(t.noChanges);
 
     const details = screen.getByRole('region', { name: t.event.contextTitle });
     const text = details.textContent ?? '';
