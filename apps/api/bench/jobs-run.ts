@@ -309,7 +309,7 @@ function section(f: Figures): string {
     '',
     ...table(f),
     '',
-    'GET /users is the default page, one request at a time. The reactivation takes every inactive user, including those inactive before the run; the run sets those inactive again at its end.',
+    'GET /users is the default page, one request at a time. The reactivation takes every inactive user, including those inactive before the run; its undo (`POST /jobs/{id}/undo`, the same runner, chunks and rules as any bulk job) puts every one of them back, after a dry run that judges each as the undo would. The report is `GET /jobs/{id}/report?format=csv` of the deactivation, one line per user it touched; the export beside it is `GET /users/export?format=csv` of every active user, taken just before the deactivation, so both are the same rows. The run sets the users active or inactive as they were at its start.',
     end,
   ].join('\n');
 }

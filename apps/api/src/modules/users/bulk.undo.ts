@@ -100,34 +100,28 @@ export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun:
 
 interface ChangedLine {
   user_id: number | string;
+  /** The version the job's write left, and the user's now (null: erased since). */
   version: number | string | null;
+  lock_version: number | string | null;
 }
 
-/** The next `size` users the job changed, after user `after`, with the version its write left. */
-function changedAfter(db: Database, tx: Transaction, jobId: number, after: number, size: number) {
+/**
+ * The next `size` users the job changed, after user `after`, each with the version the job's write
+ * left and its version now, in one statement: the real undo locks the users it reads until it has
+ * written them (a dry run changes nothing and locks nothing).
+ */
+function changedAfter(db: Database, tx: Transaction, jobId: number, after: number, size: number, lock: boolean) {
   return db.sequelize.query<ChangedLine>(
-    `SELECT user_id, version FROM job_changes
-      WHERE job_id = :jobId AND user_id > :after ORDER BY user_id LIMIT ${Number(size)}`,
+    `SELECT c.user_id, c.version, u.lock_version FROM job_changes c
+       LEFT JOIN users u ON u.id = c.user_id
+      WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${Number(size)}${lock ? forUpdate(db) : ''}`,
     { replacements: { jobId, after }, type: QueryTypes.SELECT, transaction: tx },
   );
 }
 
-/** The users among `lines` whose version is still the one the job's write left, locked for the undo. */
-async function unchangedSince(db: Database, tx: Transaction, lines: readonly ChangedLine[]): Promise<Set<number>> {
-  const now = new Map<number, number>();
-  for (const part of chunks(lines.map((l) => Number(l.user_id)))) {
-    const rows = await db.sequelize.query<{ id: number | string; lock_version: number | string }>(
-      `SELECT id, lock_version FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
-      { replacements: { ids: part }, type: QueryTypes.SELECT, transaction: tx },
-    );
-    for (const r of rows) now.set(Number(r.id), Number(r.lock_version));
-  }
-  return new Set(
-    lines
-      .filter((l) => l.version !== null && now.get(Number(l.user_id)) === Number(l.version))
-      .map((l) => Number(l.user_id)),
-  );
-}
+/** Whether the user is as the job's write left it: nobody changed it since. */
+const unchangedSince = (l: ChangedLine): boolean =>
+  l.version !== null && l.lock_version !== null && Number(l.lock_version) === Number(l.version);
 
 async function changedSinceItems(db: Database, tx: Transaction, ids: readonly number[]): Promise<JobItem[]> {
   if (ids.length === 0) return [];
@@ -155,13 +149,12 @@ async function undoChunk(ctx: HandlerContext, job: JobRow, tx: Transaction, size
   const role = bulk.roleId === null ? undefined : await bulkRole(ctx, tx, bulk.roleId);
   if (role instanceof AppError) return { fail: role.message };
   const after = job.cursor_id === null ? 0 : Number(job.cursor_id);
-  const lines = await changedAfter(db, tx, undo.of, after, size);
+  const dryRun = Boolean(job.dry_run);
+  const lines = await changedAfter(db, tx, undo.of, after, size, !dryRun);
   const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
   if (lines.length === 0) return { progress: empty, items: [], done: true };
-  const dryRun = Boolean(job.dry_run);
-  const kept = await unchangedSince(db, tx, lines);
-  const ids = lines.map((l) => Number(l.user_id)).filter((id) => kept.has(id));
-  const moved = lines.map((l) => Number(l.user_id)).filter((id) => !kept.has(id));
+  const ids = lines.filter(unchangedSince).map((l) => Number(l.user_id));
+  const moved = lines.filter((l) => !unchangedSince(l)).map((l) => Number(l.user_id));
   const spec = { operation: bulk.operation, active: bulk.active ?? undefined, role };
   const context = { job_id: Number(job.id), undo_of: undo.of };
   const outcome =
