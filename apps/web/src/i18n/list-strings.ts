@@ -105,6 +105,8 @@ export function listStrings(w: ListWords) {
       checking: 'Checking what would change…',
       /** The confirm button while the dry run runs: it names no count before there is one. */
       checkingButton: 'Checking…',
+      /** The (disabled) confirm button once the check found nobody the action would change. */
+      nothingButton: 'Nothing to change',
       checkFailed: 'The check could not be run.',
       nothingToDo: `None of the selected ${w.many} can be changed this way.`,
       skipped: (count: number) => `${formatCount(count)} skipped`,

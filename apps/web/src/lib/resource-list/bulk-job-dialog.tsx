@@ -25,7 +25,9 @@ export function BulkJobDialog({ flow, jobs: { Progress, Skips }, strings: t }: B
   const { text } = command;
   // A whole sentence in every state: a verb such as "Give admin to" needs its count.
   const confirmLabel = report
-    ? t.confirmAll(text.verb, changed)
+    ? changed === 0
+      ? t.nothingButton
+      : t.confirmAll(text.verb, changed)
     : failed
       ? t.confirmMatching(text.verb, target.matched.count, target.matched.exact)
       : t.checkingButton;

@@ -96,7 +96,15 @@ export function BulkReportDialog({ flow, seen, useLookup, strings: t }: BulkRepo
       title={text.title(count)}
       description={text.description}
       // A whole sentence in every state: a verb such as "Give admin to" needs its count.
-      confirmLabel={report ? text.confirm(affected) : flow.checkError ? text.confirm(count) : t.checkingButton}
+      confirmLabel={
+        report
+          ? affected === 0
+            ? t.nothingButton
+            : text.confirm(affected)
+          : flow.checkError
+            ? text.confirm(count)
+            : t.checkingButton
+      }
       cancelLabel={t.cancel}
       tone={command.destructive ? 'danger' : 'primary'}
       pending={flow.running}

@@ -128,6 +128,36 @@ describe('users list: bulk add and remove a role', { timeout: 20_000 }, () => {
     expect(api.callsTo('users.bulk')[1]).toEqual({ operation: 'addRole', role_id: 2, ids: [41, 42], dryRun: false });
   });
 
+  it('says there is nothing to change when every selected user already holds the role', async () => {
+    const api = mockUsersApi('all', 42, {
+      'users.new': ok(NEW_FORM),
+      'users.bulk': ok(
+        dryRunReport({
+          operation: 'addRole',
+          dryRun: true,
+          requested: 1,
+          affected: [],
+          skipped: [{ id: 42, code: 'ROLE_ALREADY_HELD', message: 'User 42 already has the role manager.' }],
+        }),
+      ),
+    });
+    renderApp('/users');
+    const table = await findTable();
+    fireEvent.click(within(table).getByRole('checkbox', { name: t.table.selectRow('User 42') }));
+    const bar = await screen.findByRole('region', { name: t.selection.label });
+    fireEvent.click(within(bar).getByRole('button', { name: t.bulk.addRole }));
+    const picker = await screen.findByRole('dialog', { name: t.bulk.role.pickTitle.addRole(1) });
+    await within(picker).findByRole('option', { name: 'manager' });
+    fireEvent.change(within(picker).getByLabelText(t.bulk.role.label), { target: { value: '2' } });
+    fireEvent.click(within(picker).getByRole('button', { name: t.bulk.role.next }));
+
+    const dialog = await screen.findByRole('dialog', { name: t.bulk.role.title.addRole(1, 'manager') });
+    const nothing = await within(dialog).findByRole('button', { name: t.bulk.nothingButton });
+    expect(nothing.hasAttribute('disabled')).toBe(true);
+    expect(within(dialog).queryByRole('button', { name: t.bulk.role.confirm.addRole(0, 'manager') })).toBeNull();
+    expect(api.callsTo('users.bulk')).toHaveLength(1);
+  });
+
   it('takes a role from every matching user as a job, the query itself sent with the role', async () => {
     const api = mockUsersApi('all', 42, {
       'users.new': ok(NEW_FORM),
