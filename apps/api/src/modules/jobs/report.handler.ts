@@ -1,10 +1,4 @@
-import {
-  attributePath,
-  IMPORT_REPORT_COLUMNS,
-  JOB_REPORT_COLUMNS,
-  type JobReportInput,
-  type JobReportRow,
-} from '@app/contracts';
+import { IMPORT_REPORT_COLUMNS, JOB_REPORT_COLUMNS, type JobReportInput, type JobReportRow } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { type JobPeopleView, lineFor } from '../../domain/disclosure.js';
@@ -15,9 +9,7 @@ import { changeSentence } from '../../domain/job-changes.js';
 import { parseJson } from '../../jobs/job-rows.js';
 import { peopleViewOf, visibleJob } from './jobs.access.js';
 import type { HandlerCall } from '../../context.js';
-import type { Actor } from '../../auth/actor.js';
-import { maySeeSensitive } from '../../domain/attributes.visibility.js';
-import { listDefinitions } from '../../repositories/attribute-definitions.js';
+import { auditRedactionFor } from '../audit/audit.redaction.js';
 
 /** Report lines are read this many at a time, so a report of any size streams in constant memory. */
 const REPORT_BATCH = 1_000;
@@ -40,18 +32,11 @@ interface ItemRow {
 function changeOf(
   view: JobPeopleView,
   stored: string | null,
-  hidden: ReadonlySet<string> = new Set(),
+  hidden: (field: string) => boolean = () => false,
 ): Record<string, unknown> | null {
   if (view !== 'all' || stored === null) return null;
   const fields = parseJson<Record<string, unknown> | null>(stored, null);
-  return fields && Object.fromEntries(Object.entries(fields).filter(([field]) => !hidden.has(field)));
-}
-
-/** The attribute fields whose values `actor` may not read: every sensitive one, by its path. */
-async function hiddenFieldsFor(db: Database, actor: Actor): Promise<ReadonlySet<string>> {
-  if (maySeeSensitive(actor)) return new Set();
-  const definitions = await listDefinitions(db);
-  return new Set(definitions.filter((d) => d.sensitivity === 'sensitive').map((d) => attributePath(d.key)));
+  return fields && Object.fromEntries(Object.entries(fields).filter(([field]) => !hidden(field)));
 }
 
 /**
@@ -116,7 +101,7 @@ function importChangeBatches(
   db: Database,
   jobId: number,
   view: JobPeopleView,
-  hidden: ReadonlySet<string>,
+  hidden: (field: string) => boolean,
 ): AsyncIterable<JobReportRow[]> {
   const read = (after: number) =>
     db.sequelize.query<ImportChangeRow>(
@@ -198,7 +183,7 @@ async function* reportLines(
   db: Database,
   job: { id: number; kind: string },
   view: JobPeopleView,
-  hidden: ReadonlySet<string>,
+  hidden: (field: string) => boolean,
 ) {
   if (job.kind !== 'import') yield* jobChangeBatches(db, job.id, view);
   yield* reportBatches(db, job.id, view);
@@ -213,7 +198,9 @@ export async function jobReport({ ctx, input }: HandlerCall<JobReportInput>): Pr
   const job = await visibleJob(ctx.db, ctx.actor, input.id);
   const writer = EXPORT_WRITERS[input.format];
   const columns = job.kind === 'import' ? IMPORT_REPORT_COLUMNS : JOB_REPORT_COLUMNS;
-  const hidden = await hiddenFieldsFor(ctx.db, ctx.actor);
+  // The audit's own rule for what a reader may not see of a change (a sensitive attribute's value).
+  const redaction = await auditRedactionFor(ctx.db, ctx.actor);
+  const hidden = (field: string) => redaction?.(field, null) ?? false;
   return new FileDownload(
     exportFilename(`job-${input.id}-report`, writer.extension),
     writer.contentType,
