@@ -90,6 +90,41 @@ describe('the last administrator', () => {
     }
   });
 
+  it("an undo's dry run foresees, across chunks, the administrator its real run keeps", async () => {
+    const caller = await keeper();
+    for (let i = 0; i < 4; i++) await given(bed.t.db).user({ roles: ['admin'] });
+    const role = await adminRoleId(bed.t.db);
+    const admins = (await bed.t.db.models.UserRole.findAll({ where: { role_id: role } }))
+      .map((r) => r.user_id)
+      .sort((a, b) => a - b);
+    const [kept, ...others] = admins as [number, ...number[]];
+    const setActive = (ids: number[], active: boolean) =>
+      bed.t.db.sequelize.query('UPDATE users SET is_active = ? WHERE id IN (?)', { replacements: [active, ids] });
+    try {
+      // A job brings back every administrator but one who was active all along; that one then
+      // leaves. Undoing the job would take away every administrator left: the undo keeps one.
+      await setActive(others, false);
+      runner(2);
+      const everyAdmin = { selection: { query: { filters: { role_id: [role] } } } };
+      const back = (
+        await caller.post('/api/users/bulk', { operation: 'setActive', active: true, ...everyAdmin })
+      ).json().job;
+      expect(await waitForJob(back.id, caller)).toMatchObject({ progress: { changed: others.length } });
+      await setActive([kept], false);
+      expect(await activeAdmins(bed.t.db)).toBe(others.length);
+
+      const undo = async (dryRun: boolean) =>
+        waitForJob((await caller.post(`/api/jobs/${back.id}/undo`, { dryRun })).json().job.id, caller);
+      const foreseen = { status: 'succeeded', counts: { LAST_ADMIN: 1 }, progress: { changed: others.length - 1 } };
+      expect(await undo(true)).toMatchObject(foreseen);
+      expect(await activeAdmins(bed.t.db)).toBe(others.length);
+      expect(await undo(false)).toMatchObject(foreseen);
+      expect(await activeAdmins(bed.t.db)).toBe(1);
+    } finally {
+      await reactivateAdmins();
+    }
+  });
+
   it('two jobs over overlapping selections keep one administrator, and each user as their audit says', async () => {
     const caller = await keeper();
     const g = given(bed.t.db);

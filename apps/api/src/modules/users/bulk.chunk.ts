@@ -10,7 +10,7 @@ import { type CountedState, statsDelta, withStatsDeferred } from './users.stats-
 import { permissionsBeyond } from '../../repositories/held-permissions.js';
 import { auditOriginOf } from '../../journal/journal.js';
 import type { HandlerContext } from '../../context.js';
-import { destroyMany, lockTargets, revokeCredentials, updateMany } from './users.batch-repository.js';
+import { destroyMany, lockTargetsWithVersions, revokeCredentials, updateMany } from './users.batch-repository.js';
 import { activeAdminsInPlay, lockAdministratorChanges, roleIdByName } from '../../repositories/users.locks.js';
 import type { RoleGrant } from '../../domain/escalation.js';
 import { applyRoleChange, holdersAmong } from './bulk.roles.js';
@@ -125,6 +125,30 @@ export interface BatchOutcome {
 }
 
 /**
+ * Locks what a real batch of `spec` over `ids` writes, in the one order every writer takes: the
+ * administrators' turn first when the change can take an administrator away (rules 2 and 4),
+ * then the rows in id order. The rows come back as the rules judge them, with their versions.
+ */
+export async function lockBatch(
+  ctx: HandlerContext,
+  spec: BulkSpec,
+  ids: readonly number[],
+  tx: Transaction,
+  /** The admin role's id when the caller has read it already (a removeRole's). */
+  known?: number | null,
+) {
+  const { db, config } = ctx;
+  const adminRoleId =
+    spec.operation !== 'removeRole'
+      ? null
+      : known !== undefined
+        ? known
+        : await roleIdByName(db, tx, config.users.activation.adminRoleName);
+  if (removesAdmins(spec, adminRoleId)) await lockAdministratorChanges(db, tx);
+  return lockTargetsWithVersions(db, tx, ids);
+}
+
+/**
  * Judges `ids` under their row locks and, unless `dryRun`, applies the change to those the rules
  * allow and records it (one audit row naming them, and each user's webhook events). `context`
  * joins the audit row's (a job's id, for its chunks).
@@ -135,7 +159,12 @@ export async function runBatch(
   ids: readonly number[],
   tx: Transaction,
   options:
-    | { dryRun: false; context?: Record<string, unknown> }
+    | {
+        dryRun: false;
+        context?: Record<string, unknown>;
+        /** The rows `ids` name, as the caller locked them in this transaction with `lockBatch` (taken over). */
+        locked?: Map<number, Target>;
+      }
     | {
         dryRun: true;
         context?: Record<string, unknown>;
@@ -154,11 +183,10 @@ export async function runBatch(
   // Known before the turn is taken: only taking the admin role away may remove an administrator.
   const adminRoleIdFirst = spec.operation === 'removeRole' ? await roleIdByName(db, tx, adminRoleName) : null;
   const takesAdmins = removesAdmins(spec, adminRoleIdFirst);
-  const read = options.dryRun ? options.read : undefined;
-  if (takesAdmins && !read) await lockAdministratorChanges(db, tx);
+  const read = options.dryRun ? options.read : options.locked;
   // The caller's map is taken over (the permissions held are added to it), not copied: at 10 000
   // users a chunk, the copy was a dry run's costliest line.
-  const users = read ?? (await lockTargets(db, tx, ids));
+  const users = read ?? (await lockBatch(ctx, spec, ids, tx, adminRoleIdFirst)).targets;
   const held = await permissionsBeyond(db, tx, ctx.actor, [...users.keys()]);
   for (const [id, permissions] of held) users.set(id, { ...(users.get(id) as Target), permissions });
   // The facts read only for the users that can take part at all.

@@ -12,10 +12,11 @@ import { type JobItem, markUndone, readJob } from '../../jobs/job-store.js';
 import { submitJob } from '../../jobs/job-submit.js';
 import type { JobKindRunner } from '../../jobs/runner.js';
 import { chunks } from '../../repositories/chunks.js';
-import { runBatch } from './bulk.chunk.js';
+import { lockBatch, runBatch } from './bulk.chunk.js';
 import { recordChanges } from '../../bulk/bulk-changes.js';
 import { bulkRole } from './bulk.roles.js';
-import { forUpdate } from './users.batch-repository.js';
+import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
+import type { BulkSpec } from '../../domain/users.bulk-plan.js';
 import { usersBulk } from './users.bulk.js';
 
 /**
@@ -98,30 +99,35 @@ export async function submitBulkUndo(ctx: HandlerContext, jobId: number, dryRun:
   });
 }
 
-interface ChangedLine {
+/** A user the job changed: the version its write left, and (a dry run's read) the user as it is now. */
+interface ChangedLine extends Partial<TargetRow> {
   user_id: number | string;
-  /** The version the job's write left, and the user's now (null: erased since). */
   version: number | string | null;
-  lock_version: number | string | null;
+  /** Null: erased since. */
+  lock_version?: number | string | null;
 }
 
 /**
- * The next `size` users the job changed, after user `after`, each with the version the job's write
- * left and its version now, in one statement: the real undo locks the users it reads until it has
- * written them (a dry run changes nothing and locks nothing).
+ * The next `size` users the job changed, after user `after`, with the version the job's write
+ * left. A dry run reads each user as it is now in the same statement and locks nothing; the real
+ * undo reads the report alone, then locks the users as every batch does (`lockBatch`).
  */
-function changedAfter(db: Database, tx: Transaction, jobId: number, after: number, size: number, lock: boolean) {
+function changedAfter(db: Database, tx: Transaction, jobId: number, after: number, size: number, dryRun: boolean) {
+  const users = TARGET_COLUMNS.filter((c) => c !== 'id').map((c) => `u.${c}`);
   return db.sequelize.query<ChangedLine>(
-    `SELECT c.user_id, c.version, u.lock_version FROM job_changes c
-       LEFT JOIN users u ON u.id = c.user_id
-      WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${Number(size)}${lock ? forUpdate(db) : ''}`,
+    dryRun
+      ? `SELECT c.user_id, c.version, u.lock_version, ${users.join(', ')} FROM job_changes c
+           LEFT JOIN users u ON u.id = c.user_id
+          WHERE c.job_id = :jobId AND c.user_id > :after ORDER BY c.user_id LIMIT ${Number(size)}`
+      : `SELECT user_id, version FROM job_changes
+          WHERE job_id = :jobId AND user_id > :after ORDER BY user_id LIMIT ${Number(size)}`,
     { replacements: { jobId, after }, type: QueryTypes.SELECT, transaction: tx },
   );
 }
 
-/** Whether the user is as the job's write left it: nobody changed it since. */
-const unchangedSince = (l: ChangedLine): boolean =>
-  l.version !== null && l.lock_version !== null && Number(l.lock_version) === Number(l.version);
+/** Whether the user is as the job's write left it (`now`: its version now, absent once erased). */
+const unchangedSince = (line: ChangedLine, now: number | string | null | undefined): boolean =>
+  line.version !== null && now !== null && now !== undefined && Number(now) === Number(line.version);
 
 async function changedSinceItems(db: Database, tx: Transaction, ids: readonly number[]): Promise<JobItem[]> {
   if (ids.length === 0) return [];
@@ -142,6 +148,46 @@ async function changedSinceItems(db: Database, tx: Transaction, ids: readonly nu
   }));
 }
 
+/** A dry run's state between chunks: administrators its earlier chunks would have taken away. */
+interface DryRunState {
+  adminsGone?: number;
+}
+
+/**
+ * Judges (a dry run) or applies the opposite change to the users of `lines` still as the job left
+ * them; `moved` are the others. A dry run judges the users as its read found them, counting the
+ * administrators earlier chunks would have taken away; the real undo locks them first (the
+ * administrators' turn, then the rows), so nobody changes one between its check and its write.
+ */
+async function undoLines(
+  ctx: HandlerContext,
+  job: JobRow,
+  tx: Transaction,
+  spec: BulkSpec,
+  lines: ChangedLine[],
+  of: number,
+) {
+  const context = { job_id: Number(job.id), undo_of: of };
+  const ids = lines.map((l) => Number(l.user_id));
+  if (job.dry_run) {
+    const kept = lines.filter((l) => unchangedSince(l, l.lock_version));
+    const read = targetsOf(kept.map((l) => ({ ...(l as TargetRow), id: l.user_id })));
+    const adminsGone = parseJson<DryRunState>(job.state ?? '{}', {}).adminsGone ?? 0;
+    const outcome = kept.length
+      ? await runBatch(ctx, spec, [...read.keys()], tx, { dryRun: true, context, read, adminsGone })
+      : null;
+    const state: DryRunState = { adminsGone: adminsGone + (outcome?.adminsRemoved ?? 0) };
+    return { outcome, moved: ids.filter((id) => !read.has(id)), state };
+  }
+  const { targets, versions } = await lockBatch(ctx, spec, ids, tx);
+  const moved = lines.filter((l) => !unchangedSince(l, versions.get(Number(l.user_id)))).map((l) => Number(l.user_id));
+  for (const id of moved) targets.delete(id);
+  const outcome = targets.size
+    ? await runBatch(ctx, spec, [...targets.keys()], tx, { dryRun: false, context, locked: targets })
+    : null;
+  return { outcome, moved, state: undefined };
+}
+
 /** The chunk of a bulk job's undo: the opposite change over the next users the job changed. */
 async function undoChunk(ctx: HandlerContext, job: JobRow, tx: Transaction, size: number, undo: UndoJobParams) {
   const { db } = ctx;
@@ -149,32 +195,27 @@ async function undoChunk(ctx: HandlerContext, job: JobRow, tx: Transaction, size
   const role = bulk.roleId === null ? undefined : await bulkRole(ctx, tx, bulk.roleId);
   if (role instanceof AppError) return { fail: role.message };
   const after = job.cursor_id === null ? 0 : Number(job.cursor_id);
-  const dryRun = Boolean(job.dry_run);
-  const lines = await changedAfter(db, tx, undo.of, after, size, !dryRun);
+  const lines = await changedAfter(db, tx, undo.of, after, size, Boolean(job.dry_run));
   const empty = { cursor: after, processed: 0, changed: 0, skipped: 0, failed: 0, counts: {} };
   if (lines.length === 0) return { progress: empty, items: [], done: true };
-  const ids = lines.filter(unchangedSince).map((l) => Number(l.user_id));
-  const moved = lines.filter((l) => !unchangedSince(l)).map((l) => Number(l.user_id));
   const spec = { operation: bulk.operation, active: bulk.active ?? undefined, role };
-  const context = { job_id: Number(job.id), undo_of: undo.of };
-  const outcome =
-    ids.length === 0
-      ? { affected: [], skipped: [], unchanged: [], changes: [] }
-      : await runBatch(ctx, spec, ids, tx, { dryRun, context });
+  const { outcome, moved, state } = await undoLines(ctx, job, tx, spec, lines, undo.of);
+  const skipped = outcome?.skipped ?? [];
   // The undo's own report names each user it put back, as any bulk job's does.
-  await recordChanges(db, tx, Number(job.id), outcome.changes ?? []);
+  await recordChanges(db, tx, Number(job.id), outcome?.changes ?? []);
   const counts: Record<string, number> = moved.length ? { CHANGED_SINCE: moved.length } : {};
-  for (const s of outcome.skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
+  for (const s of skipped) counts[s.code] = (counts[s.code] ?? 0) + 1;
   return {
     progress: {
       cursor: Number(lines[lines.length - 1]?.user_id),
       processed: lines.length,
-      changed: outcome.affected.length - outcome.unchanged.length,
-      skipped: outcome.skipped.length + moved.length,
+      changed: outcome ? outcome.affected.length - outcome.unchanged.length : 0,
+      skipped: skipped.length + moved.length,
       failed: 0,
       counts,
+      ...(state === undefined ? {} : { state }),
     },
-    items: [...(await usersBulk.reportItems(db, tx, outcome.skipped)), ...(await changedSinceItems(db, tx, moved))],
+    items: [...(await usersBulk.reportItems(db, tx, skipped)), ...(await changedSinceItems(db, tx, moved))],
     done: lines.length < size,
   };
 }

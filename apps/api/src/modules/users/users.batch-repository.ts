@@ -39,18 +39,30 @@ export function targetsOf(rows: readonly TargetRow[], into = new Map<number, Tar
 /**
  * The rows a batch judges, locked in id order (one order for every writer, so no lock cycles),
  * deleted ones included; what the rules need of each but the permissions they hold (see
- * `permissionsBeyond`, which only an actor lacking some needs).
+ * `permissionsBeyond`, which only an actor lacking some needs), and each row's optimistic-lock
+ * version (an undo leaves alone a user changed since its job).
  */
-export async function lockTargets(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, Target>> {
-  const found = new Map<number, Target>();
+export async function lockTargetsWithVersions(
+  db: Database,
+  tx: Transaction,
+  ids: readonly number[],
+): Promise<{ targets: Map<number, Target>; versions: Map<number, number> }> {
+  const targets = new Map<number, Target>();
+  const versions = new Map<number, number>();
   for (const part of chunks([...ids].sort((a, b) => a - b))) {
-    const rows = await db.sequelize.query<TargetRow>(
-      `SELECT ${TARGET_COLUMNS.join(', ')} FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
+    const rows = await db.sequelize.query<TargetRow & { lock_version: number | string }>(
+      `SELECT ${TARGET_COLUMNS.join(', ')}, lock_version FROM users WHERE id IN (:ids) ORDER BY id${forUpdate(db)}`,
       { replacements: { ids: part }, type: QueryTypes.SELECT, transaction: tx },
     );
-    targetsOf(rows, found);
+    targetsOf(rows, targets);
+    for (const r of rows) versions.set(Number(r.id), Number(r.lock_version));
   }
-  return found;
+  return { targets, versions };
+}
+
+/** `lockTargetsWithVersions` without the versions. */
+export async function lockTargets(db: Database, tx: Transaction, ids: readonly number[]): Promise<Map<number, Target>> {
+  return (await lockTargetsWithVersions(db, tx, ids)).targets;
 }
 
 /** Sets the status or the trash date of many users, bumping their optimistic-lock counter. */
