@@ -25,16 +25,19 @@ export type TargetRow = { id: number | string; name: string; is_active: unknown;
 export function targetsOf(rows: readonly TargetRow[], into = new Map<number, Target>()): Map<number, Target> {
   for (const r of rows) {
     const id = Number(r.id);
-    into.set(id, {
-      id,
-      name: r.name,
-      is_active: Boolean(Number(r.is_active)),
-      deleted: r.deleted_at !== null,
-      permissions: NO_PERMISSIONS,
-    });
+    into.set(id, targetOf(id, r));
   }
   return into;
 }
+
+/** One row as the rules judge it (its id given apart: a row read through a join names it otherwise). */
+export const targetOf = (id: number, r: Omit<TargetRow, 'id'>): Target => ({
+  id,
+  name: r.name,
+  is_active: Boolean(Number(r.is_active)),
+  deleted: r.deleted_at !== null,
+  permissions: NO_PERMISSIONS,
+});
 
 /**
  * The rows a batch judges, locked in id order (one order for every writer, so no lock cycles),
