@@ -86,7 +86,11 @@ export function jobPermissions(asked: JobAsked): Permission[] {
 }
 
 /** Everyone sees the jobs they started; jobs.view sees every job. */
-export const seesEveryJob = (actor: Actor): boolean => actor.permissions.has('jobs.view');
+export const seesEveryJob = (actor: Pick<Actor, 'permissions'>): boolean => actor.permissions.has('jobs.view');
+
+/** Whether the actor may see a job: its page, its report (anyone else's is not found). */
+export const maySeeJob = (actor: Pick<Actor, 'id' | 'permissions'>, submitterId: number | null): boolean =>
+  submitterId === actor.id || seesEveryJob(actor);
 
 /** The first of `permissions` the actor lacks (a job's submitter, asked again at every chunk); null when none. */
 export function firstLacking(actor: Actor, permissions: readonly Permission[]): Permission | null {

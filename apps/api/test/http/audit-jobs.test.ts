@@ -59,6 +59,7 @@ describe('a job’s events in the audit trail', () => {
       dryRun: false,
       progress: job.progress,
       target: (await page(id)).target,
+      open: true,
     };
     expect(named.target).toMatchObject({ kind: 'selection', query: { q: word, filters: { is_active: true } } });
 
@@ -99,7 +100,7 @@ describe('a job’s events in the audit trail', () => {
       withheld: 0,
       query: { filters: { attributes: { grade: ['G1'] } } },
     });
-    expect(forAdmin?.target_jobs[id]?.dryRun).toBe(true);
+    expect(forAdmin?.target_jobs[id]).toMatchObject({ dryRun: true, open: true });
 
     const g = given(bed.t.db);
     await g.role('auditor', ['audit.view']);
@@ -113,6 +114,9 @@ describe('a job’s events in the audit trail', () => {
       roles: [],
       attributes: [],
     });
+    // Another's job, and no jobs.view: named, but not to be opened (its page is not found for them).
+    expect(forAuditor?.target_jobs[id]?.open).toBe(false);
+    expect((await auditor.get(`/api/jobs/${id}`)).statusCode).toBe(404);
     const item = (await auditor.get(`/api/audit/${forAuditor?.id}`)).json().item as AuditItem;
     expect(JSON.stringify(item)).not.toContain('grade');
   });

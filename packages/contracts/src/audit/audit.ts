@@ -131,6 +131,9 @@ export const AuditJobSchema = JobSchema.pick({
   dryRun: true,
   progress: true,
   target: true,
+}).extend({
+  /** Whether the reader may open the job's page (its submitter, or a holder of jobs.view): else it is named, not linked. */
+  open: z.boolean(),
 });
 export type AuditJob = z.infer<typeof AuditJobSchema>;
 

@@ -11,6 +11,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { Database } from '../../db/database.js';
 import { JOB_COLUMNS, type JobRow, toJob } from '../../jobs/job-rows.js';
 import { targetLookups, targetOf } from '../../jobs/job-target.js';
+import { maySeeJob } from '../../domain/jobs.rules.js';
 import type { AuditLog } from '../../db/models/audit.model.js';
 import { type AuditRedaction, redactedContext } from './audit.redaction.js';
 import { toIso } from '../../db/sql-date.js';
@@ -80,7 +81,7 @@ const jobTargetIds = (events: AuditLog[]): number[] => [
  * condition on an attribute the reader may not see is left out and counted): one read of the
  * jobs and their targets' lookups. A job pruned since is missing; an export (no reader) names none.
  */
-async function jobsNamed(db: Database, events: AuditLog[], reader: Pick<Actor, 'permissions'> | null) {
+async function jobsNamed(db: Database, events: AuditLog[], reader: Pick<Actor, 'id' | 'permissions'> | null) {
   const ids = reader === null ? [] : jobTargetIds(events);
   if (reader === null || ids.length === 0) return new Map<number, AuditJob>();
   const rows = await db.sequelize.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id IN (:ids)`, {
@@ -93,7 +94,8 @@ async function jobsNamed(db: Database, events: AuditLog[], reader: Pick<Actor, '
       const job = toJob(row);
       const { kind, operation, active, role, attribute, dryRun, progress } = job;
       const target = targetOf(row, job, lookups);
-      return [Number(row.id), { kind, operation, active, role, attribute, dryRun, progress, target }];
+      const open = maySeeJob(reader, row.actor_id === null ? null : Number(row.actor_id));
+      return [Number(row.id), { kind, operation, active, role, attribute, dryRun, progress, target, open }];
     }),
   );
 }
@@ -146,7 +148,7 @@ function toRow(event: AuditLog, named: Named, targets: number, redaction: AuditR
 /** Who reads the trail: what they may not see of the changes, and whom jobs are told to (null: an export). */
 interface AuditReader {
   redaction: AuditRedaction;
-  actor: Pick<Actor, 'permissions'> | null;
+  actor: Pick<Actor, 'id' | 'permissions'> | null;
 }
 
 /**

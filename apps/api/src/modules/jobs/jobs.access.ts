@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { JobRow } from '../../jobs/job-rows.js';
 import { lockJob, readJob } from '../../jobs/job-store.js';
-import { cancelRefusal, seesEveryJob } from '../../domain/jobs.rules.js';
+import { cancelRefusal, maySeeJob } from '../../domain/jobs.rules.js';
 import { type JobPeopleView, jobPeopleView } from '../../domain/disclosure.js';
 import { jobAskedOf } from './job-asked.js';
 
@@ -17,8 +17,7 @@ const notFound = (id: number) => new AppError('NOT_FOUND', `There is no job with
 export async function visibleJob(db: Database, actor: Actor, id: number, tx?: Transaction): Promise<JobRow> {
   const row = tx ? await lockJob(db, tx, id) : await readJob(db, id);
   if (!row) throw notFound(id);
-  const own = submitterOf(row) === actor.id;
-  if (!own && !seesEveryJob(actor)) throw notFound(id);
+  if (!maySeeJob(actor, submitterOf(row))) throw notFound(id);
   return row;
 }
 

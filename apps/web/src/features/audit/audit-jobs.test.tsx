@@ -27,6 +27,7 @@ const deactivation: AuditJob = {
     roles: [],
     attributes: [],
   },
+  open: true,
 };
 const TITLE = 'Job #11 · Deactivate 1,500 users matching Status: Active';
 
@@ -71,6 +72,17 @@ describe('a job in the audit log', () => {
     expect(screen.getByText(j.reference(4, null))).toBeTruthy();
     expect(screen.queryByRole('link', { name: j.reference(4, null) })).toBeNull();
     expect(document.body.textContent).not.toMatch(/\d+ users?…|by id/);
+  });
+
+  it('names a job the reader may not open without linking to a page they would not find', async () => {
+    mockTrpc({
+      'auth.me': ok(sessionOf('all')),
+      'audit.list': ok(page([jobEvent({ target_jobs: { '11': { ...deactivation, open: false } } })])),
+    });
+    renderApp('/audit');
+
+    expect(await screen.findByText(TITLE)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: TITLE })).toBeNull();
   });
 
   it('shows a finished job’s event: the job linked, how it ended and its counts in words', async () => {

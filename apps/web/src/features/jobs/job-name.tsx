@@ -3,8 +3,11 @@ import { Link } from 'react-router';
 import type { Messages } from '../../i18n/messages';
 import { jobTitle } from './job-format';
 
-/** What a job's title is drawn from: the job itself, or an audit row's `target_jobs` entry. */
-type TitleFacts = Parameters<typeof jobTitle>[0] & { dryRun: boolean };
+/**
+ * What a job's title is drawn from: the job itself, or an audit row's `target_jobs` entry, which
+ * says whether the reader may open the job's page (`open`; a job's own page is open).
+ */
+type TitleFacts = Parameters<typeof jobTitle>[0] & { dryRun: boolean; open?: boolean };
 
 /**
  * A job named where other things are named too (the audit trail): "Job #11 · Deactivate 1,500
@@ -16,7 +19,8 @@ export function jobName(id: number, job: TitleFacts | undefined, m: Messages): s
 }
 
 /**
- * A job by {@link jobName}, linking to its page while it exists, with a tag when it was a dry run.
+ * A job by {@link jobName}, linking to its page while it exists and the reader may open it, with a
+ * tag when it was a dry run.
  * `compact` keeps it to two lines (a table's cell), its whole name in the tooltip.
  */
 export function JobName({
@@ -37,7 +41,7 @@ export function JobName({
   const layout = compact ? 'flex min-w-44 flex-col items-start gap-0.5' : 'flex min-w-0 items-baseline gap-1.5';
   return (
     <span className={layout}>
-      {job ? (
+      {job && job.open !== false ? (
         <Link
           to={`/jobs/${id}`}
           title={compact ? name : undefined}
