@@ -126,6 +126,12 @@ export const jobsMessages = {
     processed: 'Processed',
     changed: 'Changed',
     wouldChange: 'Would change',
+    /** An import's undo: accounts the import created, moved to the trash; accounts it updated, put back. */
+    removed: 'Moved to the trash',
+    wouldRemove: 'Would move to the trash',
+    restored: 'Put back',
+    wouldRestore: 'Would put back',
+    leftAlone: 'Left as they are',
     skipped: 'Skipped',
     failed: 'Failed',
     rate: 'Rate',

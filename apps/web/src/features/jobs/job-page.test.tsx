@@ -47,6 +47,28 @@ describe('a job’s page', { timeout: 30_000 }, () => {
     expect(within(lastAdmin).queryByText(/more$/)).toBeNull();
   });
 
+  it("counts an import's undo by what it did to the accounts: moved to the trash, put back, left", async () => {
+    const undo = jobOf({
+      id: 41,
+      kind: 'undo',
+      operation: null,
+      active: null,
+      status: 'succeeded',
+      progress: { total: 5, processed: 5, changed: 4, skipped: 1 },
+      counts: { CHANGED_SINCE: 1 },
+      finished_at: '2026-11-26T09:02:00.000Z',
+      undo: { of: 40, until: null, by: null, accounts: { removed: 3, restored: 1 } },
+    });
+    mockTrpc({ 'auth.me': ok(sessionOf(['jobs.view'])), 'jobs.show': ok(jobShow(undo)) });
+    renderApp('/jobs/41');
+
+    await screen.findByRole('heading', { level: 1 });
+    expect(detail(j.job.removed)).toBe('3');
+    expect(detail(j.job.restored)).toBe('1');
+    expect(detail(j.job.leftAlone)).toBe('1');
+    expect(screen.queryByText(j.job.changed, { selector: 'dt' })).toBeNull();
+  });
+
   it('says the system submitted a job from the command line', async () => {
     mockTrpc({
       'auth.me': ok(sessionOf(['jobs.view'])),

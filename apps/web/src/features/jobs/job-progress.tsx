@@ -39,15 +39,29 @@ export function JobProgressBar({ job, className }: { job: Job; className?: strin
   );
 }
 
+type Figure = { label: string; value: string };
+
+/** Changed and skipped, or in an import's undo what it did to the accounts: moved to the trash, put back, left. */
+function outcomeFigures(job: Job, t: ReturnType<typeof useMessages>['jobs']['job']): Figure[] {
+  const accounts = job.undo?.accounts;
+  if (!accounts) {
+    return [
+      { label: job.dryRun ? t.wouldChange : t.changed, value: formatCount(job.progress.changed) },
+      { label: t.skipped, value: formatCount(job.progress.skipped) },
+    ];
+  }
+  return [
+    { label: job.dryRun ? t.wouldRemove : t.removed, value: formatCount(accounts.removed) },
+    { label: job.dryRun ? t.wouldRestore : t.restored, value: formatCount(accounts.restored) },
+    { label: t.leftAlone, value: formatCount(job.progress.skipped) },
+  ];
+}
+
 /** The counts as small figures: changed, skipped, failed (and rate and time left while running). */
 export function JobFigures({ job, pace }: { job: Job; pace?: { rate: number | null; eta: number | null } }) {
   const m = useMessages();
   const t = m.jobs.job;
-  const figures: Array<{ label: string; value: string }> = [
-    { label: job.dryRun ? t.wouldChange : t.changed, value: formatCount(job.progress.changed) },
-    { label: t.skipped, value: formatCount(job.progress.skipped) },
-    { label: t.failed, value: formatCount(job.progress.failed) },
-  ];
+  const figures: Figure[] = [...outcomeFigures(job, t), { label: t.failed, value: formatCount(job.progress.failed) }];
   if (pace) {
     figures.push(
       { label: t.rate, value: pace.rate === null ? t.none : t.perSecond(pace.rate) },
@@ -55,7 +69,9 @@ export function JobFigures({ job, pace }: { job: Job; pace?: { rate: number | nu
     );
   }
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+    <dl
+      className={cn('grid grid-cols-2 gap-3 sm:grid-cols-3', figures.length > 5 ? 'lg:grid-cols-6' : 'lg:grid-cols-5')}
+    >
       {figures.map((figure) => (
         <div key={figure.label} className="rounded-lg border border-border bg-surface-muted/40 px-3 py-2">
           <dt className="text-xs text-muted-foreground">{figure.label}</dt>
