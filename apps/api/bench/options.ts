@@ -34,7 +34,7 @@ const HELP = `Usage: npm run bench -- [options]
   --users N            users to seed (default 1000000; --smoke: 10000)
   --audit-events N     audit events to seed when an audit scenario runs (default 10000000;
                        --smoke: 20000); --reuse keeps them, or appends the missing ones
-  --duration S         seconds of load per HTTP scenario (default 10; --smoke: 2)
+  --duration S         seconds of load per HTTP scenario (default 10; --smoke: 1)
   --connections C      concurrent HTTP connections (default 4)
   --database-url URL   MariaDB/MySQL database (default mysql://root@127.0.0.1:3306/ua_bench;
                        --smoke: …/ua_bench_smoke). Created if missing; reseeded unless --reuse.
@@ -50,7 +50,7 @@ const HELP = `Usage: npm run bench -- [options]
   --innodb-buffer-pool-mb M
                        resize the server's InnoDB buffer pool to M MB for the run (SET GLOBAL,
                        restored at the end); default: leave the server as it is
-  --smoke              10 000 users, 20 000 audit events, 2 s per scenario, temp report; fails
+  --smoke              10 000 users, 20 000 audit events, 1 s per scenario, temp report; fails
                        unless every scenario answered 2xx and produced numbers
   --soak               instead of the scenarios: 10 minutes of mixed load on one API instance of
                        the scale-out bed, RSS and event-loop lag sampled (--soak --help)
@@ -117,7 +117,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   return {
     users: positiveInt('users', values.users, smoke ? 10_000 : 1_000_000),
     auditEvents: positiveInt('audit-events', values['audit-events'], smoke ? 20_000 : 10_000_000),
-    duration: positiveInt('duration', values.duration, smoke ? 2 : 10),
+    duration: positiveInt('duration', values.duration, smoke ? 1 : 10),
     connections: positiveInt('connections', values.connections, 4),
     databaseUrl,
     reuse: values.reuse ?? false,
