@@ -119,7 +119,9 @@ describe.skipIf(browserMissing())('two-factor sign-in', () => {
     await page.getByText(tf.heldTitle).waitFor();
     await page.goto('/users');
     await page.waitForURL('**/account/two-factor');
-    expect(await page.getByRole('button', { name: tf.start, exact: true }).isVisible()).toBe(true);
+    // The page is drawn once the account's state has loaded: wait for it rather than look at once
+    // (under load the check ran before the first paint).
+    await page.getByRole('button', { name: tf.start, exact: true }).waitFor();
     await captureViews(page, 'account-two-factor-held');
     await context.close();
     await admin.context.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCIM_PATH_PREFIX } from '../../src/rest/openapi-scim.js';
 import { engine } from '../support/test-db.js';
 import { FUZZ_IMPORT_ENV, hostileImports } from './fuzz-import-files.js';
-import { FuzzWorld, fuzz, printable, printSurvey, type Via, type Who } from './fuzz-world.js';
+import { coverageFloor, FuzzWorld, fuzz, printable, printSurvey, type Via, type Who } from './fuzz-world.js';
 import { operationsOf, type RestOperation, refResolver, restRequest, strayRequest } from './rest-requests.js';
 
 /**
@@ -88,7 +88,7 @@ describe('the REST fuzzer', () => {
     const sent = await fuzz(world, request, REQUESTS);
     expect(world.tally.requests).toBeGreaterThanOrEqual(sent);
     // Every route was reached, by every caller: the fuzzer did not fuzz a fraction of the API.
-    const floor = Math.floor(sent / operations.length / 4);
+    const floor = coverageFloor(sent, operations.length);
     for (const op of operations) {
       expect(world.tally.byTarget.get(`${op.method} ${op.path}`) ?? 0, `${op.method} ${op.path}`).toBeGreaterThan(
         floor,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine } from '../support/test-db.js';
-import { FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
+import { coverageFloor, FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
 import type { RestOperation } from './rest-requests.js';
 import { refResolver } from './rest-requests.js';
 import { scimOperationsOf, scimRequest } from './scim-requests.js';
@@ -68,7 +68,7 @@ describe('the SCIM fuzzer', () => {
     const sent = await fuzz(world, request, REQUESTS);
     expect(world.tally.requests).toBeGreaterThanOrEqual(sent);
     // Every operation was reached: the fuzzer did not fuzz a fraction of the door.
-    const floor = Math.floor(sent / operations.length / 4);
+    const floor = coverageFloor(sent, operations.length);
     for (const op of operations) {
       expect(world.tally.byTarget.get(`${op.method} ${op.path}`) ?? 0, `${op.method} ${op.path}`).toBeGreaterThan(
         floor,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/app/app-router.js';
 import { engine } from '../support/test-db.js';
-import { FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
+import { coverageFloor, FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
 import { proceduresOf, trpcRequest } from './trpc-requests.js';
 
 /**
@@ -53,7 +53,7 @@ describe('the tRPC fuzzer', () => {
     const sent = await fuzz(world, request, REQUESTS);
     expect(world.tally.requests).toBeGreaterThanOrEqual(sent);
     // Every procedure was called on its own, by every caller: nothing was silently left out.
-    const floor = Math.floor(sent / procedures.length / 5);
+    const floor = coverageFloor(sent, procedures.length);
     for (const { path } of procedures) {
       expect(world.tally.byTarget.get(`trpc ${path}`) ?? 0, path).toBeGreaterThan(floor);
     }
