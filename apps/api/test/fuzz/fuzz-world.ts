@@ -332,16 +332,6 @@ export function printSurvey(tally?: Tally) {
     console.log(`${count} × ${kind}\n  ${why.slice(0, 300)}\n  ${example}\n`);
 }
 
-/**
- * The fewest requests each of `targets` must have had for a run of `sent` to count as covering
- * them all: a twelfth of an even share. Each target is drawn at random, so its count varies
- * from run to run; at a fifth of the share, one of 91 procedures fell under it about once in 60
- * runs at MySQL's half count (jobs.list: 3 with an even share of about 17). A twelfth still fails
- * a target the generators leave out or starve, while a fair draw falls under it far more rarely
- * (the tRPC fuzzer at MySQL's count: need 2 against about 17, once in some 15 000 runs).
- */
-export const coverageFloor = (sent: number, targets: number): number => Math.floor(sent / targets / 12);
-
 /** Requests in flight at once: the app waits on its database about half the time, so a few overlap well. */
 const MAX_BATCH = 7;
 const batchOf = <T>(arb: fc.Arbitrary<T>) => fc.array(arb, { minLength: 1, maxLength: MAX_BATCH });

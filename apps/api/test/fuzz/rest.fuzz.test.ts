@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCIM_PATH_PREFIX } from '../../src/rest/openapi-scim.js';
 import { engine } from '../support/test-db.js';
 import { FUZZ_IMPORT_ENV, hostileImports } from './fuzz-import-files.js';
-import { coverageFloor, FuzzWorld, fuzz, printable, printSurvey, type Via, type Who } from './fuzz-world.js';
+import { FuzzWorld, fuzz, printable, printSurvey, type Via, type Who } from './fuzz-world.js';
+import { coverageFloor } from './fuzz-oracle.js';
 import { operationsOf, type RestOperation, refResolver, restRequest, strayRequest } from './rest-requests.js';
 
 /**

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/app/app-router.js';
 import { engine } from '../support/test-db.js';
-import { coverageFloor, FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
+import { FuzzWorld, fuzz, printSurvey } from './fuzz-world.js';
+import { coverageFloor } from './fuzz-oracle.js';
 import { proceduresOf, trpcRequest } from './trpc-requests.js';
 
 /**
