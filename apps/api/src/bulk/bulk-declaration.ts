@@ -74,9 +74,12 @@ export interface BulkSelectionSource<Query, Stored> {
   thaw(stored: Stored): Query;
   /** The query's condition with `bounds` (the id bound, the cursor, the rows left out). */
   where(db: Database, query: Query, bounds: WhereOptions): WhereOptions;
-  /** Columns a chunk reads for its batch (`read`), and the index hints of the list's ordered reads. */
+  /**
+   * Columns a chunk reads for its batch (`read`), and the index hints of its walk in id order
+   * (asked at each chunk: the best index depends on how many rows the trash holds).
+   */
   columns: readonly string[];
-  hints(db: Database, query: Query): object;
+  hints(db: Database, query: Query): Promise<object>;
 }
 
 export interface BulkDeclaration<

@@ -105,7 +105,7 @@ export async function submitSelectionJob<D extends AnyBulkDeclaration>(
 }
 
 /** The next chunk's rows in id order, read in the chunk's transaction (never from a replica). */
-function nextChunk(
+async function nextChunk(
   db: Database,
   tx: Transaction,
   declaration: AnyBulkDeclaration,
@@ -120,7 +120,7 @@ function nextChunk(
     order: [['id', 'ASC']],
     limit: size,
     paranoid: false,
-    ...selection.hints(db, selection.thaw(params.query)),
+    ...(await selection.hints(db, selection.thaw(params.query))),
   });
   return db.sequelize.query<{ id: number | string }>(sql, { type: QueryTypes.SELECT, transaction: tx });
 }

@@ -1,6 +1,6 @@
 import { LIST_COUNT_BOUND, usersListQuery } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rangeReadHints, usersWhere } from '../../src/modules/users/users.list-query.js';
+import { idWalkHints, rangeReadHints, usersWhere } from '../../src/modules/users/users.list-query.js';
 import { readStats } from '../../src/modules/users/users.read-repository.js';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
@@ -121,5 +121,21 @@ describe('list totals', () => {
       t.db.dialect === 'mysql' ? { indexHints: [{ type: 'FORCE', values: ['users_deleted_created'] }] } : {};
     expect(narrow).toEqual(forced);
     expect(wide).toEqual({});
+  });
+
+  it("walks in id order (exports, a bulk job's chunks) through the table itself while live users are the majority", () => {
+    const walk = (trashed: 'without' | 'only', stats: { total: number; trashed: number }) =>
+      idWalkHints(t.db, usersListQuery.input.parse({ filters: { trashed } }), {
+        ...stats,
+        active: stats.total,
+        inactive: 0,
+      });
+    const force = (index: string) =>
+      t.db.dialect === 'mysql' ? { indexHints: [{ type: 'FORCE', values: [index] }] } : {};
+    expect(walk('without', { total: 900, trashed: 100 })).toEqual(force('PRIMARY'));
+    // A trash holding most rows: the live users' index skips them.
+    expect(walk('without', { total: 100, trashed: 900 })).toEqual(force('users_deleted_id'));
+    // The trash itself: the optimizer picks.
+    expect(walk('only', { total: 900, trashed: 100 })).toEqual({});
   });
 });

@@ -3,7 +3,7 @@ import { Op, type WhereOptions } from 'sequelize';
 import { type Database, TEXT_ALIAS_SUFFIX } from '../../db/database.js';
 import { keysetBatches } from '../../export/batches.js';
 import { after } from '../../query/list-query-engine.js';
-import { exportReadHints, usersOrder, usersWhere } from './users.list-query.js';
+import { idWalkHints, usersOrder, usersWhere } from './users.list-query.js';
 import { usersMapping } from './users.mapping.js';
 import { plainUserRows, readStats, roleNamesOf, rolesCountsOf } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
@@ -67,7 +67,7 @@ export async function openUserBatches(
   const matching: WhereOptions = input.ids ? { [Op.and]: [base, { id: { [Op.in]: input.ids } }] } : base;
   const order = usersOrder(input);
   // Read through the search index, the candidates are sorted, not walked in the sort's index.
-  const hints = narrowing ? {} : exportReadHints(db, input, stats);
+  const hints = narrowing ? {} : idWalkHints(db, input, stats);
   const withNames = input.columns.includes('roles');
   const withCounts = !withNames && input.columns.includes('roles_count');
   const columns = ['id', 'name', 'email', 'is_active', ['created_at', CREATED], ['deleted_at', DELETED]];

@@ -27,7 +27,8 @@ import { mailSettings } from '../../mail/settings.js';
 import type { HandlerContext } from '../../context.js';
 import { assertBulkRole, bulkRole } from './bulk.roles.js';
 import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
-import { assertTrashAllowed, orderedReadHints, usersWhere } from './users.list-query.js';
+import { assertTrashAllowed, idWalkHints, usersWhere } from './users.list-query.js';
+import { readStats } from './users.read-repository.js';
 import type { AttributeScope } from '../../domain/attributes.list-query.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 
@@ -127,7 +128,7 @@ export const usersBulk: BulkDeclaration<
       }) as unknown as UsersListQuery,
     where: (db, query, bounds) => usersWhere(db, query, bounds),
     columns: TARGET_COLUMNS,
-    hints: (db, query) => orderedReadHints(db, query),
+    hints: async (db, query) => idWalkHints(db, query, await readStats(db)),
   },
 
   async prepare(ctx, tx, input) {

@@ -77,12 +77,13 @@ export function orderedReadHints(db: Database, query: UsersListQuery): { indexHi
 }
 
 /**
- * The index an export's keyset batches walk. Sorted by id while live users are the majority,
- * the table itself (its primary key) in id order: a batch reads its rows where they lie instead
- * of finding each through (deleted_at, id) first — 1.3 ms against 2.9 ms per 1 000 rows at a
- * million users. Otherwise as the list's ordered reads.
+ * The index a walk in batches takes (an export's keyset batches, a bulk job's chunks). Sorted by
+ * id while live users are the majority, the table itself (its primary key) in id order: a batch
+ * reads its rows where they lie instead of finding each through (deleted_at, id) first — 1.3 ms
+ * against 2.9 ms per 1 000 rows at a million users, and 10 ms against 20 ms per dry-run chunk of
+ * 10 000. Otherwise as the list's ordered reads.
  */
-export function exportReadHints(
+export function idWalkHints(
   db: Database,
   query: UsersListQuery,
   stats: Required<UsersStats>,
