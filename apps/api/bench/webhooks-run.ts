@@ -32,6 +32,8 @@ interface Phase {
 
 const BULK_TARGET_MS = 3_000;
 const DELIVERY_TARGET_S = 60;
+/** One dispatcher's messages per second with the default settings (issue 41). */
+const RATE_TARGET = 2_500;
 
 export async function runWebhooksBench(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -168,6 +170,8 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
       oneInstance,
       cpuShares,
       keepAlive,
+      // The rate target is for the settings an operator gets without touching any.
+      defaults: !process.env.WEBHOOKS_CONCURRENCY,
       twoInstances,
       messages: receiver.received.size,
       duplicates,
@@ -258,6 +262,7 @@ function section(f: {
   oneInstance: DeliveryFigures;
   cpuShares: CpuShares;
   keepAlive: boolean;
+  defaults: boolean;
   twoInstances: DeliveryFigures;
   messages: number;
   duplicates: number;
@@ -284,7 +289,7 @@ alternately off and on; with the webhook subscribed, each writes ${f.ids.toLocal
 |---|---|---|---|
 | Bulk, no webhook (${f.bulks} requests) | p50 ${s(f.plainP50)}, max ${s(f.plainMax)} | ≤ 3 s | ${pass(f.plainP50 <= BULK_TARGET_MS)} |
 | Bulk, webhook subscribed, dispatcher delivering meanwhile (${f.bulks} requests) | p50 ${s(f.hookedP50)}, max ${s(f.hookedMax)} | ≤ 3 s | ${pass(f.hookedP50 <= BULK_TARGET_MS)} |
-| One bulk's ${(f.ids + 1).toLocaleString('en')} messages delivered, one instance | ${f.oneInstance.seconds.toFixed(1)} s after the bulk answered (${f.oneInstance.perSecond.toFixed(0)}/s; arrival p50 ${s(f.oneInstance.p50)}, p99 ${s(f.oneInstance.p99)}) | ≤ 60 s | ${pass(f.oneInstance.seconds <= DELIVERY_TARGET_S)} |
+| One bulk's ${(f.ids + 1).toLocaleString('en')} messages delivered, one instance | ${f.oneInstance.seconds.toFixed(1)} s after the bulk answered (${f.oneInstance.perSecond.toFixed(0)}/s; arrival p50 ${s(f.oneInstance.p50)}, p99 ${s(f.oneInstance.p99)}) | ≤ 60 s; ≥ 2 500/s with the default settings (issue 41) | ${pass(f.oneInstance.seconds <= DELIVERY_TARGET_S && (f.defaults ? f.oneInstance.perSecond >= RATE_TARGET : true))}${f.defaults ? '' : ' (rate not judged: WEBHOOKS_CONCURRENCY is set)'} |
 | The same, two instances dispatching | ${f.twoInstances.seconds.toFixed(1)} s (${f.twoInstances.perSecond.toFixed(0)}/s) | ≤ 60 s | ${pass(f.twoInstances.seconds <= DELIVERY_TARGET_S)} |
 | Messages received | ${f.messages.toLocaleString('en')}, ${f.duplicates} more than once, ${f.badSignatures} failed verification | every one once | ${pass(!f.duplicates && !f.badSignatures)} |
 

@@ -190,7 +190,7 @@ const EnvSchema = z.object({
     return keys.map((k) => Buffer.from(k, 'base64'));
   }),
   /** Deliveries one dispatcher has in flight at once. */
-  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
   /** The SMTP server mail goes out through; unset, nothing is mailed (answers carry the links instead). */
   SMTP_URL: envOptional(smtpUrl),
   /** The From of every mail (needed with SMTP_URL). */

@@ -33,6 +33,12 @@ const RECORD_DELAY_MS = 20;
 /** After a database error the dispatcher waits this long, doubling up to the maximum. */
 const ERROR_BACKOFF_MS = 1_000;
 const ERROR_BACKOFF_MAX_MS = 30_000;
+/**
+ * Leases a crashed claimer left are looked for at most this often, not in every claim: a lease
+ * lasts twice the attempt's timeout, so a second more changes little, and the lookup was a
+ * sixth of a claim's time.
+ */
+const LAPSED_LEASES_EVERY_MS = 1_000;
 
 /** One attempt: the secret opened, then sent; a secret that cannot be opened is a failed attempt. */
 function attemptDelivery(
@@ -160,6 +166,7 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
 
   const loop = async () => {
     let backoff = ERROR_BACKOFF_MS;
+    let lapsedAt = 0;
     while (running) {
       const free = settings.concurrency - inFlight;
       if (free <= 0) {
@@ -168,7 +175,10 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
       }
       let claimed: ClaimedDelivery[];
       try {
-        claimed = await claimDeliveries(db, settings, free);
+        const now = new Date();
+        const expired = now.getTime() - lapsedAt >= LAPSED_LEASES_EVERY_MS;
+        claimed = await claimDeliveries(db, settings, free, { now, expired });
+        if (expired) lapsedAt = now.getTime();
         backoff = ERROR_BACKOFF_MS;
         databaseBack();
       } catch (err) {
