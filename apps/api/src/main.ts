@@ -11,7 +11,6 @@ import { webhooksSettings } from './webhooks/settings.js';
 import { jobKinds, jobsSettings } from './app/job-kinds.js';
 import { createRequestActivity, reportServed } from './request-activity.js';
 import { startJobRunner } from './jobs/runner.js';
-import { startMailSender } from './mail/sender.js';
 import { mailThreadEntry, startMailSenderThread } from './mail/sender-thread.js';
 import { mailSettings } from './mail/settings.js';
 
@@ -87,7 +86,8 @@ async function main() {
     mail.enabled && config.MAIL_SENDER
       ? mailThread
         ? startMailSenderThread({ entry: mailThread, log: mailLog })
-        : startMailSender({ db, settings: mail, log: mailLog })
+        : // Loaded only here: nodemailer stays out of the memory of an instance that sends no mail.
+          (await import('./mail/sender.js')).startMailSender({ db, settings: mail, log: mailLog })
       : null;
   // The sender gives way to this instance's requests as the jobs do (BACKGROUND_NICE_RATIO).
   const stopReporting = mailer ? reportServed(activity, (ms) => mailer.served(ms)) : () => undefined;
