@@ -88,11 +88,18 @@ async function selectDue(db: Database, tx: Transaction, sql: string, replacement
 }
 
 /**
- * Due rows for closed endpoints: leases a crashed claimer left behind (when `expired`), then
+ * Due rows for closed endpoints: leases a crashed claimer left behind (when `withLapsed`), then
  * pending ones oldest first.
  */
-async function dueForClosed(db: Database, tx: Transaction, ids: number[], now: Date, limit: number, expired: boolean) {
-  const lapsed = !expired
+async function dueForClosed(
+  db: Database,
+  tx: Transaction,
+  ids: number[],
+  now: Date,
+  limit: number,
+  withLapsed: boolean,
+) {
+  const lapsed = !withLapsed
     ? []
     : await selectDue(
         db,
@@ -130,13 +137,14 @@ async function dueForProbe(db: Database, tx: Transaction, id: number, now: Date)
 /**
  * Claims up to `limit` due deliveries in one short transaction: each is marked `sending` with a
  * lease and its attempt counted before anything is sent. Endpoints that are inactive or whose
- * circuit is open are left alone; a half-open one gives at most one probe.
+ * circuit is open are left alone; a half-open one gives at most one probe. Leases a crashed
+ * claimer left behind are taken over only when `lapsed` (the dispatcher asks about once a second).
  */
 export async function claimDeliveries(
   db: Database,
   settings: WebhooksSettings,
   limit: number,
-  { now = new Date(), expired = true }: { now?: Date; expired?: boolean } = {},
+  { now = new Date(), lapsed = true }: { now?: Date; lapsed?: boolean } = {},
 ): Promise<ClaimedDelivery[]> {
   const endpoints = await activeEndpoints(db);
   const byId = new Map(endpoints.map((e) => [e.id, e]));
@@ -155,7 +163,7 @@ export async function claimDeliveries(
       }
     }
     if (closed.length && rows.length < limit) {
-      const due = await dueForClosed(db, tx, closed, now, limit - rows.length, expired);
+      const due = await dueForClosed(db, tx, closed, now, limit - rows.length, lapsed);
       rows.push(...due.map((r) => ({ ...r, probe: false })));
     }
     if (rows.length === 0) return rows;

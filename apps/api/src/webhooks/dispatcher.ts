@@ -176,9 +176,9 @@ export function startDispatcher({ db, settings, log, random = Math.random }: Dis
       let claimed: ClaimedDelivery[];
       try {
         const now = new Date();
-        const expired = now.getTime() - lapsedAt >= LAPSED_LEASES_EVERY_MS;
-        claimed = await claimDeliveries(db, settings, free, { now, expired });
-        if (expired) lapsedAt = now.getTime();
+        const lapsed = now.getTime() - lapsedAt >= LAPSED_LEASES_EVERY_MS;
+        claimed = await claimDeliveries(db, settings, free, { now, lapsed });
+        if (lapsed) lapsedAt = now.getTime();
         backoff = ERROR_BACKOFF_MS;
         databaseBack();
       } catch (err) {
