@@ -44,12 +44,16 @@ export function writeSection(file: string, name: SectionName, text: string) {
   fs.writeFileSync(file, next);
 }
 
-/** A full run's new report text with the previous file's own-run sections carried over. */
+/**
+ * A full run's new report text with the previous file's own-run sections carried over. One the
+ * new text already holds (inside the hand-written notes, which a full run keeps whole) is not
+ * added again: a full run used to write every such section twice.
+ */
 export function keepSections(oldText: string, newText: string): string {
   let out = newText;
   for (const name of SECTIONS) {
     const kept = sectionOf(oldText, name);
-    if (kept) out = out.replace(/\n## Notes\n/, () => `\n${kept}\n\n## Notes\n`);
+    if (kept && !sectionOf(out, name)) out = out.replace(/\n## Notes\n/, () => `\n${kept}\n\n## Notes\n`);
   }
   return out;
 }
