@@ -7,8 +7,12 @@ import { apiDir, esbuildOptions } from './esbuild-options.mjs';
 
 // Another folder beside dist/ may be named (the benchmark builds into .bench-build/, so a build of
 // its own never swaps dist/ under a server the browser tests started from it).
-const outdir = process.argv[2] ?? 'dist';
-if (!/^\.?[\w-]+$/.test(outdir)) throw new Error(`build into a folder of apps/api, not ${outdir}`);
+const target = process.argv[2] ?? 'dist';
+if (!/^\.?[\w-]+$/.test(target)) throw new Error(`build into a folder of apps/api, not ${target}`);
+// Built beside the target, then swapped in: the browser tests and the scale-out bed build dist/
+// at the same time, and a server or CLI started from it (or a chunk it loads on first use) must
+// never find the folder half written or gone for the length of a build.
+const outdir = `${target}.next-${process.pid}`;
 fs.rmSync(new URL(outdir, apiDir), { recursive: true, force: true });
 // The mail sender's thread (src/mail-worker.ts) is an entry of its own, found beside main.js.
 await build(
@@ -40,3 +44,22 @@ for (const name of fs.readdirSync(new URL(outdir, apiDir))) {
   });
   if (changed) fs.writeFileSync(file, ascii.join('\n'));
 }
+
+// The swap: the old build moves aside and the new one takes its name, two renames apart. Should
+// another build swap its own in between, that one moves aside too and the swap is tried again.
+const at = (name) => new URL(name, apiDir);
+const moved = [];
+for (let attempt = 0; ; attempt += 1) {
+  try {
+    if (fs.existsSync(at(target))) {
+      const aside = `${target}.old-${process.pid}-${attempt}`;
+      fs.renameSync(at(target), at(aside));
+      moved.push(aside);
+    }
+    fs.renameSync(at(outdir), at(target));
+    break;
+  } catch (err) {
+    if (attempt >= 5 || !['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(err.code)) throw err;
+  }
+}
+for (const aside of moved) fs.rmSync(at(aside), { recursive: true, force: true });
