@@ -75,6 +75,16 @@ const EXTRA_RULES = ['label-content-name-mismatch'];
 
 /** Runs axe-core in the page, with `EXTRA_RULES` on; returns serious and critical violations. */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  // Colours in motion (a dialog fading in, a row's highlight) read as low contrast half-way: axe
+  // waits for the running animations to end, a second at most (a spinner's never does, and is
+  // not waited for).
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY);
+    const done = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+  });
   // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses an inline <script>.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async (extra) => {
