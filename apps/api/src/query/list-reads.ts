@@ -96,8 +96,14 @@ async function readPage(
  * How many rows match, counting no further than `limit`: `COUNT(*)` over the matching rows with
  * a LIMIT, so the database stops reading at `limit` matches instead of visiting all of them.
  */
-export async function countUpTo(db: Database, model: AnyModel, where: WhereOptions, limit: number): Promise<number> {
-  const inner = selectSql(db, model, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit });
+export async function countUpTo(
+  db: Database,
+  model: AnyModel,
+  where: WhereOptions,
+  limit: number,
+  hints: Pick<FindOptions, 'indexHints'> = {},
+): Promise<number> {
+  const inner = selectSql(db, model, { attributes: [[db.sequelize.literal('1'), 'one']], where, limit, ...hints });
   const [row] = await db.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS matching`, {
     type: QueryTypes.SELECT,
     ...MAY_READ_REPLICA,

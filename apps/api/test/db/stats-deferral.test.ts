@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/database.js';
 import { statsDelta, withStatsDeferred } from '../../src/modules/users/users.stats-deferral.js';
+import { withRoleKeysDeferred } from '../../src/modules/users/users.role-keys-deferral.js';
 import { given } from '../support/given.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
@@ -65,5 +66,47 @@ describe('deferred stats (batch writes)', () => {
       });
     });
     expect(await stats()).toEqual({ ...start, active: (start?.active ?? 0) - 2 });
+  });
+});
+
+describe('deferred role keys (batch writes)', () => {
+  const keyOf = async (userId: number) =>
+    (
+      await db.sequelize.query<{ is_active: number | boolean }>(
+        'SELECT is_active FROM user_role_keys WHERE user_id = :userId',
+        { type: QueryTypes.SELECT, replacements: { userId } },
+      )
+    ).map((r) => Boolean(Number(r.is_active)));
+
+  it('updates the keys of the batch after it, and the trigger keeps them again after a batch that failed', async () => {
+    const g = given(db);
+    const [a, b] = [await g.user(), await g.user()] as const;
+    const [one, two] = await db.models.Role.bulkCreate([
+      { name: 'Deferral One', guard_name: 'web' },
+      { name: 'Deferral Two', guard_name: 'web' },
+    ]);
+    await db.models.UserRole.bulkCreate([
+      { user_id: a.id, role_id: one?.id as number },
+      { user_id: a.id, role_id: two?.id as number },
+      { user_id: b.id, role_id: one?.id as number },
+    ]);
+    await expect(
+      single.sequelize.transaction(async (tx) => {
+        await withRoleKeysDeferred(single, tx, [a.id], async () => {
+          await single.models.User.update({ is_active: false }, { where: { id: a.id }, transaction: tx });
+          throw new Error('failed in the middle');
+        });
+      }),
+    ).rejects.toThrow('failed in the middle');
+    expect(await keyOf(a.id)).toEqual([true, true]);
+    // The same (only) connection: a plain write must be kept by the trigger.
+    await single.models.User.update({ is_active: false }, { where: { id: b.id } });
+    expect(await keyOf(b.id)).toEqual([false]);
+    await single.sequelize.transaction(async (tx) => {
+      await withRoleKeysDeferred(single, tx, [a.id], async () => {
+        await single.models.User.update({ is_active: false }, { where: { id: a.id }, transaction: tx });
+      });
+    });
+    expect(await keyOf(a.id)).toEqual([false, false]);
   });
 });

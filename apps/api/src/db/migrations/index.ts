@@ -31,6 +31,7 @@ import { scimIdentities } from './0030-scim-identities.js';
 import { scimNameParts } from './0031-scim-name-parts.js';
 import { jobItemChanges } from './0032-job-item-changes.js';
 import { seededRoleDescriptions } from './0033-seeded-role-descriptions.js';
+import { userRoleKeys } from './0034-user-role-keys.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -68,4 +69,5 @@ export const MIGRATIONS: readonly Migration[] = [
   scimNameParts,
   jobItemChanges,
   seededRoleDescriptions,
+  userRoleKeys,
 ];

@@ -6,6 +6,7 @@ import { initJobs } from './job.model.js';
 import { initRoles } from './role.model.js';
 import { initSessions } from './session.model.js';
 import { initUser } from './user.model.js';
+import { initUserRoleKeys } from './user-role-key.model.js';
 import { initWebhooks } from './webhook.model.js';
 
 export { AuthProviderRow } from './auth-provider.model.js';
@@ -25,6 +26,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
   const { Webhook, WebhookEvent, WebhookDelivery, WebhookAttempt } = initWebhooks(sequelize, dialect);
   const Job = initJobs(sequelize, dialect);
   const AuthProvider = initAuthProviders(sequelize, dialect);
+  const UserRoleKey = initUserRoleKeys(sequelize, dialect);
 
   // Associations are declared once; counts use subselects in the query engine, not these.
   User.belongsToMany(Role, { through: UserRole, foreignKey: 'user_id', otherKey: 'role_id', as: 'roles' });
@@ -66,6 +68,7 @@ export function defineModels(sequelize: Sequelize, dialect: Dialect) {
     WebhookAttempt,
     Job,
     AuthProvider,
+    UserRoleKey,
   };
 }
 

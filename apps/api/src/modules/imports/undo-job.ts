@@ -11,6 +11,7 @@ import type { JobKindRunner } from '../../jobs/runner.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import { revokeCredentials } from '../users/users.batch-repository.js';
 import { withStatsDeferred } from '../users/users.stats-deferral.js';
+import { withRoleKeysDeferred } from '../users/users.role-keys-deferral.js';
 import { importChangesAfter } from './imports.undo-repository.js';
 import { updateAccount } from './imports.accounts.js';
 import type { HandlerContext } from '../../context.js';
@@ -44,12 +45,14 @@ async function applyPlans(
       active: -removed.filter((p) => p.target.is_active).length,
       trashed: removed.length,
     };
-    await withStatsDeferred(db, tx, delta, async () => {
-      await db.sequelize.query(
-        'UPDATE users SET is_active = 0, deleted_at = :now, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)',
-        { replacements: { ids, now: sqlDate(db, now) }, transaction: tx },
-      );
-    });
+    await withStatsDeferred(db, tx, delta, () =>
+      withRoleKeysDeferred(db, tx, ids, async () => {
+        await db.sequelize.query(
+          'UPDATE users SET is_active = 0, deleted_at = :now, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)',
+          { replacements: { ids, now: sqlDate(db, now) }, transaction: tx },
+        );
+      }),
+    );
     await revokeCredentials(db, tx, ids);
     await recordChange(db, tx, { ...origin, action: 'users.bulk.delete', targetType: 'user', targetIds: ids });
   }

@@ -10,6 +10,7 @@ import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from 
 import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.repository.js';
 import { toAttributeField } from '../attributes/attributes.repository.js';
 import { idsSortedByAttribute } from './users.attribute-sort.js';
+import { roleKeysPage, roleKeysQuery } from './users.role-keys.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
@@ -44,7 +45,10 @@ export async function listUsers({
   // The counters, the search index's estimates, the attributes the caller may see and, for a
   // page no search, date range or attribute sort shapes (the last branch below), its ids are
   // independent reads: side by side.
-  const plain = !sortedBy && searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
+  // One role with at most the status and a date range: the role's list keys answer page and count.
+  const byRole = roleKeysQuery(input);
+  const plain =
+    !byRole && !sortedBy && searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
   const [stats, estimate, plainIds, definitions] = await Promise.all([
     readStats(db),
     bestEstimate(db, input),
@@ -55,7 +59,9 @@ export async function listUsers({
   const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
   let ids: number[];
   let counted: ListTotal;
-  if (scope && sortedBy) {
+  if (byRole) {
+    ({ ids, counted } = await roleKeysPage(db, byRole, { limit: perPage, offset }));
+  } else if (scope && sortedBy) {
     const live = (input.filters.trashed?.value ?? 'without') === 'without';
     const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
     [ids, counted] = await Promise.all([

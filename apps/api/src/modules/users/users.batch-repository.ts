@@ -4,6 +4,7 @@ import type { AuthMethod } from '../../auth/actor.js';
 import { voidLinks } from '../../auth/user-links.js';
 import { chunks } from '../../repositories/chunks.js';
 import type { Target } from '../../domain/users.rules.js';
+import { withRoleKeysDeferred } from './users.role-keys-deferral.js';
 
 /**
  * Statements over many users at once (bulk, and the single routes that share them), written as
@@ -78,10 +79,12 @@ export async function updateMany(
   const [set, value] =
     'is_active' in values ? ['is_active', values.is_active ? 1 : 0] : ['deleted_at', values.deleted_at];
   for (const part of chunks(ids)) {
-    await db.sequelize.query(
-      `UPDATE users SET ${set} = :value, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)`,
-      { replacements: { value, now: new Date(), ids: part }, transaction: tx },
-    );
+    await withRoleKeysDeferred(db, tx, part, async () => {
+      await db.sequelize.query(
+        `UPDATE users SET ${set} = :value, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)`,
+        { replacements: { value, now: new Date(), ids: part }, transaction: tx },
+      );
+    });
   }
 }
 

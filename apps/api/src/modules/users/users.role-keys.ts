@@ -1,0 +1,110 @@
+import { LIST_COUNT_BOUND } from '@app/contracts';
+import { type IndexHint, IndexHints, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
+import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
+import { boundedTotal, type ListTotal } from '../../query/list-page.js';
+import {
+  byKind,
+  type ListQueryShape,
+  orderFor,
+  type ResourceMapping,
+  softDeleteView,
+  toDate,
+  whereFor,
+} from '../../query/list-query-engine.js';
+import { countUpTo } from '../../query/list-reads.js';
+import type { ScopedUsersQuery } from './users.attributes-query.js';
+
+/**
+ * The role-filtered list read from the list keys (migration 0034, docs/database.md "List keys per
+ * role"): one role, at most the status and creation-date filters, live users, no search, sorted
+ * by id, name or creation date. The keys hold exactly the users' own values, and the filters are
+ * the users list's own handlers on the same columns, so a page read here is the page the users
+ * table would give, at the cost of one index range instead of a probe of user_roles per user.
+ */
+const keysMapping: ResourceMapping = {
+  alias: 'UserRoleKey',
+  search: [],
+  sorts: { id: 'user_id', name: 'name', created_at: 'created_at' },
+  filters: {
+    role_id: (value) => (value.kind === 'in' ? { role_id: value.values.map(Number) } : null),
+    is_active: byKind('is_active'),
+    created_between: byKind('created_at', toDate),
+    trashed: softDeleteView,
+  },
+  softDelete: { column: 'deleted_at', filter: 'trashed' },
+};
+
+/** Each order's index (migration 0034). */
+const PAGE_INDEX: Record<string, string> = {
+  id: 'user_role_keys_by_id',
+  name: 'user_role_keys_by_name',
+  created_at: 'user_role_keys_by_created',
+};
+
+/** The query as the keys answer it, or null when they cannot (the users table answers then). */
+export function roleKeysQuery(query: ScopedUsersQuery): ListQueryShape | null {
+  if (query.q !== null || query.attributeScope) return null;
+  const { role_id: role, trashed, ...rest } = query.filters;
+  if (role?.kind !== 'in' || role.values.length !== 1) return null;
+  const id = Number(role.values[0]);
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  if ((trashed?.kind === 'trashed' ? trashed.value : 'without') !== 'without') return null;
+  const others = Object.entries(rest).filter(([, v]) => v !== undefined);
+  if (others.some(([name]) => name !== 'is_active' && name !== 'created_between')) return null;
+  if (!query.order.every(([key]) => key in keysMapping.sorts)) return null;
+  return query;
+}
+
+const forced = (db: Database, index: string): { indexHints?: IndexHint[] } =>
+  db.dialect === 'mysql' ? { indexHints: [{ type: IndexHints.FORCE, values: [index] }] } : {};
+
+async function pageIds(
+  db: Database,
+  query: ListQueryShape,
+  where: WhereOptions,
+  at: { limit: number; offset: number },
+  index: string,
+): Promise<number[]> {
+  const rows = (await db.models.UserRoleKey.findAll({
+    attributes: ['user_id'],
+    where,
+    order: orderFor(keysMapping, query),
+    limit: at.limit,
+    offset: at.offset,
+    raw: true,
+    ...forced(db, index),
+    ...MAY_READ_REPLICA,
+  })) as unknown as Array<{ user_id: number | string }>;
+  return rows.map((r) => Number(r.user_id));
+}
+
+/**
+ * A page of ids and the bounded total. The page walks its order's index (the status, when
+ * filtered, read by key from the row of each entry it passes). A date range sorted otherwise
+ * that holds fewer users than the bound is read along the dates and sorted instead (at most
+ * LIST_COUNT_BOUND users, where the walk of a deep page could pass over most of the role).
+ */
+export async function roleKeysPage(
+  db: Database,
+  query: ListQueryShape,
+  at: { limit: number; offset: number },
+): Promise<{ ids: number[]; counted: ListTotal }> {
+  const where = whereFor(db, keysMapping, query);
+  const ranged = query.filters.created_between !== undefined;
+  // A date range is one range of the creation dates (the status, when filtered, read by key).
+  const countIndex = ranged ? PAGE_INDEX.created_at : PAGE_INDEX.id;
+  const count = async () =>
+    boundedTotal(
+      await countUpTo(db, db.models.UserRoleKey, where, LIST_COUNT_BOUND + 1, forced(db, countIndex as string)),
+    );
+  const sortKey = query.order[0]?.[0] ?? 'id';
+  const sortIndex = PAGE_INDEX[sortKey] as string;
+  if (!ranged || sortKey === 'created_at' || at.offset === 0) {
+    const [ids, counted] = await Promise.all([pageIds(db, query, where, at, sortIndex), count()]);
+    return { ids, counted };
+  }
+  const counted = await count();
+  const index = counted.exact ? PAGE_INDEX.created_at : sortIndex;
+  return { ids: await pageIds(db, query, where, at, index as string), counted };
+}

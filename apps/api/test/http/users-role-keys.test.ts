@@ -1,0 +1,212 @@
+import { usersListQuery } from '@app/contracts';
+import { QueryTypes } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlDate } from '../../src/db/sql-date.js';
+import { roleKeysQuery } from '../../src/modules/users/users.role-keys.js';
+import { given } from '../support/given.js';
+import { request } from '../support/http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { usersApi } from '../support/users-api.js';
+
+/**
+ * The role-filtered list reads the list keys (migration 0034): they must hold exactly what the
+ * users and their roles say after every kind of write, and a page read from them must be the page
+ * the users table gives.
+ */
+let t: TestApp;
+let admin: ReturnType<typeof usersApi>;
+const role: Record<string, number> = {};
+
+/** What the keys must hold: derived from user_roles and users, as the migration's backfill does. */
+const derived = () =>
+  t.db.sequelize.query<Record<string, unknown>>(
+    `SELECT ur.user_id, ur.role_id, u.deleted_at, u.is_active, u.created_at, u.name
+       FROM user_roles ur JOIN users u ON u.id = ur.user_id ORDER BY ur.user_id, ur.role_id`,
+    { type: QueryTypes.SELECT },
+  );
+const keys = () =>
+  t.db.sequelize.query<Record<string, unknown>>(
+    `SELECT user_id, role_id, deleted_at, is_active, created_at, name FROM user_role_keys ORDER BY user_id, role_id`,
+    { type: QueryTypes.SELECT },
+  );
+const plain = (rows: Array<Record<string, unknown>>) =>
+  rows.map((r) => ({
+    ...r,
+    user_id: Number(r.user_id),
+    role_id: Number(r.role_id),
+    is_active: Boolean(Number(r.is_active)),
+    deleted_at: r.deleted_at === null ? null : new Date(String(r.deleted_at)).toISOString(),
+    created_at: new Date(String(r.created_at)).toISOString(),
+  }));
+
+async function expectKeysExact() {
+  const [want, have] = await Promise.all([derived(), keys()]);
+  expect(plain(have)).toEqual(plain(want));
+}
+
+/** Names chosen so the name order has ties that differ only in case, broken by id. */
+const NAMES = ['ada Lovelace', 'Ada Lovelace', 'Bob Stone', 'bob stone', 'Cleo Park', 'Dan Wu', 'Émile Zola', 'Eve Ng'];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const g = given(t.db);
+  for (const r of await t.db.models.Role.findAll()) role[r.name] = r.id;
+  admin = usersApi(t.app, await g.token((await g.user({ roles: ['admin'], name: 'Keys Admin' })).id));
+}, 60_000);
+afterAll(() => t.close());
+
+describe('list keys per role: kept by every write', () => {
+  it('follow creation with roles, edits, status, trash, restore, purge, bulk and role changes', async () => {
+    const created: number[] = [];
+    for (const [i, name] of NAMES.entries()) {
+      const res = await admin.create({
+        name,
+        email: `keys${i}@keys.example`,
+        password: 'a-strong-password',
+        password_confirmation: 'a-strong-password',
+        roles_ids: i % 2 ? [role.viewer] : [role.manager, role.viewer],
+      });
+      expect(res.statusCode).toBe(201);
+      created.push(res.json().item.id);
+    }
+    const [a, b, c, d, e, f] = created as [number, number, number, number, number, number];
+    await expectKeysExact();
+
+    const { item } = (await admin.edit(a)).json();
+    expect((await admin.update(a, { ...item, name: 'Ada Byron', roles_ids: [role.viewer] })).statusCode).toBe(200);
+    expect((await admin.setActive(b, false)).statusCode).toBe(200);
+    expect((await admin.remove(b)).statusCode).toBe(204);
+    await expectKeysExact();
+
+    expect((await admin.restore(b)).statusCode).toBeLessThan(300);
+    expect((await admin.bulk({ operation: 'setActive', ids: [c, d], active: false })).statusCode).toBe(200);
+    expect((await admin.bulk({ operation: 'addRole', role_id: role.manager, ids: [b, d] })).statusCode).toBe(200);
+    expect((await admin.bulk({ operation: 'removeRole', role_id: role.viewer, ids: [e] })).statusCode).toBe(200);
+    expect((await admin.bulk({ operation: 'delete', ids: [c, d] })).statusCode).toBe(200);
+    expect((await admin.bulk({ operation: 'forceDelete', ids: [d] })).statusCode).toBe(200);
+    await expectKeysExact();
+
+    // A hand-written statement is kept too: a rename differing only in accents, and a new date.
+    await t.db.sequelize.query(`UPDATE users SET name = 'Emile Zola', created_at = :at WHERE id = :id`, {
+      replacements: { id: f, at: sqlDate(t.db, new Date(Date.UTC(2019, 4, 1))) },
+    });
+    await t.db.sequelize.query('UPDATE users SET name = :name WHERE id = :id', {
+      replacements: { id: created[6], name: 'Emile Zola' },
+    });
+    await expectKeysExact();
+
+    // A role deleted takes its rows with it.
+    const temp = await t.db.models.Role.create({ name: 'Temporary Keys', guard_name: 'web' });
+    await t.db.models.UserRole.bulkCreate([{ user_id: e, role_id: temp.id }]);
+    await expectKeysExact();
+    await temp.destroy();
+    await expectKeysExact();
+  });
+});
+
+describe('list keys per role: the pages they give', () => {
+  const list = async (query: string) => (await admin.list(`?${query}`)).json();
+
+  /** The ids the users table gives for the same filters, in the same order (the reference). */
+  async function reference(
+    roleId: number,
+    opts: { active?: boolean; from?: string; to?: string; sort: string; dir: 'asc' | 'desc' },
+  ): Promise<number[]> {
+    const conditions = [
+      'u.deleted_at IS NULL',
+      'EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_id = :roleId)',
+    ];
+    if (opts.active !== undefined) conditions.push('u.is_active = :active');
+    if (opts.from) conditions.push('u.created_at >= :from');
+    if (opts.to) conditions.push('u.created_at <= :to');
+    const column = { id: 'u.id', name: 'u.name', created_at: 'u.created_at' }[opts.sort] as string;
+    const dir = opts.dir.toUpperCase();
+    const rows = await t.db.sequelize.query<{ id: number | string }>(
+      `SELECT u.id FROM users u WHERE ${conditions.join(' AND ')} ORDER BY ${column} ${dir}, u.id ${dir}`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: {
+          roleId,
+          active: opts.active ? 1 : 0,
+          from: opts.from ? sqlDate(t.db, new Date(opts.from)) : null,
+          to: opts.to ? sqlDate(t.db, new Date(opts.to)) : null,
+        },
+      },
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  beforeAll(async () => {
+    // Forty users over four years, with every status, and names with case-only ties.
+    const g = given(t.db);
+    for (let i = 0; i < 40; i++) {
+      const user = await g.user({
+        name: NAMES[i % NAMES.length] as string,
+        roles: i % 3 === 0 ? ['manager'] : ['manager', 'viewer'],
+        active: i % 4 !== 0,
+        deleted: i % 7 === 0 && i % 4 === 0,
+      });
+      await t.db.models.User.update(
+        { created_at: new Date(Date.UTC(2022 + (i % 4), i % 12, 1 + (i % 27))) },
+        { where: { id: user.id }, paranoid: false },
+      );
+    }
+  }, 60_000);
+
+  const cases = [
+    { sort: 'id', dir: 'desc' },
+    { sort: 'name', dir: 'asc' },
+    { sort: 'name', dir: 'desc' },
+    { sort: 'created_at', dir: 'asc' },
+  ] as const;
+
+  it.each(cases)('match the users table: one role, by $sort $dir, with every page', async ({ sort, dir }) => {
+    for (const filters of [
+      {},
+      { active: true },
+      { active: false },
+      { from: '2023-01-01T00:00:00.000Z', to: '2024-12-31T23:59:59.999Z' },
+      { active: true, from: '2024-01-01T00:00:00.000Z' },
+    ]) {
+      const want = await reference(role.manager as number, { ...filters, sort, dir });
+      const query = [
+        `filters[role_id][]=${role.manager}`,
+        `sort=${sort}`,
+        `dir=${dir}`,
+        'perPage=10',
+        ...(filters.active !== undefined ? [`filters[is_active]=${filters.active}`] : []),
+        ...(filters.from ? [`filters[created_between][from]=${filters.from}`] : []),
+        ...(filters.to ? [`filters[created_between][to]=${filters.to}`] : []),
+      ].join('&');
+      const got: number[] = [];
+      const pages = Math.ceil(want.length / 10) + 1;
+      for (let page = 1; page <= pages; page++) {
+        const { rows, meta } = await list(`${query}&page=${page}`);
+        expect(meta).toMatchObject({ total: want.length, totalExact: true });
+        got.push(...rows.map((r: { id: number }) => r.id));
+      }
+      expect({ filters, got }).toEqual({ filters, got: want });
+    }
+  });
+});
+
+describe('list keys per role: which lists read them', () => {
+  const answered = (input: Record<string, unknown>) => roleKeysQuery(usersListQuery.input.parse(input)) !== null;
+  const year = { from: '2025-01-01', to: '2025-12-31' };
+
+  it('one role, with at most the status and a date range, sorted by id, name or creation date', () => {
+    expect(answered({ filters: { role_id: [2] } })).toBe(true);
+    expect(answered({ filters: { role_id: [2], is_active: 'true', created_between: year }, sort: 'name' })).toBe(true);
+    expect(answered({ filters: { role_id: 2, trashed: 'without' }, sort: 'created_at', dir: 'asc' })).toBe(true);
+  });
+
+  it('anything else is read from the users table', () => {
+    expect(answered({})).toBe(false);
+    expect(answered({ filters: { is_active: 'true' } })).toBe(false);
+    expect(answered({ filters: { role_id: [2, 3] } })).toBe(false);
+    expect(answered({ filters: { role_id: [2] }, q: 'ada' })).toBe(false);
+    expect(answered({ filters: { role_id: [2], trashed: 'with' } })).toBe(false);
+    expect(answered({ filters: { role_id: [2], name: 'ada' } })).toBe(false);
+    expect(answered({ filters: { role_id: [2] }, sort: 'email' })).toBe(false);
+  });
+});
