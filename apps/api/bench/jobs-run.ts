@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type mysql from 'mysql2/promise';
 import { ROOT_DIR } from '../src/config.js';
 import type { DownloadResult } from './export.js';
 import { exportActiveUsers, jobReport } from './jobs-mass-change.js';
@@ -141,10 +142,17 @@ export async function runJobsBench(argv: string[]): Promise<number> {
   const load = os.loadavg()[0] ?? 0;
   const conn = await connect(settings);
   // The users inactive now are set inactive again at the end: the run leaves the data as it found it.
-  await conn.query('DROP TABLE IF EXISTS bench_jobs_inactive');
-  await conn.query(
-    'CREATE TABLE bench_jobs_inactive (id INT UNSIGNED PRIMARY KEY) SELECT id FROM users WHERE is_active = 0',
-  );
+  // A run stopped before its end left its table, and most users' statuses changed, behind: the
+  // statuses it recorded are put back first, so this run measures the seeded shape too.
+  const [left] = await conn.query<mysql.RowDataPacket[]>("SHOW TABLES LIKE 'bench_jobs_inactive'");
+  if (left.length > 0) {
+    log('a stopped run left bench_jobs_inactive: restoring the statuses it recorded');
+    await conn.query(RESTORE_STATUSES);
+  } else {
+    await conn.query(
+      'CREATE TABLE bench_jobs_inactive (id INT UNSIGNED PRIMARY KEY) SELECT id FROM users WHERE is_active = 0',
+    );
+  }
   await conn.query('DELETE FROM rate_limits');
   process.env.JOBS_CHUNK_SIZE = String(chunk);
   const api = await startApi(databaseUrl, log);
@@ -262,9 +270,7 @@ export async function runJobsBench(argv: string[]): Promise<number> {
   } finally {
     await api.stop();
     // The undo left every user inactive, as before step 5; without it (a failed run) all are active.
-    await conn.query(
-      'UPDATE users u LEFT JOIN bench_jobs_inactive b ON b.id = u.id SET u.is_active = (b.id IS NULL) WHERE u.is_active <> (b.id IS NULL)',
-    );
+    await conn.query(RESTORE_STATUSES);
     await conn.query('DROP TABLE bench_jobs_inactive');
     await conn.end();
   }
@@ -274,6 +280,10 @@ export async function runJobsBench(argv: string[]): Promise<number> {
   }
   return 0;
 }
+
+/** Every user's status as bench_jobs_inactive recorded it before the run. */
+const RESTORE_STATUSES =
+  'UPDATE users u LEFT JOIN bench_jobs_inactive b ON b.id = u.id SET u.is_active = (b.id IS NULL) WHERE u.is_active <> (b.id IS NULL)';
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 2 : 1)} ms` : '—');
 const rate = (job: JobState, seconds: number) => Math.round(job.progress.processed / seconds);

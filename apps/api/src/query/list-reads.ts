@@ -39,7 +39,10 @@ export function whereSql(db: Database, model: AnyModel, where: WhereOptions): st
   return generator.getWhereConditions(where, model.name, model, {}, true);
 }
 
-/** One page of ids in the query's order. */
+/**
+ * One page of ids in the query's order. `idColumn` names the column holding the listed row's id
+ * when the model is a table of keys (the role keys' `user_id`).
+ */
 export async function pageIdsOf(
   model: AnyModel,
   where: WhereOptions,
@@ -47,8 +50,9 @@ export async function pageIdsOf(
   limit: number,
   offset = 0,
   hints: Pick<FindOptions, 'indexHints'> = {},
+  idColumn = 'id',
 ): Promise<number[]> {
-  return (await readPage(model, where, order, limit, offset, false, hints)).ids;
+  return (await readPage(model, where, order, limit, offset, false, hints, idColumn)).ids;
 }
 
 /**
@@ -73,10 +77,12 @@ async function readPage(
   offset: number,
   withTotal: boolean,
   hints: Pick<FindOptions, 'indexHints'> = {},
+  idColumn = 'id',
 ): Promise<{ ids: number[]; total: number | null }> {
   const total = [literal('COUNT(*) OVER ()'), 'total'];
+  const id = idColumn === 'id' ? 'id' : [idColumn, 'id'];
   const rows = (await model.findAll({
-    attributes: (withTotal ? ['id', total] : ['id']) as never,
+    attributes: (withTotal ? [id, total] : [id]) as never,
     where,
     order,
     limit,

@@ -44,52 +44,55 @@ export async function listUsers({
   const order = usersOrder(input);
   // The counters, the search index's estimates, the attributes the caller may see and, for a
   // page no search, date range or attribute sort shapes (the last branch below), its ids are
-  // independent reads: side by side.
-  // One role with at most the status and a date range: the role's list keys answer page and count.
+  // independent reads: side by side. One role with at most the status and a date range: the
+  // role's list keys answer page and count, beside the counters too.
   const byRole = roleKeysQuery(input);
   const plain =
     !byRole && !sortedBy && searchTerms(input).length === 0 && !(input.filters.created_between && offset > 0);
-  const [stats, estimate, plainIds, definitions] = await Promise.all([
+  const [stats, estimate, plainIds, definitions, keyed] = await Promise.all([
     readStats(db),
-    bestEstimate(db, input),
+    byRole ? null : bestEstimate(db, input),
     plain ? pageIds(db, usersWhere(db, input), order, perPage, offset) : null,
     scoped?.visible ?? visibleDefinitionsOf(db, ctx.actor),
+    byRole ? roleKeysPage(db, byRole, { limit: perPage, offset }) : null,
   ]);
   const search = { estimate, rows: stats.total + stats.trashed };
-  const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
+  const countWhere = () =>
+    usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
   let ids: number[];
   let counted: ListTotal;
-  if (byRole) {
-    ({ ids, counted } = await roleKeysPage(db, byRole, { limit: perPage, offset }));
+  if (keyed) {
+    ({ ids, counted } = keyed);
   } else if (scope && sortedBy) {
     const live = (input.filters.trashed?.value ?? 'without') === 'without';
     const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
     [ids, counted] = await Promise.all([
       idsSortedByAttribute(db, { ...scope, sort: sortedBy }, where, order, input.dir, { limit: perPage, offset, live }),
-      listTotal(db, input, countWhere, stats),
+      listTotal(db, input, countWhere(), stats),
     ]);
   } else if (pageWithTotal(db, search, offset, perPage)) {
     // Few candidates, or a deep page: check every candidate once, for the page and the total.
     const where = usersWhere(db, input, indexedSearchCondition(db, search));
     const read = await pageIdsWithTotal(db, where, order, perPage, offset);
     ids = read.ids;
-    counted = read.total !== null ? { total: read.total, exact: true } : await listTotal(db, input, countWhere, stats);
+    counted =
+      read.total !== null ? { total: read.total, exact: true } : await listTotal(db, input, countWhere(), stats);
   } else if (search.estimate) {
     // Many candidates: the count comes first, and how many rows match decides whether the page
     // walks the sort's index (matches are dense) or sorts the index's candidates.
-    counted = await listTotal(db, input, countWhere, stats);
+    counted = await listTotal(db, input, countWhere(), stats);
     const need = { kind: 'page', offset, limit: perPage, matches: counted.total } as const;
     ids = await pageIds(db, usersWhere(db, input, searchCondition(db, search, need)), order, perPage, offset);
   } else if (input.filters.created_between && offset > 0) {
     // Past the first page, how many users the date range holds decides how the page is read.
-    counted = await listTotal(db, input, countWhere, stats);
+    counted = await listTotal(db, input, countWhere(), stats);
     const where = usersWhere(db, input);
     const hints = await rangeReadHints(db, input, where, counted, stats, { offset, limit: perPage });
     ids = await pageIds(db, where, order, perPage, offset, hints);
   } else {
     [ids, counted] = await Promise.all([
       plainIds ?? pageIds(db, usersWhere(db, input), order, perPage, offset),
-      listTotal(db, input, countWhere, stats),
+      listTotal(db, input, countWhere(), stats),
     ]);
   }
   const { trashed, ...visible } = stats;

@@ -1,7 +1,6 @@
 import { LIST_COUNT_BOUND } from '@app/contracts';
 import { type IndexHint, IndexHints, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { boundedTotal, type ListTotal } from '../../query/list-page.js';
 import {
   byKind,
@@ -12,7 +11,7 @@ import {
   toDate,
   whereFor,
 } from '../../query/list-query-engine.js';
-import { countUpTo } from '../../query/list-reads.js';
+import { countUpTo, pageIdsOf } from '../../query/list-reads.js';
 import type { ScopedUsersQuery } from './users.attributes-query.js';
 
 /**
@@ -56,28 +55,21 @@ export function roleKeysQuery(query: ScopedUsersQuery): ListQueryShape | null {
   return query;
 }
 
+type Window = { limit: number; offset: number };
+
 const forced = (db: Database, index: string): { indexHints?: IndexHint[] } =>
   db.dialect === 'mysql' ? { indexHints: [{ type: IndexHints.FORCE, values: [index] }] } : {};
 
-async function pageIds(
-  db: Database,
-  query: ListQueryShape,
-  where: WhereOptions,
-  at: { limit: number; offset: number },
-  index: string,
-): Promise<number[]> {
-  const rows = (await db.models.UserRoleKey.findAll({
-    attributes: ['user_id'],
+const pageIds = (db: Database, query: ListQueryShape, where: WhereOptions, at: Window, index: string) =>
+  pageIdsOf(
+    db.models.UserRoleKey,
     where,
-    order: orderFor(keysMapping, query),
-    limit: at.limit,
-    offset: at.offset,
-    raw: true,
-    ...forced(db, index),
-    ...MAY_READ_REPLICA,
-  })) as unknown as Array<{ user_id: number | string }>;
-  return rows.map((r) => Number(r.user_id));
-}
+    orderFor(keysMapping, query),
+    at.limit,
+    at.offset,
+    forced(db, index),
+    'user_id',
+  );
 
 /**
  * A page of ids and the bounded total. The page walks its order's index (the status, when
@@ -88,7 +80,7 @@ async function pageIds(
 export async function roleKeysPage(
   db: Database,
   query: ListQueryShape,
-  at: { limit: number; offset: number },
+  at: Window,
 ): Promise<{ ids: number[]; counted: ListTotal }> {
   const where = whereFor(db, keysMapping, query);
   const ranged = query.filters.created_between !== undefined;

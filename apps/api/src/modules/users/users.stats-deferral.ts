@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
+import { withTriggerDeferred } from '../../db/trigger-deferral.js';
 
 /** A user row's state as the counters see it; null when the row is gone. */
 export type CountedState = { is_active: boolean; deleted: boolean } | null;
@@ -34,27 +35,17 @@ export function statsDelta(rows: Iterable<{ before: CountedState; after: Counted
  * must describe exactly what `write` changes: the rows it touches are locked by the caller.
  * On SQLite the triggers do the work as usual.
  */
-export async function withStatsDeferred(
+export function withStatsDeferred(
   db: Database,
   tx: Transaction,
   delta: StatsDelta,
   write: () => Promise<void>,
 ): Promise<void> {
-  if (db.dialect !== 'mysql') return write();
-  const run = (sql: string, replacements?: Record<string, number>) =>
-    db.sequelize.query(sql, { transaction: tx, type: QueryTypes.RAW, ...(replacements ? { replacements } : {}) });
-  await run('SET @user_stats_deferred = 1');
-  try {
-    await write();
-  } finally {
-    // The connection goes back to the pool: the triggers must count again for its next user,
-    // even when the write failed (MySQL keeps a connection usable after a failed statement).
-    await run('SET @user_stats_deferred = NULL');
-  }
-  if (delta.total || delta.active || delta.trashed) {
-    await run(
+  return withTriggerDeferred(db, tx, '@user_stats_deferred', write, async () => {
+    if (!delta.total && !delta.active && !delta.trashed) return;
+    await db.sequelize.query(
       'UPDATE user_stats SET total = total + :total, active = active + :active, trashed = trashed + :trashed WHERE id = 1',
-      { ...delta },
+      { transaction: tx, type: QueryTypes.RAW, replacements: { ...delta } },
     );
-  }
+  });
 }
