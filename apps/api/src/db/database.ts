@@ -66,34 +66,15 @@ interface RawConnection {
   query(sql: string, cb: (err: Error | null) => void): void;
 }
 
-/** What mysql2 hands a `typeCast` function for each value. */
-interface TypeCastField {
-  type: string;
-  name: string;
-  string(): string | null;
-}
-
 /**
- * A timestamp selected under an alias ending so comes back as the database's text, not a Date:
- * for readers that only print it (exports), where parsing a Date per value is the cost.
+ * How mysql2 reads values: DATETIME as the UTC instant it is stored as (the session runs at
+ * +00:00; Sequelize hands mysql2 that offset, which its row parser applies digit by digit),
+ * DATE as its text, every other type as mysql2 reads it. These are mysql2's own options, not a
+ * `typeCast` function: with a function (Sequelize's by default, which parses dates through
+ * moment-timezone), mysql2 calls it for every value with a fresh closure, which at a million
+ * rows was a tenth of an export's CPU (docs/decisions.md, "Exports: values as mysql2 reads them").
  */
-export const TEXT_ALIAS_SUFFIX = '__text';
-
-/**
- * DATETIME values as the UTC instants they are stored as (the session runs at +00:00), parsed
- * from their ISO form; DATE as its text. Sequelize's own cast does the same through
- * moment-timezone and a free-form date parse, which cost more than reading the row: at a million
- * rows an export spent 0.6 s there. Every other type is mysql2's.
- */
-function utcTypeCast(field: TypeCastField, next: () => unknown): unknown {
-  if (field.type === 'DATETIME' || field.type === 'TIMESTAMP') {
-    const text = field.string();
-    if (text === null || field.name.endsWith(TEXT_ALIAS_SUFFIX)) return text;
-    return new Date(`${text.replace(' ', 'T')}Z`);
-  }
-  if (field.type === 'DATE') return field.string();
-  return next();
-}
+const NATIVE_CASTS = { typeCast: true, dateStrings: ['DATE'] } as const;
 
 function mysqlOptions(opts: DatabaseOptions, mysql2: object): Options {
   const write = parseMysqlUrl(opts.url as string);
@@ -103,7 +84,7 @@ function mysqlOptions(opts: DatabaseOptions, mysql2: object): Options {
     database: write.database,
     // Timestamps are stored and read as UTC whatever the server's time zone.
     timezone: '+00:00',
-    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false, typeCast: utcTypeCast },
+    dialectOptions: { charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false, ...NATIVE_CASTS },
     define: { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
     pool: { max: opts.poolMax ?? 10, min: 0, acquire: 10_000, idle: 10_000 },
     logging: opts.logSql ?? false,

@@ -1,12 +1,25 @@
 import { Readable } from 'node:stream';
-import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, listText, neutralise } from './columns.js';
+import {
+  CHUNKS_AHEAD,
+  type ExportColumn,
+  type ExportRow,
+  jsonText,
+  listText,
+  neutralise,
+  startsFormula,
+} from './columns.js';
 
 /** A separator some spreadsheet may split a line at, followed by a formula character. */
 const SPLIT_FORMULA = /([,;\t\r\n])(?=[=+\-@])/g;
 const QUOTE = /"/g;
 
+/** A character that needs more than the quotes around the field: a quote, or a separator to split at. */
+const NOT_PLAIN = /[",;\t\r\n]/;
+
 /** A quoted text field, with every piece a `;`, `,` or tab split could make start as text. */
 function textField(text: string): string {
+  // Most names and e-mails hold none: one scan, and the quotes.
+  if (!NOT_PLAIN.test(text)) return startsFormula(text) ? `"'${text}"` : `"${text}"`;
   const safe = neutralise(text).replace(SPLIT_FORMULA, "$1'");
   return `"${safe.includes('"') ? safe.replace(QUOTE, '""') : safe}"`;
 }

@@ -54,15 +54,26 @@ const NOT_XML =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** Anything `xmlText` changes: markup, a carriage return, a control character, a surrogate, U+FFFE/U+FFFF. */
+const NOT_PLAIN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Text as XML character data: markup escaped, a carriage return kept, unrepresentable characters dropped. */
 export function xmlText(text: string): string {
+  // Most cells hold none of it: one scan instead of two replacements over every cell.
+  if (!NOT_PLAIN.test(text)) return text;
   return text.replace(NOT_XML, '').replace(NEEDS_ESCAPE, (c) => ESCAPED[c] as string);
 }
+
+const SPACE = /\s/;
 
 /** An inline text cell's `<is>`: leading or trailing spaces survive only when marked to be preserved. */
 export function inlineText(text: string): string {
   const escaped = xmlText(text);
-  return /^\s|\s$/.test(escaped) ? `<is><t xml:space="preserve">${escaped}</t></is>` : `<is><t>${escaped}</t></is>`;
+  // The first and the last character only: `/^\s|\s$/` tried the second branch at every position.
+  const padded = escaped !== '' && (SPACE.test(escaped.charAt(0)) || SPACE.test(escaped.charAt(escaped.length - 1)));
+  return padded ? `<is><t xml:space="preserve">${escaped}</t></is>` : `<is><t>${escaped}</t></is>`;
 }
 
 const MS_PER_DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { type AttributeValue, attributePath, type UserRow, type UsersExportInput } from '@app/contracts';
-import { Op, type WhereOptions } from 'sequelize';
-import { type Database, TEXT_ALIAS_SUFFIX } from '../../db/database.js';
+import { cast, col, Op, type WhereOptions } from 'sequelize';
+import type { Database } from '../../db/database.js';
 import { keysetBatches } from '../../export/batches.js';
 import { after } from '../../query/list-query-engine.js';
 import { idWalkHints, usersOrder, usersWhere } from './users.list-query.js';
@@ -18,8 +18,15 @@ export type UserExportRow = UserRow & { [column: `attributes.${string}`]: Attrib
 /** Rows per query: large enough to amortise the round trip, small enough to keep memory flat. */
 export const EXPORT_BATCH_SIZE = 1000;
 
-const CREATED = `created_at${TEXT_ALIAS_SUFFIX}`;
-const DELETED = `deleted_at${TEXT_ALIAS_SUFFIX}`;
+const CREATED = 'created_at_text';
+const DELETED = 'deleted_at_text';
+
+/**
+ * A timestamp column selected as the database's text: the export only prints it, and parsing a
+ * Date per value to print it again was the cost. SQLite stores the text already.
+ */
+const asText = (db: Database, column: string, alias: string) =>
+  db.dialect === 'mysql' ? [cast(col(column), 'CHAR'), alias] : [column, alias];
 
 /** A row as the batch query returns it: timestamps as the database's text. */
 interface ExportRawRow {
@@ -70,7 +77,14 @@ export async function openUserBatches(
   const hints = narrowing ? {} : idWalkHints(db, input, stats);
   const withNames = input.columns.includes('roles');
   const withCounts = !withNames && input.columns.includes('roles_count');
-  const columns = ['id', 'name', 'email', 'is_active', ['created_at', CREATED], ['deleted_at', DELETED]];
+  const columns = [
+    'id',
+    'name',
+    'email',
+    'is_active',
+    asText(db, 'created_at', CREATED),
+    asText(db, 'deleted_at', DELETED),
+  ];
   const sortedBy = input.attributeScope?.sort;
   // Sorted by an attribute, the ids come from the value index's walk, then their rows by key.
   const nextIds = sortedBy

@@ -108,10 +108,11 @@ export async function roleNamesOf(
   const names = new Map<number, string[]>();
   if (ids.length === 0) return names;
   const where = idRange(ids);
-  const rows = await db.sequelize.query<{ user_id: number | string; name: string }>(
+  // RAW: the driver's rows as they are (SELECT copies each one), for an export's thousand a batch.
+  const [rows] = (await db.sequelize.query(
     `SELECT ur.user_id, r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ${where.sql} ORDER BY r.name`,
-    { type: QueryTypes.SELECT, replacements: where.replacements, ...(tx ? { transaction: tx } : {}) },
-  );
+    { type: QueryTypes.RAW, replacements: where.replacements, ...(tx ? { transaction: tx } : {}) },
+  )) as [Array<{ user_id: number | string; name: string }>, unknown];
   for (const r of rows) {
     const id = Number(r.user_id);
     const list = names.get(id);
