@@ -2,7 +2,8 @@ import { usersListQuery } from '@app/contracts';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDate } from '../../src/db/sql-date.js';
-import { roleKeysQuery } from '../../src/modules/users/users.role-keys.js';
+import { withAttributeScope } from '../../src/modules/users/users.attributes-query.js';
+import { roleKeysQuery, roleKeysTotal } from '../../src/modules/users/users.role-keys.js';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -187,6 +188,97 @@ describe('list keys per role: the pages they give', () => {
       }
       expect({ filters, got }).toEqual({ filters, got: want });
     }
+  });
+});
+
+describe('list keys per role: counts with custom attributes', () => {
+  const attribute: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const caller = request(t.app, {
+      token: await given(t.db).token((await given(t.db).user({ roles: ['admin'] })).id),
+    });
+    for (const body of [
+      { key: 'team', label: 'Team', type: 'enum', values: ['Red', 'Blue'] },
+      { key: 'grade', label: 'Grade', type: 'number' },
+    ]) {
+      const res = await caller.post('/api/attributes', { sensitivity: 'none', ...body });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    for (const row of await t.db.sequelize.query<{ id: number | string; key: string }>(
+      'SELECT id, `key` FROM attributes',
+      { type: QueryTypes.SELECT },
+    )) {
+      attribute[row.key] = Number(row.id);
+    }
+    // Every user of the previous block: a team for two in three, a grade for every one.
+    const users = await t.db.sequelize.query<{ id: number | string }>('SELECT id FROM users ORDER BY id', {
+      type: QueryTypes.SELECT,
+    });
+    for (const [i, { id }] of users.entries()) {
+      const rows = [`(${attribute.grade}, ${Number(id)}, NULL, ${i % 5}, NULL)`];
+      if (i % 3 !== 2) rows.push(`(${attribute.team}, ${Number(id)}, '${i % 2 ? 'Red' : 'Blue'}', NULL, NULL)`);
+      await t.db.sequelize.query(
+        `INSERT INTO user_attribute_values (attribute_id, user_id, text_value, number_value, unique_value) VALUES ${rows.join(', ')}`,
+      );
+    }
+  }, 60_000);
+
+  /** How many live holders of the manager role pass `conditions` (SQL on u), by the users table. */
+  async function expected(conditions: string[]): Promise<number> {
+    const [row] = await t.db.sequelize.query<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM users u
+        WHERE u.deleted_at IS NULL
+          AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_id = ${role.manager})
+          ${conditions.map((c) => `AND ${c}`).join(' ')}`,
+      { type: QueryTypes.SELECT },
+    );
+    return Number(row?.n);
+  }
+  const value = (key: string, test: string) =>
+    `EXISTS (SELECT 1 FROM user_attribute_values v WHERE v.user_id = u.id AND v.attribute_id = ${attribute[key]} AND ${test})`;
+
+  it('count as the users table does, for every kind of attribute condition', async () => {
+    const cases: Array<[string, string[]]> = [
+      ['filters[attributes][team]=red', [value('team', "v.text_value = 'Red'")]],
+      [
+        'filters[attributes][team]=Red&filters[is_active]=true',
+        [value('team', "v.text_value = 'Red'"), 'u.is_active = 1'],
+      ],
+      [
+        'filters[attributes][grade][from]=2&filters[is_active]=false',
+        [value('grade', 'v.number_value >= 2'), 'u.is_active = 0'],
+      ],
+      ['filters[attributes][team][empty]=true', [`NOT ${value('team', '1 = 1')}`]],
+      [
+        'filters[attributes][team][]=Blue&filters[attributes][grade]=3&filters[created_between][from]=2023-01-01T00:00:00.000Z',
+        [value('team', "v.text_value = 'Blue'"), value('grade', 'v.number_value = 3'), "u.created_at >= '2023-01-01'"],
+      ],
+    ];
+    for (const [query, conditions] of cases) {
+      const want = await expected(conditions);
+      const { meta } = (await admin.list(`?filters[role_id][]=${role.manager}&${query}&perPage=5`)).json();
+      expect({ query, total: meta.total, exact: meta.totalExact }).toEqual({ query, total: want, exact: true });
+    }
+  });
+
+  it('are taken only where the keys hold every other filter', async () => {
+    const scoped = async (input: Record<string, unknown>) => {
+      const parsed = usersListQuery.input.parse(input);
+      return (await withAttributeScope(t.db, { permissions: new Set(['attributes.sensitive.view']) } as never, parsed))
+        .query;
+    };
+    const keyed = async (input: Record<string, unknown>) => roleKeysTotal(t.db, await scoped(input)) !== null;
+    const team = { attributes: { team: 'Red' } };
+    expect(await keyed({ filters: { ...team, role_id: [role.manager] } })).toBe(true);
+    expect(
+      await keyed({ filters: { ...team, role_id: [role.manager], is_active: 'true' }, sort: 'attributes.grade' }),
+    ).toBe(true);
+    expect(await keyed({ filters: { ...team } })).toBe(false);
+    expect(await keyed({ filters: { role_id: [role.manager] } })).toBe(false);
+    expect(await keyed({ filters: { ...team, role_id: [role.manager, role.viewer] } })).toBe(false);
+    expect(await keyed({ filters: { ...team, role_id: [role.manager] }, q: 'ada' })).toBe(false);
+    expect(await keyed({ filters: { ...team, role_id: [role.manager], trashed: 'with' } })).toBe(false);
   });
 });
 

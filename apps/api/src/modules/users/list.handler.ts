@@ -10,7 +10,7 @@ import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from 
 import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.repository.js';
 import { toAttributeField } from '../attributes/attributes.repository.js';
 import { idsSortedByAttribute } from './users.attribute-sort.js';
-import { roleKeysPage, roleKeysQuery } from './users.role-keys.js';
+import { roleKeysPage, roleKeysQuery, roleKeysTotal } from './users.role-keys.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
@@ -59,6 +59,8 @@ export async function listUsers({
   const search = { estimate, rows: stats.total + stats.trashed };
   const countWhere = () =>
     usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
+  // One role with attributes, at most the status and a date range: the role's list keys count.
+  const total = () => roleKeysTotal(db, input) ?? listTotal(db, input, countWhere(), stats);
   let ids: number[];
   let counted: ListTotal;
   if (keyed) {
@@ -68,31 +70,30 @@ export async function listUsers({
     const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
     [ids, counted] = await Promise.all([
       idsSortedByAttribute(db, { ...scope, sort: sortedBy }, where, order, input.dir, { limit: perPage, offset, live }),
-      listTotal(db, input, countWhere(), stats),
+      total(),
     ]);
   } else if (pageWithTotal(db, search, offset, perPage)) {
     // Few candidates, or a deep page: check every candidate once, for the page and the total.
     const where = usersWhere(db, input, indexedSearchCondition(db, search));
     const read = await pageIdsWithTotal(db, where, order, perPage, offset);
     ids = read.ids;
-    counted =
-      read.total !== null ? { total: read.total, exact: true } : await listTotal(db, input, countWhere(), stats);
+    counted = read.total !== null ? { total: read.total, exact: true } : await total();
   } else if (search.estimate) {
     // Many candidates: the count comes first, and how many rows match decides whether the page
     // walks the sort's index (matches are dense) or sorts the index's candidates.
-    counted = await listTotal(db, input, countWhere(), stats);
+    counted = await total();
     const need = { kind: 'page', offset, limit: perPage, matches: counted.total } as const;
     ids = await pageIds(db, usersWhere(db, input, searchCondition(db, search, need)), order, perPage, offset);
   } else if (input.filters.created_between && offset > 0) {
     // Past the first page, how many users the date range holds decides how the page is read.
-    counted = await listTotal(db, input, countWhere(), stats);
+    counted = await total();
     const where = usersWhere(db, input);
     const hints = await rangeReadHints(db, input, where, counted, stats, { offset, limit: perPage });
     ids = await pageIds(db, where, order, perPage, offset, hints);
   } else {
     [ids, counted] = await Promise.all([
       plainIds ?? pageIds(db, usersWhere(db, input), order, perPage, offset),
-      listTotal(db, input, countWhere(), stats),
+      total(),
     ]);
   }
   const { trashed, ...visible } = stats;

@@ -63,17 +63,17 @@ const USER_ID = '`User`.`id`';
 const valuesOfAttribute = (target: AttributeTarget) => `${VALUES} av WHERE av.attribute_id = ${Number(target.id)}`;
 
 /**
- * One condition as SQL on the users table (alias `User`). A value test is an IN over the
- * attribute's (attribute_id, value) index, which the optimizer may read first (a rare value) or
- * probe per user (a page walked in the list's order); "empty" is a probe of the primary key
- * (attribute_id, user_id) per user.
+ * One condition as SQL on the users table (alias `User`), or on another table's user id column
+ * (`userId`, qualified). A value test is an IN over the attribute's (attribute_id, value) index,
+ * which the optimizer may read first (a rare value) or probe per user (a page walked in the
+ * list's order); "empty" is a probe of the primary key (attribute_id, user_id) per user.
  */
-export function conditionSql(db: Database, c: ResolvedCondition): Literal {
+export function conditionSql(db: Database, c: ResolvedCondition, userId = USER_ID): Literal {
   if (c.op === 'empty') {
-    const probe = `SELECT 1 FROM ${valuesOfAttribute(c.target)} AND av.user_id = ${USER_ID}`;
+    const probe = `SELECT 1 FROM ${valuesOfAttribute(c.target)} AND av.user_id = ${userId}`;
     return literal(`${c.empty ? 'NOT ' : ''}EXISTS (${probe})`);
   }
-  return literal(`${USER_ID} IN (${holdersSql(db, c)})`);
+  return literal(`${userId} IN (${holdersSql(db, c)})`);
 }
 
 /** The ids of the users whose value passes a value test (`in`, `range`, `contains`). */
@@ -97,7 +97,7 @@ export function holdersSql(db: Database, c: Exclude<ResolvedCondition, { op: 'em
 }
 
 /** The query's attribute conditions as SQL; the query must have been judged if it names any. */
-export function attributeConditions(db: Database, query: ScopedUsersQuery): Literal[] {
+export function attributeConditions(db: Database, query: ScopedUsersQuery, userId = USER_ID): Literal[] {
   if (!usesAttributes(query)) return [];
   // A door that skipped the judging would let a caller filter by what they may not see: it
   // refuses the filter instead (every door judges first: the list, the export, the selection, a bulk job).
@@ -105,7 +105,7 @@ export function attributeConditions(db: Database, query: ScopedUsersQuery): Lite
     const message = 'Attribute filters and sorts are not taken here.';
     throw new AppError('VALIDATION_FAILED', message, { errors: { 'filters.attributes': [message] } });
   }
-  return query.attributeScope.conditions.map((c) => conditionSql(db, c));
+  return query.attributeScope.conditions.map((c) => conditionSql(db, c, userId));
 }
 
 /**

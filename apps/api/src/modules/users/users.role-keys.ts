@@ -1,5 +1,5 @@
 import { LIST_COUNT_BOUND } from '@app/contracts';
-import { type IndexHint, IndexHints, type WhereOptions } from 'sequelize';
+import { type IndexHint, IndexHints, Op, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { boundedTotal, type ListTotal } from '../../query/list-page.js';
 import {
@@ -12,7 +12,10 @@ import {
   whereFor,
 } from '../../query/list-query-engine.js';
 import { countUpTo, pageIdsOf } from '../../query/list-reads.js';
-import type { ScopedUsersQuery } from './users.attributes-query.js';
+import { attributeConditions, type ScopedUsersQuery } from './users.attributes-query.js';
+
+/** The keys' user id, as the attribute conditions name it. */
+const KEY_USER_ID = '`UserRoleKey`.`user_id`';
 
 /**
  * The role-filtered list read from the list keys (migration 0034, docs/database.md "List keys per
@@ -30,6 +33,8 @@ const keysMapping: ResourceMapping = {
     is_active: byKind('is_active'),
     created_between: byKind('created_at', toDate),
     trashed: softDeleteView,
+    // Tested on the keys' user id by the attribute conditions (roleKeysTotal), not by the mapping.
+    attributes: () => null,
   },
   softDelete: { column: 'deleted_at', filter: 'trashed' },
 };
@@ -41,18 +46,42 @@ const PAGE_INDEX: Record<string, string> = {
   created_at: 'user_role_keys_by_created',
 };
 
+/**
+ * Whether the keys hold every filter of the query but its attribute conditions: one role, at
+ * most the status and a date range, live users, no search.
+ */
+function keyedFilters(query: ScopedUsersQuery): boolean {
+  if (query.q !== null) return false;
+  const { role_id: role, trashed, attributes: _attributes, ...rest } = query.filters;
+  if (role?.kind !== 'in' || role.values.length !== 1) return false;
+  const id = Number(role.values[0]);
+  if (!Number.isSafeInteger(id) || id <= 0) return false;
+  if ((trashed?.kind === 'trashed' ? trashed.value : 'without') !== 'without') return false;
+  const others = Object.entries(rest).filter(([, v]) => v !== undefined);
+  return others.every(([name]) => name === 'is_active' || name === 'created_between');
+}
+
 /** The query as the keys answer it, or null when they cannot (the users table answers then). */
 export function roleKeysQuery(query: ScopedUsersQuery): ListQueryShape | null {
-  if (query.q !== null || query.attributeScope) return null;
-  const { role_id: role, trashed, ...rest } = query.filters;
-  if (role?.kind !== 'in' || role.values.length !== 1) return null;
-  const id = Number(role.values[0]);
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
-  if ((trashed?.kind === 'trashed' ? trashed.value : 'without') !== 'without') return null;
-  const others = Object.entries(rest).filter(([, v]) => v !== undefined);
-  if (others.some(([name]) => name !== 'is_active' && name !== 'created_between')) return null;
+  if (query.attributeScope || !keyedFilters(query)) return null;
   if (!query.order.every(([key]) => key in keysMapping.sorts)) return null;
   return query;
+}
+
+/**
+ * The bounded total of a list filtered by custom attributes and the rest keyed: one role, at
+ * most the status and a date range, live users, no search; or null when the keys cannot count
+ * it. The attribute conditions are the users list's own (`attributeConditions`), tested on the
+ * keys' user id. MariaDB reads the rarer side first, as it does on the users table, but each
+ * candidate of an attribute value costs one probe of the keys' primary key (user, role), where
+ * the users table took two: the user's row for status and trash, then `user_roles`.
+ */
+export function roleKeysTotal(db: Database, query: ScopedUsersQuery): Promise<ListTotal> | null {
+  if (!query.attributeScope?.conditions.length || !keyedFilters(query)) return null;
+  const where = {
+    [Op.and]: [whereFor(db, keysMapping, query), ...attributeConditions(db, query, KEY_USER_ID)],
+  };
+  return countUpTo(db, db.models.UserRoleKey, where, LIST_COUNT_BOUND + 1).then(boundedTotal);
 }
 
 type Window = { limit: number; offset: number };
