@@ -140,5 +140,6 @@ describe.skipIf(browserMissing())('custom attributes in the browser', () => {
     await waitForToast(page, m.attributes.deleted('Manager', 1));
     await list.getByRole('heading', { name: 'Manager', exact: true }).waitFor({ state: 'detached' });
     await context.close();
-  });
+    // Several pages in four views each, a picture and axe per view: about a minute beside CI's other suites.
+  }, 120_000);
 });

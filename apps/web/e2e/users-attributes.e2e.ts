@@ -134,5 +134,6 @@ describe.skipIf(browserMissing())('the users list and custom attributes in the b
     };
     expect(shown.item.attributes[TEAM]).toBe('Support');
     await context.close();
-  });
+    // Several pages in four views each, a picture and axe per view: about a minute beside CI's other suites.
+  }, 120_000);
 });

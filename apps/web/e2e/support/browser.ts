@@ -86,7 +86,8 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 1_000))]);
   });
   // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses an inline <script>.
-  await page.evaluate(axeSource);
+  // Once per document: its half megabyte parsed again for every view cost each capture seconds.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async (extra) => {
     type Node = { target: unknown[]; html: string; failureSummary?: string };
     const axe = (
