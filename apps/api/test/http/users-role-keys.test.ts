@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDate } from '../../src/db/sql-date.js';
 import { withAttributeScope } from '../../src/modules/users/users.attributes-query.js';
-import { roleKeysQuery, roleKeysTotal } from '../../src/modules/users/users.role-keys.js';
+import { roleKeysCount, roleKeysQuery } from '../../src/modules/users/users.role-keys.js';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -193,9 +193,10 @@ describe('list keys per role: the pages they give', () => {
 
 describe('list keys per role: counts with custom attributes', () => {
   const attribute: Record<string, number> = {};
+  let caller: ReturnType<typeof request>;
 
   beforeAll(async () => {
-    const caller = request(t.app, {
+    caller = request(t.app, {
       token: await given(t.db).token((await given(t.db).user({ roles: ['admin'] })).id),
     });
     for (const body of [
@@ -262,20 +263,38 @@ describe('list keys per role: counts with custom attributes', () => {
     }
   });
 
+  it('count every match of "select all matching" as the users table does', async () => {
+    const cases: Array<[string, string[]]> = [
+      ['', []],
+      ['filters[is_active]=false', ['u.is_active = 0']],
+      ['filters[attributes][team]=blue', [value('team', "v.text_value = 'Blue'")]],
+      [
+        'filters[attributes][grade][to]=1&filters[is_active]=true',
+        [value('grade', 'v.number_value <= 1'), 'u.is_active = 1'],
+      ],
+    ];
+    for (const [query, conditions] of cases) {
+      const want = await expected(conditions);
+      const res = await caller.get(`/api/users/selected?filters[role_id][]=${role.manager}&${query}&limit=2`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect({ query, total: res.json().total }).toEqual({ query, total: want });
+    }
+  });
+
   it('are taken only where the keys hold every other filter', async () => {
     const scoped = async (input: Record<string, unknown>) => {
       const parsed = usersListQuery.input.parse(input);
       return (await withAttributeScope(t.db, { permissions: new Set(['attributes.sensitive.view']) } as never, parsed))
         .query;
     };
-    const keyed = async (input: Record<string, unknown>) => roleKeysTotal(t.db, await scoped(input)) !== null;
+    const keyed = async (input: Record<string, unknown>) => roleKeysCount(t.db, await scoped(input), 1) !== null;
     const team = { attributes: { team: 'Red' } };
     expect(await keyed({ filters: { ...team, role_id: [role.manager] } })).toBe(true);
     expect(
       await keyed({ filters: { ...team, role_id: [role.manager], is_active: 'true' }, sort: 'attributes.grade' }),
     ).toBe(true);
+    expect(await keyed({ filters: { role_id: [role.manager], is_active: 'false' } })).toBe(true);
     expect(await keyed({ filters: { ...team } })).toBe(false);
-    expect(await keyed({ filters: { role_id: [role.manager] } })).toBe(false);
     expect(await keyed({ filters: { ...team, role_id: [role.manager, role.viewer] } })).toBe(false);
     expect(await keyed({ filters: { ...team, role_id: [role.manager] }, q: 'ada' })).toBe(false);
     expect(await keyed({ filters: { ...team, role_id: [role.manager], trashed: 'with' } })).toBe(false);

@@ -10,7 +10,7 @@ import { availableRoles, pageIds, pageIdsWithTotal, readStats, rowsByIds } from 
 import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.repository.js';
 import { toAttributeField } from '../attributes/attributes.repository.js';
 import { idsSortedByAttribute } from './users.attribute-sort.js';
-import { roleKeysPage, roleKeysQuery, roleKeysTotal } from './users.role-keys.js';
+import { roleKeysPage, roleKeysQuery } from './users.role-keys.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
@@ -59,8 +59,7 @@ export async function listUsers({
   const search = { estimate, rows: stats.total + stats.trashed };
   const countWhere = () =>
     usersWhere(db, input, searchCondition(db, search, { kind: 'count', limit: LIST_COUNT_BOUND + 1 }));
-  // One role with attributes, at most the status and a date range: the role's list keys count.
-  const total = () => roleKeysTotal(db, input) ?? listTotal(db, input, countWhere(), stats);
+  const total = () => listTotal(db, input, countWhere(), stats);
   let ids: number[];
   let counted: ListTotal;
   if (keyed) {

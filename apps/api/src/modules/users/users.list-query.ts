@@ -10,6 +10,7 @@ import type { UsersConfig } from '../../users-config.js';
 import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
 import { attributeConditions, type ScopedUsersQuery, sortValueSql } from './users.attributes-query.js';
+import { roleKeysCount } from './users.role-keys.js';
 
 /** The trash views need more than users.view (SPEC §3); refused before any query runs. */
 export function assertTrashAllowed(actor: Actor, query: Pick<UsersListQuery, 'filters'>): void {
@@ -109,29 +110,35 @@ function countedByStats(query: UsersListQuery, s: Required<UsersStats>): number 
   return is_active.value ? s.active : s.inactive;
 }
 
-/** The exact number of users matching the query (select all matching needs every one). */
+/**
+ * The exact number of users matching the query (select all matching needs every one): from the
+ * counters, else the role's list keys, else the users table.
+ */
 export async function countUsers(
   db: Database,
-  query: UsersListQuery,
+  query: ScopedUsersQuery,
   where: WhereOptions,
   stats?: Required<UsersStats>,
 ): Promise<number> {
-  return countedByStats(query, stats ?? (await readStats(db))) ?? countWhere(db, where);
+  const counted = countedByStats(query, stats ?? (await readStats(db)));
+  return counted ?? roleKeysCount(db, query, null) ?? countWhere(db, where);
 }
 
 /**
  * The list's total, honest and cheap: exact from the counters when they answer; otherwise the
- * rows are counted only up to the bound (`boundedTotal`).
+ * rows are counted only up to the bound (`boundedTotal`), on the role's list keys when they hold
+ * the query (users.role-keys.ts), else on the users table.
  */
 export async function listTotal(
   db: Database,
-  query: UsersListQuery,
+  query: ScopedUsersQuery,
   where: WhereOptions,
   stats: Required<UsersStats>,
 ): Promise<ListTotal> {
   const counted = countedByStats(query, stats);
   if (counted !== null) return { total: counted, exact: true };
-  return boundedTotal(await countWhereUpTo(db, where, LIST_COUNT_BOUND + 1));
+  const bound = LIST_COUNT_BOUND + 1;
+  return boundedTotal(await (roleKeysCount(db, query, bound) ?? countWhereUpTo(db, where, bound)));
 }
 
 /** A page read walks the sort's index; reading and sorting a narrow range costs about this much more per row. */

@@ -33,7 +33,7 @@ const keysMapping: ResourceMapping = {
     is_active: byKind('is_active'),
     created_between: byKind('created_at', toDate),
     trashed: softDeleteView,
-    // Tested on the keys' user id by the attribute conditions (roleKeysTotal), not by the mapping.
+    // Tested on the keys' user id by the attribute conditions (roleKeysCount), not by the mapping.
     attributes: () => null,
   },
   softDelete: { column: 'deleted_at', filter: 'trashed' },
@@ -69,19 +69,39 @@ export function roleKeysQuery(query: ScopedUsersQuery): ListQueryShape | null {
 }
 
 /**
- * The bounded total of a list filtered by custom attributes and the rest keyed: one role, at
- * most the status and a date range, live users, no search; or null when the keys cannot count
- * it. The attribute conditions are the users list's own (`attributeConditions`), tested on the
- * keys' user id. MariaDB reads the rarer side first, as it does on the users table, but each
+ * How many users the query matches, counted on the keys (up to `bound`, or all of them when it
+ * is null); null when the keys cannot count it. One place decides, for every count of the users
+ * list's query (the list's bounded total, the exact count of "select all matching"): one role,
+ * at most the status and a date range, live users, no search, custom attribute conditions or
+ * not. The attribute conditions are the users list's own (`attributeConditions`), tested on the
+ * keys' user id: MariaDB reads the rarer side first, as it does on the users table, but each
  * candidate of an attribute value costs one probe of the keys' primary key (user, role), where
- * the users table took two: the user's row for status and trash, then `user_roles`.
+ * the users table took two (the user's row for status and trash, then `user_roles`).
  */
-export function roleKeysTotal(db: Database, query: ScopedUsersQuery): Promise<ListTotal> | null {
-  if (!query.attributeScope?.conditions.length || !keyedFilters(query)) return null;
-  const where = {
-    [Op.and]: [whereFor(db, keysMapping, query), ...attributeConditions(db, query, KEY_USER_ID)],
-  };
-  return countUpTo(db, db.models.UserRoleKey, where, LIST_COUNT_BOUND + 1).then(boundedTotal);
+export function roleKeysCount(db: Database, query: ScopedUsersQuery, bound: number | null): Promise<number> | null {
+  if (!keyedFilters(query)) return null;
+  const attributes = attributeConditions(db, query, KEY_USER_ID);
+  if (attributes.length === 0) return keyedCountOf(db, whereFor(db, keysMapping, query), query, bound);
+  // The optimizer chooses which side to read first (the rarer value, or the role's keys).
+  const where = { [Op.and]: [whereFor(db, keysMapping, query), ...attributes] };
+  return keyedCountOf(db, where, null, bound);
+}
+
+/**
+ * The keys matching `where`, up to `bound` (null: all). Given the query's shape, one range of
+ * the role's keys walked on its index: by creation date when a range is asked, else by id (the
+ * status, when filtered, read by key from each entry's row).
+ */
+function keyedCountOf(
+  db: Database,
+  where: WhereOptions,
+  shape: Pick<ListQueryShape, 'filters'> | null,
+  bound: number | null,
+): Promise<number> {
+  const index = shape && PAGE_INDEX[shape.filters.created_between ? 'created_at' : 'id'];
+  const hints = index ? forced(db, index) : {};
+  const model = db.models.UserRoleKey;
+  return bound === null ? model.count({ where, ...hints }) : countUpTo(db, model, where, bound, hints);
 }
 
 type Window = { limit: number; offset: number };
@@ -113,12 +133,7 @@ export async function roleKeysPage(
 ): Promise<{ ids: number[]; counted: ListTotal }> {
   const where = whereFor(db, keysMapping, query);
   const ranged = query.filters.created_between !== undefined;
-  // A date range is one range of the creation dates (the status, when filtered, read by key).
-  const countIndex = ranged ? PAGE_INDEX.created_at : PAGE_INDEX.id;
-  const count = async () =>
-    boundedTotal(
-      await countUpTo(db, db.models.UserRoleKey, where, LIST_COUNT_BOUND + 1, forced(db, countIndex as string)),
-    );
+  const count = async () => boundedTotal(await keyedCountOf(db, where, query, LIST_COUNT_BOUND + 1));
   const sortKey = query.order[0]?.[0] ?? 'id';
   const sortIndex = PAGE_INDEX[sortKey] as string;
   if (!ranged || sortKey === 'created_at' || at.offset === 0) {
