@@ -110,6 +110,17 @@ function judge(
 }
 
 /**
+ * Why a request got no answer. undici's "fetch failed" says nothing by itself: its cause names
+ * the socket's fate (refused, reset, closed by the other side, a timeout) and its code.
+ */
+function failureOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause : null;
+  const code = cause && 'code' in cause ? ` [${String(cause.code)}]` : '';
+  return `${err.name}: ${err.message}${cause ? ` (${cause.message}${code})` : ''}`;
+}
+
+/**
  * A steady mixed load through `baseUrl` until `stop()`: every request's status and time, and
  * which failed — a network error, a timeout, a status outside 2xx (503 UNAVAILABLE only when
  * expected), or an export that did not deliver every row.
@@ -139,8 +150,7 @@ export function startLoad(opts: LoadOptions) {
         ...judge(kind, status, body, opts),
       });
     } catch (err) {
-      const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      outcomes.push({ kind, status: 0, ms: performance.now() - started, at: Date.now(), failure: reason });
+      outcomes.push({ kind, status: 0, ms: performance.now() - started, at: Date.now(), failure: failureOf(err) });
     }
   };
 
