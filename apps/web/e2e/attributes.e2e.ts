@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attributesMessages } from '../src/i18n/attributes-messages';
-import { createUserViaApi, en, originHeader, signedInPage, waitForToast } from './support/app';
+import { closeToasts, createUserViaApi, en, originHeader, signedInPage, waitForToast } from './support/app';
 import { browserMissing, captureViews, launch } from './support/browser';
 
 // Custom attributes through the SPA: declared on the settings page, filled on a user's form, read
@@ -38,15 +38,7 @@ async function settle(page: Page) {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
   });
-  // Sonner holds a toast while the pointer rests on it: closed by its own button instead.
-  const toasts = page.locator('[data-sonner-toast]');
-  for (let i = 0; i < 5 && (await toasts.count()) > 0; i++) {
-    await toasts.first().locator('button[data-close-button]').click();
-    await toasts
-      .first()
-      .waitFor({ state: 'detached', timeout: 5_000 })
-      .catch(() => undefined);
-  }
+  await closeToasts(page);
 }
 
 /** Declares an attribute through the form, from the settings list; back on the list after. */

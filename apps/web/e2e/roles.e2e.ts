@@ -1,7 +1,7 @@
 import type { RoleItem, RolesListResult } from '@app/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserViaApi, en, originHeader, signedInPage, waitForToast } from './support/app';
+import { closeToasts, createUserViaApi, en, originHeader, signedInPage, waitForToast } from './support/app';
 import { roleEditorMessages } from '../src/i18n/role-editor-messages';
 import { browserMissing, captureViews, launch, screenshot } from './support/browser';
 
@@ -142,7 +142,7 @@ describe.skipIf(browserMissing())('the role editor', () => {
     expect(await grantsOf(page, id)).toEqual(['users.setActive', 'users.view']);
     await page.getByRole('link', { name: r.show.members(1), exact: true }).waitFor();
     // The pictures show the page, not the notice over it.
-    await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await closeToasts(page);
     await captureViews(page, 'role-show');
     await expectNoSideScroll(page, 'the role page');
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attributesMessages } from '../src/i18n/attributes-messages';
-import { originHeader, signedInPage, waitForToast } from './support/app';
+import { closeToasts, originHeader, signedInPage, waitForToast } from './support/app';
 import { baseUrl, browserMissing, captureViews, launch } from './support/browser';
 import { createTokenViaApi, withBearer } from './support/integrations';
 
@@ -57,11 +57,7 @@ async function declare(page: Page, body: Record<string, unknown>) {
 /** Before a picture: nothing focused, the card at the top, no toast over it. */
 async function settle(page: Page) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page
-    .locator('[data-sonner-toast] button[data-close-button]')
-    .first()
-    .click({ timeout: 2_000 })
-    .catch(() => undefined);
+  await closeToasts(page);
 }
 
 describe.skipIf(browserMissing())('mapping SCIM’s enterprise fields onto attributes', () => {

@@ -120,6 +120,29 @@ function failureOf(err: unknown): string {
   return `${err.name}: ${err.message}${cause ? ` (${cause.message}${code})` : ''}`;
 }
 
+/** One request of `kind` (the `n`th of the load): its status, time and verdict, or why it got no answer. */
+async function attempt(kind: RequestKind, n: number, opts: LoadOptions): Promise<Outcome> {
+  const started = performance.now();
+  try {
+    const { status, body, requestId } = await send(kind, n, opts);
+    const bulk =
+      kind === 'bulk' && status === 200
+        ? { affected: (JSON.parse(body) as { affected: number[] }).affected }
+        : undefined;
+    return {
+      kind,
+      status,
+      ms: performance.now() - started,
+      at: Date.now(),
+      ...(requestId ? { requestId } : {}),
+      ...(bulk ? { bulk } : {}),
+      ...judge(kind, status, body, opts),
+    };
+  } catch (err) {
+    return { kind, status: 0, ms: performance.now() - started, at: Date.now(), failure: failureOf(err) };
+  }
+}
+
 /** How long a caller waits after a 503 UNAVAILABLE before its next request. */
 const UNAVAILABLE_PAUSE_MS = 100;
 
@@ -136,28 +159,7 @@ export function startLoad(opts: LoadOptions) {
 
   /** Sends one request of `kind` and records its outcome; returns that outcome. */
   const record = async (kind: RequestKind): Promise<Outcome> => {
-    const n = counter++;
-    const started = performance.now();
-    const outcome = await (async (): Promise<Outcome> => {
-      try {
-        const { status, body, requestId } = await send(kind, n, opts);
-        const bulk =
-          kind === 'bulk' && status === 200
-            ? { affected: (JSON.parse(body) as { affected: number[] }).affected }
-            : undefined;
-        return {
-          kind,
-          status,
-          ms: performance.now() - started,
-          at: Date.now(),
-          ...(requestId ? { requestId } : {}),
-          ...(bulk ? { bulk } : {}),
-          ...judge(kind, status, body, opts),
-        };
-      } catch (err) {
-        return { kind, status: 0, ms: performance.now() - started, at: Date.now(), failure: failureOf(err) };
-      }
-    })();
+    const outcome = await attempt(kind, counter++, opts);
     outcomes.push(outcome);
     return outcome;
   };

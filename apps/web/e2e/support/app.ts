@@ -130,6 +130,23 @@ export async function waitForToast(page: Page, text: string | RegExp, timeout = 
   return toast;
 }
 
+/**
+ * Closes every toast by its own button. Sonner holds a toast for as long as the pointer rests on
+ * the toaster, and a click that navigated can leave the pointer exactly there: waiting for the
+ * toast to time out then waits forever.
+ */
+export async function closeToasts(page: Page): Promise<void> {
+  const toasts = page.locator('[data-sonner-toast]');
+  for (let i = 0; i < 5 && (await toasts.count()) > 0; i++) {
+    await toasts.first().locator('button[data-close-button]').click();
+    await toasts
+      .first()
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
+  }
+  await toasts.first().waitFor({ state: 'detached', timeout: 5_000 });
+}
+
 const inFlight = new WeakMap<Page, Set<unknown>>();
 
 /** Starts counting the page's requests in flight (for `networkQuiet`); call once, right after opening it. */

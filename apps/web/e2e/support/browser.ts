@@ -4,8 +4,18 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { CHROMIUM, RESULTS_DIR } from './env';
+import type { E2eServer } from './global-setup';
 
-export const baseUrl = () => inject('baseUrl');
+/**
+ * This worker's server: VITEST_POOL_ID numbers the workers from 1, and global-setup started one
+ * server per worker, so the files a worker runs share a server and no two files at once do.
+ */
+export function server(): E2eServer | undefined {
+  const servers = inject('servers');
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
+  return servers[(worker - 1) % Math.max(servers.length, 1)];
+}
+export const baseUrl = () => server()?.baseUrl ?? '';
 /** Where this run's build of the SPA is (what the server serves). */
 export const distDir = () => inject('distDir');
 /** True when global-setup found no Chromium (outside CI): the browser suites skip themselves. */

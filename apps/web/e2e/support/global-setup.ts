@@ -4,18 +4,24 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ADMIN, CHROMIUM, MANAGER, VIEWER, webDir } from './env';
+import { ADMIN, CHROMIUM, e2eWorkers, MANAGER, VIEWER, webDir } from './env';
 import { startReceiver } from './receiver';
+
+/** One API server of the run, with its own seeded SQLite database. */
+export interface E2eServer {
+  baseUrl: string;
+  /** The server's SQLite file: a test that needs more users than the seed writes them there. */
+  sqlitePath: string;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    /** The SPA build the server serves (private to this run). */
+    /** One server per worker (E2E_WORKERS, two by default): a worker's files share its server. */
+    servers: E2eServer[];
+    /** The SPA build the servers serve (private to this run). */
     distDir: string;
     /** A webhook receiver alive for the whole run, for the screenshot pages' webhook story. */
     storyReceiverUrl: string;
-    /** The server's SQLite file: a test that needs more users than the seed writes them there. */
-    sqlitePath: string;
   }
 }
 
@@ -49,10 +55,9 @@ export default async function setup(project: TestProject) {
     const line = `SKIPPED: browser tests — ${CHROMIUM} is missing (apt-get install -y chromium).`;
     if (process.env.CI === 'true') throw new Error(`${line} With CI=true this is a failure.`);
     process.stderr.write(`\n\x1b[33m*** ${line} ***\x1b[0m\n\n`);
-    project.provide('baseUrl', '');
+    project.provide('servers', []);
     project.provide('distDir', '');
     project.provide('storyReceiverUrl', '');
-    project.provide('sqlitePath', '');
     return;
   }
   // Always test the current code: build the SPA the API will serve. Into a directory of this
@@ -69,6 +74,28 @@ export default async function setup(project: TestProject) {
   execFileSync(process.execPath, ['scripts/compress.mjs', distDir], { cwd: webDir, stdio: 'ignore' });
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: apiDir, stdio: 'inherit' });
 
+  // The browser tests wait far more than they compute (docs/decisions.md, "The CI run's time"):
+  // two files at once, each worker on a server and database of its own, so no file sees
+  // another's changes mid-run, as when they ran one at a time on one server.
+  const workers = e2eWorkers();
+  const started = await Promise.all(Array.from({ length: workers }, () => startServer(distDir)));
+  const storyReceiver = await startReceiver();
+  project.provide(
+    'servers',
+    started.map(({ baseUrl, sqlitePath }) => ({ baseUrl, sqlitePath })),
+  );
+  project.provide('distDir', distDir);
+  project.provide('storyReceiverUrl', storyReceiver.url);
+
+  return async () => {
+    await storyReceiver.close();
+    await Promise.all(started.map((server) => server.stop()));
+    fs.rmSync(distDir, { recursive: true, force: true });
+  };
+}
+
+/** Starts the built API on a fresh seeded database with the suite's accounts; resolves once it is ready. */
+async function startServer(distDir: string): Promise<E2eServer & { stop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-e2e-'));
   const port = await freePort();
   const env = {
@@ -115,17 +142,14 @@ export default async function setup(project: TestProject) {
     );
   createAccount(VIEWER, 'Vera Viewer', 'viewer');
   createAccount(MANAGER, 'Max Manager', 'manager');
-  const storyReceiver = await startReceiver();
-  project.provide('baseUrl', baseUrl);
-  project.provide('distDir', distDir);
-  project.provide('storyReceiverUrl', storyReceiver.url);
-  project.provide('sqlitePath', path.join(dataDir, 'app.sqlite'));
 
-  return async () => {
-    await storyReceiver.close();
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(distDir, { recursive: true, force: true });
+  return {
+    baseUrl,
+    sqlitePath: path.join(dataDir, 'app.sqlite'),
+    stop: async () => {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Job, JobShow, Webhook } from '@app/contracts';
 import type { Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { jobTitle } from '../../src/features/jobs/job-format';
 import { en, originHeader } from './app';
+import { server } from './browser';
 import { webDir } from './env';
 
 const apiDir = path.resolve(webDir, '../api');
@@ -25,7 +26,7 @@ db.exec('BEGIN IMMEDIATE; ' + sql + '; COMMIT;', (error) => {
 function runSql(sql: string): void {
   execFileSync(process.execPath, ['-e', RUN_SQL], {
     cwd: apiDir,
-    input: JSON.stringify([inject('sqlitePath'), sql]),
+    input: JSON.stringify([server()?.sqlitePath, sql]),
     stdio: ['pipe', 'ignore', 'inherit'],
   });
 }
