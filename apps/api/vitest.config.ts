@@ -33,9 +33,10 @@ export default defineConfig({
     // keeps the modules it loaded for its next file. Loading the app again per file was half of
     // the suite's time (24 HTTP files: 84 s isolated, 43 s not).
     isolate: false,
-    // Builds dist/ once for the tests that start the compiled API; then scans every response body,
+    // Builds dist/ once for the tests that start the compiled API, and migrates one template
+    // database per engine that each file's database is copied from; then scans every response body,
     // log line and audit row the tests produced for secrets, failing the run on one.
-    globalSetup: ['test/build.global-setup.ts', 'test/secret-scan.global-setup.ts'],
+    globalSetup: ['test/build.global-setup.ts', 'test/template-db.global-setup.ts', 'test/secret-scan.global-setup.ts'],
     projects: [
       {
         extends: true,

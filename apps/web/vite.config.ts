@@ -28,5 +28,8 @@ export default defineConfig({
     // vitest's default in a run is one worker per core but one: a single worker on a 2-core
     // machine. Two took the suite from 7 min 22 s (one, beside the scale-out bed) to 2 min 45 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A page test types and clicks through jsdom: 1–3 s alone, up to 7 s on a loaded 2-core machine
+    // (one such run timed out at vitest's default of 5 s). A hung test still fails, at 15 s.
+    testTimeout: 15_000,
   },
 });

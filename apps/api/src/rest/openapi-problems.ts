@@ -57,7 +57,8 @@ export function problemCodes(route: RestRoute, input: JsonSchema | null, body: b
   if (!route.meta.public) codes.push('UNAUTHENTICATED');
   // A permission fixed by the route, or picked by the input (bulk: one per operation).
   if (route.meta.permission || route.meta.permissionOf) codes.push('FORBIDDEN');
-  if (pathParams.includes('id')) codes.push('NOT_FOUND');
+  // A path parameter names something that may not exist (an id, an attribute's key): 404.
+  if (pathParams.length > 0) codes.push('NOT_FOUND');
   if (input) codes.push('VALIDATION_FAILED');
   codes.push(...(route.rest.problems ?? []));
   const byStatus = new Map<number, ErrorCode[]>();

@@ -37,6 +37,21 @@ describe('GET /api/openapi.json', () => {
     expect(res.json().result.data.openapi).toMatch(/^3\.1\./);
   });
 
+  it('documents a 404 on every operation whose path names something, an attribute key as an id', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const named = Object.entries(doc.paths).filter(([path]) => path.includes('{'));
+    expect(named.map(([path]) => path)).toContain('/api/attributes/{key}');
+    for (const [path, operations] of named) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(Object.keys(operation.responses), `${method.toUpperCase()} ${path}`).toContain('404');
+      }
+    }
+    // The fuzzer found GET /api/attributes/constructor answering 404 (rightly: test/http/attributes.test.ts)
+    // where the document listed only 200, 401, 403 and 422.
+  });
+
   it('describes the problem bodies the API really sends', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
