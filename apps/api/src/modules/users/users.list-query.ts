@@ -138,7 +138,22 @@ export async function listTotal(
   const counted = countedByStats(query, stats);
   if (counted !== null) return { total: counted, exact: true };
   const bound = LIST_COUNT_BOUND + 1;
-  return boundedTotal(await (roleKeysCount(db, query, bound) ?? countWhereUpTo(db, where, bound)));
+  return boundedTotal(
+    await (roleKeysCount(db, query, bound) ?? countWhereUpTo(db, where, bound, attributeCountHints(db, query))),
+  );
+}
+
+/**
+ * A count of live users whose only other conditions are custom attributes reads each holder's
+ * trash state from the narrow (deleted_at, id) index instead of the holder's row: for
+ * `department = Sales` up to 10 001 at a million users, 21.5–24 ms against 45–48 ms through the
+ * primary key, which MariaDB picks by itself (docs/decisions.md).
+ */
+function attributeCountHints(db: Database, query: ScopedUsersQuery): { indexHints?: IndexHint[] } {
+  if (db.dialect !== 'mysql' || !query.attributeScope?.conditions.length || query.q !== null) return {};
+  const { trashed, attributes: _attributes, ...others } = query.filters;
+  if ((trashed?.value ?? 'without') !== 'without' || Object.values(others).some((v) => v !== undefined)) return {};
+  return { indexHints: [{ type: IndexHints.FORCE, values: ['users_deleted_id'] }] };
 }
 
 /** A page read walks the sort's index; reading and sorting a narrow range costs about this much more per row. */

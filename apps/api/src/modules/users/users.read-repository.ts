@@ -168,8 +168,13 @@ export async function estimatedRows(db: Database, where: WhereOptions, index: st
 }
 
 /** How many users match, counting no further than `limit` (the database stops reading there). */
-export function countWhereUpTo(db: Database, where: WhereOptions, limit: number): Promise<number> {
-  return countUpTo(db, db.models.User, where, limit);
+export function countWhereUpTo(
+  db: Database,
+  where: WhereOptions,
+  limit: number,
+  hints: Pick<FindOptions, 'indexHints'> = {},
+): Promise<number> {
+  return countUpTo(db, db.models.User, where, limit, hints);
 }
 
 /** The trigger-maintained counters (migration 0003): exact, and one row read. */
