@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import mysql from 'mysql2/promise';
 import type { TestProject } from 'vitest/node';
-import { openDatabase, parseMysqlUrl } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrations/migrator.js';
+import { createMysqlDatabase } from './support/test-db.js';
 
 /**
  * One migrated database per engine for the whole run, which each test file's database is copied
@@ -46,39 +46,21 @@ async function makeTemplates(): Promise<TemplateDatabases> {
 
   const server = process.env.TEST_MYSQL_URL;
   if (!server) return { sqlitePath, mysqlName: null };
-  const parts = parseMysqlUrl(server);
   const mysqlName = `ua_template_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = await mysql.createConnection({
-    host: parts.host,
-    port: parts.port,
-    user: parts.username,
-    password: parts.password,
-  });
-  await admin.query(`CREATE DATABASE \`${mysqlName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.end();
-  const url = new URL(server.replace(/^mariadb:/, 'mysql:'));
-  url.pathname = `/${mysqlName}`;
-  const db = await openDatabase({ url: url.toString(), poolMax: 1 });
+  const created = await createMysqlDatabase(server, mysqlName);
+  dropMysql = created.drop;
+  const db = await openDatabase({ url: created.url, poolMax: 1 });
   await migrate(db);
   await db.close();
   return { sqlitePath, mysqlName };
 }
 
+let dropMysql: (() => Promise<void>) | null = null;
 let dropped = false;
 
 async function dropTemplates(templates: TemplateDatabases): Promise<void> {
   if (dropped) return;
   dropped = true;
   if (templates.sqlitePath) fs.rmSync(path.dirname(templates.sqlitePath), { recursive: true, force: true });
-  const server = process.env.TEST_MYSQL_URL;
-  if (!templates.mysqlName || !server) return;
-  const parts = parseMysqlUrl(server);
-  const admin = await mysql.createConnection({
-    host: parts.host,
-    port: parts.port,
-    user: parts.username,
-    password: parts.password,
-  });
-  await admin.query(`DROP DATABASE IF EXISTS \`${templates.mysqlName}\``);
-  await admin.end();
+  await dropMysql?.();
 }

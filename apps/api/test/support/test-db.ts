@@ -31,35 +31,34 @@ export async function createTestDatabaseTarget(): Promise<TestDatabaseTarget> {
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const server = process.env.TEST_MYSQL_URL as string;
-  const parts = parseMysqlUrl(server);
   const name = `ua_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = await mysql.createConnection({
-    host: parts.host,
-    port: parts.port,
-    user: parts.username,
-    password: parts.password,
-  });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.end();
+  const { url, drop } = await createMysqlDatabase(process.env.TEST_MYSQL_URL as string, name);
+  return { engine: 'mysql', env: { DATABASE_URL: url }, url, drop };
+}
+
+/** A new, empty database `name` on the MariaDB server of `server` (a URL): its own URL, and its drop. */
+export async function createMysqlDatabase(
+  server: string,
+  name: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const parts = parseMysqlUrl(server);
+  const onServer = async (sql: string) => {
+    const conn = await mysql.createConnection({
+      host: parts.host,
+      port: parts.port,
+      user: parts.username,
+      password: parts.password,
+    });
+    try {
+      await conn.query(sql);
+    } finally {
+      await conn.end();
+    }
+  };
+  await onServer(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const u = new URL(server.replace(/^mariadb:/, 'mysql:'));
   u.pathname = `/${name}`;
-  const url = u.toString();
-  return {
-    engine: 'mysql',
-    env: { DATABASE_URL: url },
-    url,
-    drop: async () => {
-      const conn = await mysql.createConnection({
-        host: parts.host,
-        port: parts.port,
-        user: parts.username,
-        password: parts.password,
-      });
-      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await conn.end();
-    },
-  };
+  return { url: u.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS \`${name}\``) };
 }
 
 export async function openTestDatabase(target: TestDatabaseTarget, { migrated = true } = {}): Promise<Database> {
