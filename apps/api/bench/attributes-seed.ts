@@ -125,6 +125,10 @@ export async function seedBenchAttributes(settings: ConnectionSettings, log: (s:
         log(`  attributes: up to user ${Math.min(nextStart - 1, ids.max).toLocaleString('en')}`);
       }
     }
+    // Each value carries its holder's trash state (migration 0035): the deleted demo users' are 0.
+    await conn.query(
+      'UPDATE user_attribute_values SET user_live = 0 WHERE user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)',
+    );
     await conn.query('ANALYZE TABLE user_attribute_values');
     return (Date.now() - started) / 1000;
   } finally {

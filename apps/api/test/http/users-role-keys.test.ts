@@ -223,6 +223,10 @@ describe('list keys per role: counts with custom attributes', () => {
         `INSERT INTO user_attribute_values (attribute_id, user_id, text_value, number_value, unique_value) VALUES ${rows.join(', ')}`,
       );
     }
+    // Written by hand, a deleted holder's values must say so (migration 0035).
+    await t.db.sequelize.query(
+      'UPDATE user_attribute_values SET user_live = 0 WHERE user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)',
+    );
   }, 60_000);
 
   /** How many live holders of the manager role pass `conditions` (SQL on u), by the users table. */

@@ -32,6 +32,7 @@ import { scimNameParts } from './0031-scim-name-parts.js';
 import { jobItemChanges } from './0032-job-item-changes.js';
 import { seededRoleDescriptions } from './0033-seeded-role-descriptions.js';
 import { userRoleKeys } from './0034-user-role-keys.js';
+import { attributeHolderState } from './0035-attribute-holder-state.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -70,4 +71,5 @@ export const MIGRATIONS: readonly Migration[] = [
   jobItemChanges,
   seededRoleDescriptions,
   userRoleKeys,
+  attributeHolderState,
 ];

@@ -10,7 +10,7 @@ import { estimateUsersSearch, searchCondition } from './users.search.js';
 import { exportValuesOf } from './export.attribute-values.js';
 import type { AttributeDefinition } from '../attributes/attributes.repository.js';
 import { attributeSortedBatches } from './users.attribute-sort.js';
-import type { ScopedUsersQuery } from './users.attributes-query.js';
+import { type ScopedUsersQuery, trashModeOf } from './users.attributes-query.js';
 
 /** An exported row: the user columns and, under `attributes.<key>`, each exported attribute's value (null when none). */
 export type UserExportRow = UserRow & { [column: `attributes.${string}`]: AttributeValue | null };
@@ -87,15 +87,7 @@ export async function openUserBatches(
   ];
   const sortedBy = input.attributeScope?.sort;
   // Sorted by an attribute, the ids come from the value index's walk, then their rows by key.
-  const nextIds = sortedBy
-    ? attributeSortedBatches(
-        db,
-        sortedBy,
-        matching,
-        input.dir,
-        (input.filters.trashed?.value ?? 'without') === 'without',
-      )
-    : null;
+  const nextIds = sortedBy ? attributeSortedBatches(db, sortedBy, matching, input.dir, trashModeOf(input)) : null;
 
   const rawRows = async (last: UserRow | undefined): Promise<ExportRawRow[]> => {
     if (nextIds) {

@@ -11,7 +11,7 @@ import { visibleDefinitionsOf, valuesOf } from '../attributes/attribute-values.r
 import { toAttributeField } from '../attributes/attributes.repository.js';
 import { idsSortedByAttribute } from './users.attribute-sort.js';
 import { roleKeysPage, roleKeysQuery } from './users.role-keys.js';
-import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
+import { type ScopedUsersQuery, trashModeOf, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { bestEstimate, indexedSearchCondition, pageWithTotal, searchCondition, searchTerms } from './users.search.js';
 import {
   assertTrashAllowed,
@@ -65,10 +65,13 @@ export async function listUsers({
   if (keyed) {
     ({ ids, counted } = keyed);
   } else if (scope && sortedBy) {
-    const live = (input.filters.trashed?.value ?? 'without') === 'without';
     const where = usersWhere(db, input, searchCondition(db, search, { kind: 'page', offset, limit: perPage }));
     [ids, counted] = await Promise.all([
-      idsSortedByAttribute(db, { ...scope, sort: sortedBy }, where, order, input.dir, { limit: perPage, offset, live }),
+      idsSortedByAttribute(db, { ...scope, sort: sortedBy }, where, order, input.dir, {
+        limit: perPage,
+        offset,
+        trash: trashModeOf(input),
+      }),
       total(),
     ]);
   } else if (pageWithTotal(db, search, offset, perPage)) {

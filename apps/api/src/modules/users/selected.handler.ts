@@ -4,7 +4,7 @@ import type { Context, HandlerCall } from '../../context.js';
 import { pageIds, readStats } from './users.read-repository.js';
 import { estimateUsersSearch, searchCondition } from './users.search.js';
 import { assertTrashAllowed, countUsers, usersOrder, usersWhere } from './users.list-query.js';
-import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
+import { type ScopedUsersQuery, trashModeOf, usesAttributes, withAttributeScope } from './users.attributes-query.js';
 import { idsSortedByAttribute } from './users.attribute-sort.js';
 
 /** GET /users/selected: every id matching the query ("select all N matching"), in list order, up to `limit`. */
@@ -27,7 +27,7 @@ export async function selectedUsers({
   );
   const countWhere = usersWhere(db, input, searchCondition(db, search, { kind: 'all' }));
   const scope = input.attributeScope;
-  const page = { limit: input.limit + 1, offset: 0, live: (input.filters.trashed?.value ?? 'without') === 'without' };
+  const page = { limit: input.limit + 1, offset: 0, trash: trashModeOf(input) };
   const [ids, total] = await Promise.all([
     scope?.sort
       ? idsSortedByAttribute(db, { ...scope, sort: scope.sort }, idsWhere, usersOrder(input), input.dir, page)

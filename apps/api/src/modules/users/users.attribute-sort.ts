@@ -4,12 +4,14 @@ import type { AttributeScope, AttributeTarget, StoredScalar } from '../../domain
 import { MAY_READ_REPLICA } from '../../db/replica-routing.js';
 import { whereSql } from '../../query/list-reads.js';
 import { pageIds } from './users.read-repository.js';
-import { holdersSql as valueHoldersSql } from './users.attributes-query.js';
+import { holderStateSql, holdersSql as valueHoldersSql, type TrashMode } from './users.attributes-query.js';
 
 /**
- * Users sorted by a custom attribute (SPEC §14), walking the attribute's (attribute_id, value)
- * index: its entries carry the user id (the table's key), so the index's order is (value, id)
- * already and a page stops after its rows, in either direction. Users holding no value come
+ * Users sorted by a custom attribute (SPEC §14), walking the attribute's (attribute_id, value,
+ * user_live) index: its entries carry the user id (the table's key), so for one trash state the
+ * index's order is (value, id) already and a page stops after its rows, in either direction. A
+ * list of live and deleted users together walks both states and merges the two (each no further
+ * than the page's end). Users holding no value come
  * after every user holding one, whichever the direction (as an empty cell sorts last in a
  * spreadsheet), in id order of the same direction: they are read from the users' own index once
  * the holders run out.
@@ -52,7 +54,7 @@ async function holders(
   target: AttributeTarget,
   where: WhereOptions,
   dir: Dir,
-  page: { limit: number; offset: number; after?: Held },
+  page: { limit: number; offset: number; trash: TrashMode; after?: Held },
 ): Promise<Held[]> {
   const d = dir === 'desc' ? 'DESC' : 'ASC';
   const cmp = dir === 'desc' ? '<' : '>';
@@ -60,33 +62,46 @@ async function holders(
   const after = page.after
     ? ` AND (${col} ${cmp} :afterValue OR (${col} = :afterValue AND s.user_id ${cmp} :afterId))`
     : '';
-  const rows = await db.sequelize.query<{ id: number | string; value: string | number }>(
-    `SELECT s.user_id AS id, ${col} AS value ${holdersSql(db, target, where, after)}
-     ORDER BY ${col} ${d}, s.user_id ${d} LIMIT :limit OFFSET :offset`,
-    {
-      type: QueryTypes.SELECT,
-      replacements: {
-        limit: page.limit,
-        offset: page.offset,
-        ...(page.after ? { afterValue: page.after.value, afterId: page.after.id } : {}),
-      },
-      ...MAY_READ_REPLICA,
+  const walk = (mode: TrashMode) =>
+    `SELECT s.user_id AS id, ${col} AS value ${holdersSql(db, target, where, `${after} AND ${holderStateSql('s', mode)}`)}
+     ORDER BY ${col} ${d}, s.user_id ${d}`;
+  // SQLite compares a derived column in binary: the merge orders text as its index does (NOCASE).
+  const merged = target.column === 'text_value' && db.dialect === 'sqlite' ? 'value COLLATE NOCASE' : 'value';
+  const sql =
+    page.trash === 'with'
+      ? `SELECT id, value FROM (SELECT * FROM (${walk('without')} LIMIT :end) AS l
+           UNION ALL SELECT * FROM (${walk('only')} LIMIT :end) AS o) AS h
+         ORDER BY ${merged} ${d}, id ${d} LIMIT :limit OFFSET :offset`
+      : `${walk(page.trash)} LIMIT :limit OFFSET :offset`;
+  const rows = await db.sequelize.query<{ id: number | string; value: string | number }>(sql, {
+    type: QueryTypes.SELECT,
+    replacements: {
+      limit: page.limit,
+      offset: page.offset,
+      end: page.offset + page.limit,
+      ...(page.after ? { afterValue: page.after.value, afterId: page.after.id } : {}),
     },
-  );
+    ...MAY_READ_REPLICA,
+  });
   return rows.map((r) => ({ id: Number(r.id), value: target.column === 'number_value' ? Number(r.value) : r.value }));
 }
 
-async function countHolders(db: Database, target: AttributeTarget, where: WhereOptions): Promise<number> {
+async function countHolders(
+  db: Database,
+  target: AttributeTarget,
+  where: WhereOptions,
+  trash: TrashMode,
+): Promise<number> {
   const [row] = await db.sequelize.query<{ n: number | string }>(
-    `SELECT COUNT(*) AS n ${holdersSql(db, target, where)}`,
+    `SELECT COUNT(*) AS n ${holdersSql(db, target, where, ` AND ${holderStateSql('s', trash)}`)}`,
     { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
   );
   return Number(row?.n ?? 0);
 }
 
 /** Users without a value walk the users' (deleted_at, id) index, as the list by id does. */
-function emptyHints(db: Database, live: boolean) {
-  return db.dialect === 'mysql' && live
+function emptyHints(db: Database, trash: TrashMode) {
+  return db.dialect === 'mysql' && trash === 'without'
     ? { indexHints: [{ type: IndexHints.FORCE, values: ['users_deleted_id'] }] }
     : {};
 }
@@ -103,12 +118,12 @@ const SORT_CANDIDATES_MAX = 20_000;
  * (attribute_id, value) index alone) lets through, counted no further than the bound; null when
  * it has none.
  */
-async function fewestCandidates(db: Database, scope: AttributeScope): Promise<number | null> {
+async function fewestCandidates(db: Database, scope: AttributeScope, trash: TrashMode): Promise<number | null> {
   let fewest: number | null = null;
   for (const c of scope.conditions) {
     if (c.op !== 'in' && c.op !== 'range') continue;
     const [row] = await db.sequelize.query<{ n: number | string }>(
-      `SELECT COUNT(*) AS n FROM (${valueHoldersSql(db, c)} LIMIT ${SORT_CANDIDATES_MAX + 1}) AS candidates`,
+      `SELECT COUNT(*) AS n FROM (${valueHoldersSql(db, c, trash)} LIMIT ${SORT_CANDIDATES_MAX + 1}) AS candidates`,
       { type: QueryTypes.SELECT, ...MAY_READ_REPLICA },
     );
     const n = Number(row?.n ?? 0);
@@ -127,19 +142,21 @@ async function attributeSortedPage(
   target: AttributeTarget,
   where: WhereOptions,
   dir: Dir,
-  page: { limit: number; offset: number; live: boolean },
+  page: { limit: number; offset: number; trash: TrashMode },
 ): Promise<number[]> {
   const held = (await holders(db, target, where, dir, page)).map((h) => h.id);
   if (held.length === page.limit) return held;
   const before =
-    held.length > 0 || page.offset === 0 ? page.offset + held.length : await countHolders(db, target, where);
+    held.length > 0 || page.offset === 0
+      ? page.offset + held.length
+      : await countHolders(db, target, where, page.trash);
   const rest = await pageIds(
     db,
     { [Op.and]: [where, withoutValue(target)] },
     [['id', dir.toUpperCase()]],
     page.limit - held.length,
     Math.max(0, page.offset - before),
-    emptyHints(db, page.live),
+    emptyHints(db, page.trash),
   );
   return [...held, ...rest];
 }
@@ -154,7 +171,7 @@ export function attributeSortedBatches(
   target: AttributeTarget,
   where: WhereOptions,
   dir: Dir,
-  live: boolean,
+  trash: TrashMode,
 ): (size: number) => Promise<number[]> {
   let last: Held | undefined;
   let lastEmpty: number | undefined;
@@ -162,7 +179,12 @@ export function attributeSortedBatches(
   return async (size) => {
     const ids: number[] = [];
     if (!holdersDone) {
-      const rows = await holders(db, target, where, dir, { limit: size, offset: 0, ...(last ? { after: last } : {}) });
+      const rows = await holders(db, target, where, dir, {
+        limit: size,
+        offset: 0,
+        trash,
+        ...(last ? { after: last } : {}),
+      });
       last = rows.at(-1) ?? last;
       ids.push(...rows.map((r) => r.id));
       if (rows.length === size) return ids;
@@ -175,7 +197,7 @@ export function attributeSortedBatches(
       [['id', dir.toUpperCase()]],
       size - ids.length,
       0,
-      emptyHints(db, live),
+      emptyHints(db, trash),
     );
     lastEmpty = rest.at(-1) ?? lastEmpty;
     return [...ids, ...rest];
@@ -193,9 +215,9 @@ export async function idsSortedByAttribute(
   where: WhereOptions,
   order: OrderItem[],
   dir: Dir,
-  page: { limit: number; offset: number; live: boolean },
+  page: { limit: number; offset: number; trash: TrashMode },
 ): Promise<number[]> {
-  const fewest = await fewestCandidates(db, scope);
+  const fewest = await fewestCandidates(db, scope, page.trash);
   if (fewest !== null && fewest <= SORT_CANDIDATES_MAX) return pageIds(db, where, order, page.limit, page.offset);
   return attributeSortedPage(db, scope.sort, where, dir, page);
 }
