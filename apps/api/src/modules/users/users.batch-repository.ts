@@ -4,6 +4,7 @@ import type { AuthMethod } from '../../auth/actor.js';
 import { voidLinks } from '../../auth/user-links.js';
 import { chunks } from '../../repositories/chunks.js';
 import type { Target } from '../../domain/users.rules.js';
+import { withHolderStateDeferred } from './users.holder-state-deferral.js';
 import { withRoleKeysDeferred } from './users.role-keys-deferral.js';
 
 /**
@@ -79,12 +80,16 @@ export async function updateMany(
   const [set, value] =
     'is_active' in values ? ['is_active', values.is_active ? 1 : 0] : ['deleted_at', values.deleted_at];
   for (const part of chunks(ids)) {
-    await withRoleKeysDeferred(db, tx, part, async () => {
+    const write = async () => {
       await db.sequelize.query(
         `UPDATE users SET ${set} = :value, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)`,
         { replacements: { value, now: new Date(), ids: part }, transaction: tx },
       );
-    });
+    };
+    // A status change leaves the values' trash state alone (the trigger block only compares).
+    await withRoleKeysDeferred(db, tx, part, () =>
+      set === 'deleted_at' ? withHolderStateDeferred(db, tx, part, write) : write(),
+    );
   }
 }
 
