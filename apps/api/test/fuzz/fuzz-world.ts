@@ -155,9 +155,18 @@ export class FuzzWorld {
     const { Permission, Role, RolePermission } = this.t.db.models;
     const ids = new Map((await Permission.findAll()).map((p) => [p.name, p.id]));
     for (const [name, granted] of Object.entries(SEEDED_ROLES)) {
-      const [role] = await Role.findOrCreate({ where: { name }, defaults: { name } });
-      await RolePermission.destroy({ where: { role_id: role.id } });
-      await RolePermission.bulkCreate(granted.map((p) => ({ role_id: role.id, permission_id: ids.get(p) as number })));
+      // Holding the role's row: a delete of it still in flight from the last batch (a SCIM or
+      // REST request sent before the renewal) waits, instead of removing the role between its
+      // read and its grants (a foreign-key failure of the harness, not of the API).
+      await this.t.db.sequelize.transaction(async (transaction) => {
+        const found = await Role.findOne({ where: { name }, transaction, lock: transaction.LOCK.UPDATE });
+        const role = found ?? (await Role.create({ name }, { transaction }));
+        await RolePermission.destroy({ where: { role_id: role.id }, transaction });
+        await RolePermission.bulkCreate(
+          granted.map((p) => ({ role_id: role.id, permission_id: ids.get(p) as number })),
+          { transaction },
+        );
+      });
     }
   }
 
