@@ -14,7 +14,11 @@ import type { Database } from './database.js';
 export async function withTriggerDeferred(
   db: Database,
   tx: Transaction,
-  flag: '@user_stats_deferred' | '@user_role_keys_deferred' | '@user_attribute_values_deferred',
+  flag:
+    | '@user_stats_deferred'
+    | '@user_role_keys_deferred'
+    | '@user_attribute_values_deferred'
+    | '@user_role_enum_keys_deferred',
   write: () => Promise<void>,
   catchUp: () => Promise<unknown>,
 ): Promise<void> {

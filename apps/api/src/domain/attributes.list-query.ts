@@ -26,6 +26,8 @@ export interface AttributeTargetFacts {
   label: string;
   type: AttributeType;
   values: readonly string[] | null;
+  /** Its values are in the list keys per role (an enumeration, once they are built). */
+  roleKeyed?: boolean;
 }
 
 /** Where an attribute's values are stored: text types as text, the rest as a number (yes/no 1/0). */
@@ -37,6 +39,8 @@ export interface AttributeTarget {
   label: string;
   type: AttributeType;
   column: ValueColumn;
+  /** Its values are in the list keys per role (users.enum-keys.ts). */
+  roleKeyed: boolean;
 }
 
 export type StoredScalar = string | number;
@@ -68,6 +72,7 @@ const targetOf = (d: AttributeTargetFacts): AttributeTarget => ({
   label: d.label,
   type: d.type,
   column: valueColumnOf(d.type),
+  roleKeyed: d.roleKeyed === true,
 });
 
 /** The type alone judges a filter's value: a bound or a pattern of the definition does not. */

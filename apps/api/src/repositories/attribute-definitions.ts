@@ -28,6 +28,7 @@ export interface AttributeRecord {
   created_at: Date | string;
   updated_at: Date | string;
   changing_until: Date | string | null;
+  enum_keys_ready: unknown;
 }
 
 /** A declared attribute, read. */
@@ -41,6 +42,11 @@ export interface AttributeDefinition extends AttributeRules {
   updatedAt: Date;
   /** A schema change is walking its values now: writes of them are refused (attributes.change-lease.ts). */
   changing: boolean;
+  /**
+   * An enumeration whose list keys per role are complete (migration 0036): a role-filtered list
+   * may count its values there. False for every other type, and while a retype builds them.
+   */
+  roleKeyed: boolean;
 }
 
 const bool = (v: unknown) => v === true || Number(v) === 1;
@@ -61,6 +67,7 @@ export function toDefinition(r: AttributeRecord): AttributeDefinition {
     createdAt: date(r.created_at),
     changing: r.changing_until !== null && date(r.changing_until).getTime() > Date.now(),
     updatedAt: date(r.updated_at),
+    roleKeyed: r.type === 'enum' && bool(r.enum_keys_ready),
   };
 }
 

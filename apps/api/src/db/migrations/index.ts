@@ -33,6 +33,7 @@ import { jobItemChanges } from './0032-job-item-changes.js';
 import { seededRoleDescriptions } from './0033-seeded-role-descriptions.js';
 import { userRoleKeys } from './0034-user-role-keys.js';
 import { attributeHolderState } from './0035-attribute-holder-state.js';
+import { userRoleEnumKeys } from './0036-user-role-enum-keys.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -72,4 +73,5 @@ export const MIGRATIONS: readonly Migration[] = [
   seededRoleDescriptions,
   userRoleKeys,
   attributeHolderState,
+  userRoleEnumKeys,
 ];

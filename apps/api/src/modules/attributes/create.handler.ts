@@ -38,8 +38,8 @@ export async function createAttribute({ ctx, input }: ManageCall<AttributeCreate
     const now = new Date();
     const columns = definitionColumns(input);
     await db.sequelize.query(
-      `INSERT INTO attributes (\`key\`, label, type, enum_values, required, is_unique, validators, sensitivity, description, created_at, updated_at)
-       VALUES (:key, :label, :type, :enum_values, :required, :is_unique, :validators, :sensitivity, :description, :now, :now)`,
+      `INSERT INTO attributes (\`key\`, label, type, enum_values, required, is_unique, validators, sensitivity, description, created_at, updated_at, enum_keys_ready)
+       VALUES (:key, :label, :type, :enum_values, :required, :is_unique, :validators, :sensitivity, :description, :now, :now, 1)`,
       { replacements: { key: input.key, ...columns, now }, transaction: tx },
     );
     const created = await findDefinition(db, input.key, tx);

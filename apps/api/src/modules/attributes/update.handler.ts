@@ -5,6 +5,7 @@ import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
 import type { ManageCall } from './attributes.call.js';
 import type { Database } from '../../db/database.js';
 import { type RenewLease, withChangeLease } from './attributes.change-lease.js';
+import { rebuildEnumKeys, retypesEnumKeys } from './attribute-enum-keys.js';
 import { affectsValues, type NextDefinition, walkValues } from './attributes.impact.js';
 import {
   type AttributeDefinition,
@@ -49,15 +50,18 @@ export async function updateAttribute({
     if (!clearing && impact.holders > 0 && affectsValues(current, next)) {
       await walkValues(db, current, next, true, renew);
     }
-    return writeTransaction(db, async (tx) => {
+    // Into or out of the list keys per role: not counted on until rebuilt (attribute-enum-keys.ts).
+    const retyped = retypesEnumKeys(current.type, next.type);
+    const now = new Date();
+    const saved = await writeTransaction(db, async (tx) => {
       const before = await findDefinition(db, input.key, tx, true);
       const columns = definitionColumns(next);
       await db.sequelize.query(
         `UPDATE attributes SET label = :label, type = :type, enum_values = :enum_values, required = :required,
                 is_unique = :is_unique, validators = :validators, sensitivity = :sensitivity,
-                description = :description, updated_at = :now, changing_until = NULL
+                description = :description, updated_at = :now, changing_until = NULL${retyped ? ', enum_keys_ready = 0' : ''}
           WHERE id = :id`,
-        { replacements: { ...columns, now: new Date(), id: before.id }, transaction: tx },
+        { replacements: { ...columns, now, id: before.id }, transaction: tx },
       );
       const after = await findDefinition(db, input.key, tx);
       await recordChange(db, tx, {
@@ -72,6 +76,8 @@ export async function updateAttribute({
       const holders = await holdersOf(db, [after.id], tx);
       return { item: toAttribute(after, holders.get(after.id) ?? 0) };
     });
+    if (retyped) await rebuildEnumKeys(db, current.id, now);
+    return saved;
   });
 }
 

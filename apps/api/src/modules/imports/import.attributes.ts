@@ -13,6 +13,7 @@ import {
 } from '../attributes/attributes.repository.js';
 import { namedAccount } from './import.decide.js';
 import { readAttributeCell, userCellEmail } from './import.attribute-cells.js';
+import { withValueKeysDeferred } from '../users/users.enum-keys-deferral.js';
 import type { LineProblem, ValidLine } from './import.lines.js';
 
 /**
@@ -199,23 +200,23 @@ export async function storeValues(
   for (const item of items)
     byAttribute.set(item.write.definition.id, [...(byAttribute.get(item.write.definition.id) ?? []), item]);
   for (const [attributeId, group] of byAttribute) {
-    if (replacing) {
-      await db.sequelize.query(
-        'DELETE FROM user_attribute_values WHERE attribute_id = :attributeId AND user_id IN (:ids)',
-        {
-          replacements: { attributeId, ids: group.map((g) => g.userId) },
-          transaction: tx,
-        },
-      );
-    }
+    const ids = group.map((g) => g.userId);
     const rows = group.flatMap(({ userId, write }) => {
       if (write.value === null) return [];
       const c = valueColumns(write.value, write.definition.unique);
       return [[attributeId, userId, c.text_value, c.number_value, c.unique_value]];
     });
-    for (let i = 0; i < rows.length; i += 1_000) {
-      await db.sequelize.query(VALUES_INSERT, { replacements: { rows: rows.slice(i, i + 1_000) }, transaction: tx });
-    }
+    await withValueKeysDeferred(db, tx, attributeId, ids, async () => {
+      if (replacing) {
+        await db.sequelize.query(
+          'DELETE FROM user_attribute_values WHERE attribute_id = :attributeId AND user_id IN (:ids)',
+          { replacements: { attributeId, ids }, transaction: tx },
+        );
+      }
+      for (let i = 0; i < rows.length; i += 1_000) {
+        await db.sequelize.query(VALUES_INSERT, { replacements: { rows: rows.slice(i, i + 1_000) }, transaction: tx });
+      }
+    });
   }
 }
 

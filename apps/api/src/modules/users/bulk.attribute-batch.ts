@@ -13,6 +13,7 @@ import { permissionsBeyond } from '../../repositories/held-permissions.js';
 import { storedValue, valueColumns } from '../attributes/attributes.repository.js';
 import type { BulkAttribute } from './bulk.attributes.js';
 import { lockTargets } from './users.batch-repository.js';
+import { withValueKeysDeferred } from './users.enum-keys-deferral.js';
 
 /**
  * One batch of a bulk setAttribute (over ids, or a job's chunk) in the caller's transaction: each
@@ -73,20 +74,22 @@ async function write(
   const now = new Date();
   for (const part of chunks(ids)) {
     const holding = part.filter((id) => had.has(id));
-    if (holding.length > 0) {
-      await db.sequelize.query(
-        'DELETE FROM user_attribute_values WHERE attribute_id = :attributeId AND user_id IN (:ids)',
-        {
-          replacements: { attributeId: a.definition.id, ids: holding },
-          transaction: tx,
-        },
-      );
-    }
-    if (a.value !== null) {
-      const c = valueColumns(a.value, a.definition.unique);
-      const rows = part.map((id) => [a.definition.id, id, c.text_value, c.number_value, c.unique_value]);
-      await insertMany(db, tx, VALUES_INSERT, rows, rows.length);
-    }
+    await withValueKeysDeferred(db, tx, a.definition.id, part, async () => {
+      if (holding.length > 0) {
+        await db.sequelize.query(
+          'DELETE FROM user_attribute_values WHERE attribute_id = :attributeId AND user_id IN (:ids)',
+          {
+            replacements: { attributeId: a.definition.id, ids: holding },
+            transaction: tx,
+          },
+        );
+      }
+      if (a.value !== null) {
+        const c = valueColumns(a.value, a.definition.unique);
+        const rows = part.map((id) => [a.definition.id, id, c.text_value, c.number_value, c.unique_value]);
+        await insertMany(db, tx, VALUES_INSERT, rows, rows.length);
+      }
+    });
     // As the edit form's save: a form opened before this change is now stale.
     await db.sequelize.query('UPDATE users SET lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)', {
       replacements: { now, ids: part },

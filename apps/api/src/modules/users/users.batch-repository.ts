@@ -4,6 +4,7 @@ import type { AuthMethod } from '../../auth/actor.js';
 import { voidLinks } from '../../auth/user-links.js';
 import { chunks } from '../../repositories/chunks.js';
 import type { Target } from '../../domain/users.rules.js';
+import { withEnumKeysDeferred } from './users.enum-keys-deferral.js';
 import { withHolderStateDeferred } from './users.holder-state-deferral.js';
 import { withRoleKeysDeferred } from './users.role-keys-deferral.js';
 
@@ -77,7 +78,7 @@ export async function updateMany(
   ids: readonly number[],
   values: { is_active: boolean } | { deleted_at: Date | null },
 ): Promise<void> {
-  const [set, value] =
+  const [set, value]: ['is_active', number] | ['deleted_at', Date | null] =
     'is_active' in values ? ['is_active', values.is_active ? 1 : 0] : ['deleted_at', values.deleted_at];
   for (const part of chunks(ids)) {
     const write = async () => {
@@ -87,8 +88,9 @@ export async function updateMany(
       );
     };
     // A status change leaves the values' trash state alone (the trigger block only compares).
+    const keyed = () => withEnumKeysDeferred(db, tx, part, set, write);
     await withRoleKeysDeferred(db, tx, part, () =>
-      set === 'deleted_at' ? withHolderStateDeferred(db, tx, part, write) : write(),
+      set === 'deleted_at' ? withHolderStateDeferred(db, tx, part, keyed) : keyed(),
     );
   }
 }

@@ -10,6 +10,7 @@ import type { UsersConfig } from '../../users-config.js';
 import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
 import { attributeConditions, type ScopedUsersQuery, sortValueSql, valueIndexCount } from './users.attributes-query.js';
+import { enumKeysCount } from './users.enum-keys.js';
 import { roleKeysCount } from './users.role-keys.js';
 
 /** The trash views need more than users.view (SPEC §3); refused before any query runs. */
@@ -112,7 +113,8 @@ function countedByStats(query: UsersListQuery, s: Required<UsersStats>): number 
 
 /**
  * The exact number of users matching the query (select all matching needs every one): from the
- * counters, else the role's list keys, else one attribute's value index, else the users table.
+ * counters, else the list keys per role and enumeration value, else the role's list keys, else
+ * one attribute's value index, else the users table.
  */
 export async function countUsers(
   db: Database,
@@ -121,12 +123,19 @@ export async function countUsers(
   stats?: Required<UsersStats>,
 ): Promise<number> {
   const counted = countedByStats(query, stats ?? (await readStats(db)));
-  return counted ?? roleKeysCount(db, query, null) ?? valueIndexCount(db, query, null) ?? countWhere(db, where);
+  return (
+    counted ??
+    enumKeysCount(db, query, null) ??
+    roleKeysCount(db, query, null) ??
+    valueIndexCount(db, query, null) ??
+    countWhere(db, where)
+  );
 }
 
 /**
  * The list's total, honest and cheap: exact from the counters when they answer; otherwise the
- * rows are counted only up to the bound (`boundedTotal`), on the role's list keys when they hold
+ * rows are counted only up to the bound (`boundedTotal`), on the keys per role and enumeration
+ * value when they hold the query (users.enum-keys.ts), on the role's list keys when they hold
  * the query (users.role-keys.ts), else on one attribute's value index when the query is custom
  * attributes alone (users.attributes-query.ts), else on the users table.
  */
@@ -140,7 +149,10 @@ export async function listTotal(
   if (counted !== null) return { total: counted, exact: true };
   const bound = LIST_COUNT_BOUND + 1;
   return boundedTotal(
-    await (roleKeysCount(db, query, bound) ?? valueIndexCount(db, query, bound) ?? countWhereUpTo(db, where, bound)),
+    await (enumKeysCount(db, query, bound) ??
+      roleKeysCount(db, query, bound) ??
+      valueIndexCount(db, query, bound) ??
+      countWhereUpTo(db, where, bound)),
   );
 }
 
