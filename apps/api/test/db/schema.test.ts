@@ -93,6 +93,8 @@ describe('migrations', () => {
         // The links mail carries (migration 0019): invitations and password resets, hashed.
         'user_links',
         'user_permissions',
+        // Each role's list keys per enumeration value (migration 0036): what its counts read.
+        'user_role_enum_keys',
         // Each role's list keys (migration 0034): what the role-filtered list reads.
         'user_role_keys',
         'user_roles',
