@@ -103,6 +103,7 @@ export async function openUserBatches(
     return plainUserRows<ExportRawRow>(db, { attributes: columns as never, where, order, limit: size, ...hints });
   };
 
+  const paths = attributes.map((d) => attributePath(d.key));
   const read = async (last: UserExportRow | undefined): Promise<UserExportRow[]> => {
     const raw = await rawRows(last);
     const ids = raw.map((r) => Number(r.id));
@@ -126,7 +127,7 @@ export async function openUserBatches(
         deleted_at: deleted === null ? null : isoOf(deleted),
       };
       const held = values?.get(id);
-      for (const d of attributes) row[attributePath(d.key)] = held?.[d.key] ?? null;
+      for (let i = 0; i < paths.length; i++) row[paths[i] as `attributes.${string}`] = held?.[i] ?? null;
       return row;
     });
   };
