@@ -6,9 +6,10 @@ import type { Migration } from './migration.js';
  * The list keys per role and enumeration value (issue 38; docs/database.md, "List keys per role
  * and enumeration value"): one row per live user, enumeration attribute they hold a value of, and
  * role they hold, carrying the value and the user's status. "How many active managers are in
- * Sales" is then one range of one index, (attribute_id, text_value, role_id, is_active), where it
- * probed a role's key for each of the department's holders (at a million users, 47 000 probes for
- * 10 001 matches, 61.8 ms).
+ * Sales" is then one range of the table's primary key, (attribute_id, text_value, role_id,
+ * user_id), each status read from its row where it lies (a status change moves no index entry:
+ * a bulk job changes hundreds of thousands), where it probed a role's key for each of the
+ * department's holders (at a million users, 47 000 probes for 10 001 matches, 61.8 ms).
  *
  * Kept exact in the writer's transaction, whatever the path (API, bulk, import, SCIM, CLI, a
  * hand-written statement), by row triggers:
@@ -160,22 +161,25 @@ export const userRoleEnumKeys: Migration = {
       onDelete: 'CASCADE',
       onUpdate: 'CASCADE',
     });
+    // The primary key, in this column order, is the count's range: InnoDB keeps the rows in it,
+    // so "Sales, manager" is one contiguous run of rows and each status is read where it lies.
     await qi.createTable(
       TABLE,
       {
-        user_id: fk('users'),
         attribute_id: fk('attributes'),
+        text_value: { type: t.ciText(255), allowNull: false, primaryKey: true },
         role_id: fk('roles'),
-        text_value: { type: t.ciText(255), allowNull: false },
+        user_id: fk('users'),
         is_active: { type: DataTypes.BOOLEAN, allowNull: false },
       },
       dialect === 'mysql' ? { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci', engine: 'InnoDB' } : {},
     );
-    // The count's range; the user id rides along in every entry (the primary key's first column).
-    await qi.addIndex(TABLE, ['attribute_id', 'text_value', 'role_id', 'is_active'], {
-      name: 'user_role_enum_keys_count',
+    // A user's rows (every rewrite), one per attribute and role; the users foreign key's index.
+    await qi.addIndex(TABLE, ['user_id', 'attribute_id', 'role_id'], {
+      name: 'user_role_enum_keys_user',
+      unique: true,
     });
-    // The role's foreign key needs one of its own (a role's cascade); the attribute's is the count's.
+    // The role's foreign key needs one of its own (a role's cascade); the attribute's is the key's.
     await qi.addIndex(TABLE, ['role_id'], { name: 'user_role_enum_keys_role' });
     if (dialect === 'mysql') {
       await qi.sequelize.query('ALTER TABLE attributes ADD COLUMN enum_keys_ready TINYINT(1) NOT NULL DEFAULT 0');

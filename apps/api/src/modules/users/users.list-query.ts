@@ -9,14 +9,19 @@ import type { Actor } from '../../auth/actor.js';
 import type { UsersConfig } from '../../users-config.js';
 import { countWhere, countWhereUpTo, estimatedRows, readStats } from './users.read-repository.js';
 import { usersMapping } from './users.mapping.js';
-import { attributeConditions, type ScopedUsersQuery, sortValueSql, valueIndexCount } from './users.attributes-query.js';
+import {
+  attributeConditions,
+  type ScopedUsersQuery,
+  sortValueSql,
+  trashModeOf,
+  valueIndexCount,
+} from './users.attributes-query.js';
 import { enumKeysCount } from './users.enum-keys.js';
 import { roleKeysCount } from './users.role-keys.js';
 
 /** The trash views need more than users.view (SPEC §3); refused before any query runs. */
 export function assertTrashAllowed(actor: Actor, query: Pick<UsersListQuery, 'filters'>): void {
-  const mode = query.filters.trashed?.value ?? 'without';
-  if (mode !== 'without' && !canSeeTrash(actor)) {
+  if (trashModeOf(query) !== 'without' && !canSeeTrash(actor)) {
     throw new AppError(
       'FORBIDDEN',
       'You need the users.restore or users.forceDelete permission to see deleted users.',
@@ -73,7 +78,7 @@ const SORT_INDEX: Record<string, string> = {
  * the sort's index, so they walk it in order and stop after LIMIT rows. Counts are not hinted.
  */
 export function orderedReadHints(db: Database, query: UsersListQuery): { indexHints?: IndexHint[] } {
-  if (db.dialect !== 'mysql' || (query.filters.trashed?.value ?? 'without') !== 'without') return {};
+  if (db.dialect !== 'mysql' || trashModeOf(query) !== 'without') return {};
   const index = SORT_INDEX[query.order[0]?.[0] ?? 'id'];
   return index ? { indexHints: [{ type: IndexHints.FORCE, values: [index] }] } : {};
 }
@@ -101,9 +106,9 @@ export function idWalkHints(
  * most the status and trash filters): one row read instead of a COUNT. Null otherwise.
  */
 function countedByStats(query: UsersListQuery, s: Required<UsersStats>): number | null {
-  const { trashed, is_active, ...others } = query.filters;
+  const { trashed: _trashed, is_active, ...others } = query.filters;
   const narrowed = query.q !== null || Object.values(others).some((v) => v !== undefined);
-  const mode = trashed?.value ?? 'without';
+  const mode = trashModeOf(query);
   if (narrowed || (is_active && mode !== 'without')) return null;
   if (mode === 'only') return s.trashed;
   if (mode === 'with') return s.total + s.trashed;
@@ -176,7 +181,7 @@ export async function rangeReadHints(
   need: { offset: number; limit: number },
 ): Promise<{ indexHints?: IndexHint[] }> {
   const sortKey = query.order[0]?.[0] ?? 'id';
-  const live = (query.filters.trashed?.value ?? 'without') === 'without';
+  const live = trashModeOf(query) === 'without';
   if (db.dialect !== 'mysql' || !live || !query.filters.created_between || sortKey === 'created_at') return {};
   const index = query.filters.is_active ? 'users_deleted_active_created' : 'users_deleted_created';
   const rangeRows = await estimatedRows(db, where, index);
