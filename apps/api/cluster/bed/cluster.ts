@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { API_DIR, ApiInstance } from './api-instance.js';
 import { LoadBalancer } from './haproxy.js';
 import { MariaDbInstance, replicate, waitForCatchUp } from './mariadb.js';
-import { freePort } from './ports.js';
+import { freePort, sleep } from './ports.js';
 import { bedSecrets, scanBedForSecrets } from './secret-scan.js';
 
 const run = promisify(execFile);
@@ -143,13 +143,27 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   }
 }
 
-/** Signs in through `baseUrl` and returns the session cookie pair. */
+/** How long a sign-in waits for the balancer to have a ready instance again. */
+const LOGIN_PATIENCE_MS = 20_000;
+
+/**
+ * Signs in through `baseUrl` and returns the session cookie pair. A 503 (no instance ready: a
+ * health check missed while the machine is loaded, as in CI beside the browser tests) is retried
+ * after its Retry-After, as a client does, for up to LOGIN_PATIENCE_MS; any other answer is final.
+ */
 export async function login(baseUrl: string, email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
+  const until = Date.now() + LOGIN_PATIENCE_MS;
+  let res: Response;
+  for (;;) {
+    res = await fetch(`${baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (res.status !== 503 || Date.now() >= until) break;
+    await res.text();
+    await sleep(1_000 * Number(res.headers.get('retry-after') ?? 1));
+  }
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   const sid = res.headers.getSetCookie().find((c) => c.startsWith('sid='));
   if (!sid) throw new Error('no session cookie');
