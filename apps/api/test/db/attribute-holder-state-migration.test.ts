@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/database.js';
 import { createMigrator, migrate } from '../../src/db/migrations/migrator.js';
 import { seedPermissionsAndRoles } from '../../src/seed/base.seeder.js';
 import { given } from '../support/given.js';
+import { usersUpdateTriggerBody } from '../support/users-trigger.js';
 import { createTestDatabaseTarget, openTestDatabase, type TestDatabaseTarget } from '../support/test-db.js';
 
 /**
@@ -43,15 +44,7 @@ const indexColumns = async (name: string): Promise<string[]> => {
 let users: number[] = [];
 /** The users update trigger's body as migration 0034 left it (MariaDB: one trigger holds every block). */
 let triggerBefore: string | null = null;
-const triggerBody = async (): Promise<string | null> => {
-  if (db.dialect !== 'mysql') return null;
-  const [row] = await db.sequelize.query<{ body: string }>(
-    `SELECT ACTION_STATEMENT AS body FROM information_schema.TRIGGERS
-      WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME = 'users_after_update'`,
-    { type: QueryTypes.SELECT },
-  );
-  return row?.body ?? null;
-};
+const triggerBody = () => usersUpdateTriggerBody(db);
 
 beforeAll(async () => {
   target = await createTestDatabaseTarget();
