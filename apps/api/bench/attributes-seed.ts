@@ -64,8 +64,10 @@ async function definitionIds(conn: mysql.Connection): Promise<number[]> {
   const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
   for (const a of BENCH_ATTRIBUTES) {
     await conn.query(
-      `INSERT IGNORE INTO attributes (\`key\`, label, type, enum_values, required, is_unique, validators, sensitivity, description, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 0, ?, '{}', 'none', NULL, ?, ?)`,
+      // Declared before any value is stored, the triggers keep its list keys from the first value
+      // on: ready, as an attribute created through the API is.
+      `INSERT IGNORE INTO attributes (\`key\`, label, type, enum_values, required, is_unique, validators, sensitivity, description, enum_keys_ready, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 0, ?, '{}', 'none', NULL, 1, ?, ?)`,
       [a.key, a.label, a.type, a.values ? JSON.stringify(a.values) : null, a.unique ? 1 : 0, now, now],
     );
   }

@@ -1,5 +1,6 @@
 import { type Job, type JobShow, PERMISSIONS } from '@app/contracts';
 import ExcelJS from 'exceljs';
+import { QueryTypes } from 'sequelize';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../support/given.js';
 import { request } from '../support/http.js';
@@ -234,6 +235,35 @@ describe('POST /users/imports with custom attribute columns', () => {
     const undo = await bed.waitForJob(res.json().job.id);
     expect(undo).toMatchObject({ status: 'succeeded', progress: { changed: 1 } });
     expect((await userOf(`gus.${w}@example.com`))?.attributes).toEqual({ department: 'Sales' });
+  });
+
+  it('undoing an import that created accounts takes their list keys and live values with them', async () => {
+    const w = fresh();
+    const { job } = await importAndWait(
+      csv([
+        'name,email,department,roles',
+        `Ivy,ivy.${w}@example.com,Sales,viewer`,
+        `Jon,jon.${w}@example.com,Support,viewer`,
+      ]),
+    );
+    const created = await bed.t.db.models.User.findAll({
+      where: { email: [`ivy.${w}@example.com`, `jon.${w}@example.com`] },
+    });
+    const ids = created.map((u) => u.id);
+    const held = async () => {
+      const [row] = await bed.t.db.sequelize.query<{ keys: number | string; live: number | string }>(
+        `SELECT (SELECT COUNT(*) FROM user_role_enum_keys WHERE user_id IN (:ids)) AS \`keys\`,
+                (SELECT COUNT(*) FROM user_attribute_values WHERE user_id IN (:ids) AND user_live = 1) AS live`,
+        { replacements: { ids }, type: QueryTypes.SELECT },
+      );
+      return { keys: Number(row?.keys), live: Number(row?.live) };
+    };
+    expect(ids).toHaveLength(2);
+    expect(await held()).toEqual({ keys: 2, live: 2 });
+    const res = await bed.admin.post(`/api/jobs/${job.id}/undo`);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await bed.waitForJob(res.json().job.id)).toMatchObject({ status: 'succeeded', progress: { changed: 2 } });
+    expect(await held()).toEqual({ keys: 0, live: 0 });
   });
 
   // Last: a required attribute applies to every later creation in this file.

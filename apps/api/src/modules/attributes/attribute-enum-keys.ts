@@ -12,6 +12,21 @@ import { writeTransaction } from '../../db/transaction.js';
  */
 const BATCH = 5_000;
 
+/**
+ * The keys' rows as the values, the users and their roles say, for the values `where` picks (a
+ * fixed condition on `v`, the values, or `u`, their users, with named replacements): one row per
+ * live holder of an enumeration value and role they hold. Every writer of the keys outside the
+ * triggers (the deferred catch-ups, the rebuild after a retype) selects through this one query.
+ */
+export const enumKeysRows = (where: string): string =>
+  `SELECT v.user_id, v.attribute_id, ur.role_id, v.text_value, u.is_active
+     FROM user_attribute_values v JOIN attributes a ON a.id = v.attribute_id AND a.type = 'enum'
+     JOIN users u ON u.id = v.user_id JOIN user_roles ur ON ur.user_id = v.user_id
+    WHERE ${where} AND u.deleted_at IS NULL AND v.text_value IS NOT NULL`;
+
+/** The keys' columns, in the order `enumKeysRows` selects them. */
+export const ENUM_KEYS_COLUMNS = '(user_id, attribute_id, role_id, text_value, is_active)';
+
 /** Whether a change from `before` to `after` moves the attribute into or out of the keys. */
 export const retypesEnumKeys = (before: AttributeType, after: AttributeType): boolean =>
   (before === 'enum') !== (after === 'enum');
@@ -40,12 +55,8 @@ export async function rebuildEnumKeys(db: Database, attributeId: number, version
       );
       // Rows of an enumeration only: for any other type the select finds none.
       await db.sequelize.query(
-        `${insert} INTO user_role_enum_keys (user_id, attribute_id, role_id, text_value, is_active)
-         SELECT v.user_id, v.attribute_id, ur.role_id, v.text_value, u.is_active
-           FROM user_attribute_values v JOIN attributes a ON a.id = v.attribute_id AND a.type = 'enum'
-           JOIN users u ON u.id = v.user_id JOIN user_roles ur ON ur.user_id = v.user_id
-          WHERE v.attribute_id = :id AND v.user_id BETWEEN :from AND :to
-            AND u.deleted_at IS NULL AND v.text_value IS NOT NULL`,
+        `${insert} INTO user_role_enum_keys ${ENUM_KEYS_COLUMNS}
+         ${enumKeysRows('v.attribute_id = :id AND v.user_id BETWEEN :from AND :to')}`,
         { replacements: range, transaction: tx },
       );
     });

@@ -9,9 +9,9 @@ import { recordJobEnd } from '../../jobs/job-end.js';
 import { type JobRow, parseJson, type UndoJobParams, type UndoJobState } from '../../jobs/job-rows.js';
 import type { JobKindRunner } from '../../jobs/runner.js';
 import { auditOriginOf, diff, recordChange } from '../../journal/journal.js';
-import { revokeCredentials } from '../users/users.batch-repository.js';
-import { withStatsDeferred } from '../users/users.stats-deferral.js';
-import { withRoleKeysDeferred } from '../users/users.role-keys-deferral.js';
+import { withTriggersDeferred } from '../../db/trigger-deferral.js';
+import { revokeCredentials, userStateBlocks } from '../users/users.batch-repository.js';
+import { statsBlock, withStatsDeferred } from '../users/users.stats-deferral.js';
 import { importChangesAfter } from './imports.undo-repository.js';
 import { updateAccount } from './imports.accounts.js';
 import type { HandlerContext } from '../../context.js';
@@ -45,13 +45,17 @@ async function applyPlans(
       active: -removed.filter((p) => p.target.is_active).length,
       trashed: removed.length,
     };
-    await withStatsDeferred(db, tx, delta, () =>
-      withRoleKeysDeferred(db, tx, ids, async () => {
+    // The counters and every key table catch up once for the chunk, as a bulk delete's do.
+    await withTriggersDeferred(
+      db,
+      tx,
+      [statsBlock(db, tx, delta), ...userStateBlocks(db, tx, ids, 'deleted_at')],
+      async () => {
         await db.sequelize.query(
           'UPDATE users SET is_active = 0, deleted_at = :now, lock_version = lock_version + 1, updated_at = :now WHERE id IN (:ids)',
           { replacements: { ids, now: sqlDate(db, now) }, transaction: tx },
         );
-      }),
+      },
     );
     await revokeCredentials(db, tx, ids);
     await recordChange(db, tx, { ...origin, action: 'users.bulk.delete', targetType: 'user', targetIds: ids });

@@ -4,9 +4,10 @@ import type { AuthMethod } from '../../auth/actor.js';
 import { voidLinks } from '../../auth/user-links.js';
 import { chunks } from '../../repositories/chunks.js';
 import type { Target } from '../../domain/users.rules.js';
-import { withEnumKeysDeferred } from './users.enum-keys-deferral.js';
-import { withHolderStateDeferred } from './users.holder-state-deferral.js';
-import { withRoleKeysDeferred } from './users.role-keys-deferral.js';
+import { type DeferredBlock, withTriggersDeferred } from '../../db/trigger-deferral.js';
+import { enumKeysBlock } from './users.enum-keys-deferral.js';
+import { holderStateBlock } from './users.holder-state-deferral.js';
+import { roleKeysBlock } from './users.role-keys-deferral.js';
 
 /**
  * Statements over many users at once (bulk, and the single routes that share them), written as
@@ -71,6 +72,23 @@ export async function lockTargets(db: Database, tx: Transaction, ids: readonly n
   return (await lockTargetsWithVersions(db, tx, ids)).targets;
 }
 
+/**
+ * The trigger blocks a batch write of users' status (`set: 'is_active'`) or trash dates
+ * (`'deleted_at'`, the status with it or not) defers, each catching up after the batch for
+ * exactly `ids`: the role keys, the enumeration keys and, for a trash change, the values' holder
+ * state (a status change leaves that alone: its block only compares).
+ */
+export function userStateBlocks(
+  db: Database,
+  tx: Transaction,
+  ids: readonly number[],
+  set: 'is_active' | 'deleted_at',
+): DeferredBlock[] {
+  const blocks = [enumKeysBlock(db, tx, ids, set), roleKeysBlock(db, tx, ids)];
+  if (set === 'deleted_at') blocks.push(holderStateBlock(db, tx, ids));
+  return blocks;
+}
+
 /** Sets the status or the trash date of many users, bumping their optimistic-lock counter. */
 export async function updateMany(
   db: Database,
@@ -87,11 +105,7 @@ export async function updateMany(
         { replacements: { value, now: new Date(), ids: part }, transaction: tx },
       );
     };
-    // A status change leaves the values' trash state alone (the trigger block only compares).
-    const keyed = () => withEnumKeysDeferred(db, tx, part, set, write);
-    await withRoleKeysDeferred(db, tx, part, () =>
-      set === 'deleted_at' ? withHolderStateDeferred(db, tx, part, keyed) : keyed(),
-    );
+    await withTriggersDeferred(db, tx, userStateBlocks(db, tx, part, set), write);
   }
 }
 

@@ -1,41 +1,37 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { withTriggerDeferred } from '../../db/trigger-deferral.js';
+import { type DeferredBlock, withTriggersDeferred } from '../../db/trigger-deferral.js';
+import { ENUM_KEYS_COLUMNS, enumKeysRows } from '../attributes/attribute-enum-keys.js';
 
 /**
- * Runs a batch write of users' status (`set: 'is_active'`) or trash dates (`'deleted_at'`) with
- * the enumeration keys' block of the users update trigger standing aside on this transaction's
- * connection, then brings the list keys per role and enumeration value (migration 0036) of
- * exactly those users up to date in the same transaction: their status in one statement, or,
- * for a trash change, the deleted users' rows dropped and the restored users' rows written.
- * `ids` must name every user `write` changes: their rows are locked by the caller. On SQLite the
- * triggers do the work as usual.
+ * The enumeration keys' block of the users update trigger, deferred for a batch write of users'
+ * status (`set: 'is_active'`) or trash dates (`'deleted_at'`): after the write, the list keys per
+ * role and enumeration value (migration 0036) of exactly those users are brought up to date in
+ * the same transaction: their status in one statement, or, for a trash change, the deleted
+ * users' rows dropped and the restored users' rows written. `ids` must name every user the write
+ * changes: their rows are locked by the caller.
  */
-export function withEnumKeysDeferred(
+export function enumKeysBlock(
   db: Database,
   tx: Transaction,
   ids: readonly number[],
   set: 'is_active' | 'deleted_at',
-  write: () => Promise<void>,
-): Promise<void> {
-  if (ids.length === 0) return write();
+): DeferredBlock {
   const run = (sql: string) => db.sequelize.query(sql, { replacements: { ids: [...ids] }, transaction: tx });
-  return withTriggerDeferred(db, tx, '@user_role_enum_keys_deferred', write, async () => {
-    if (set === 'is_active') {
-      await run(`UPDATE user_role_enum_keys k JOIN users u ON u.id = k.user_id SET k.is_active = u.is_active
-                  WHERE k.user_id IN (:ids)`);
-      return;
-    }
-    await run(`DELETE k FROM user_role_enum_keys k JOIN users u ON u.id = k.user_id
-                WHERE k.user_id IN (:ids) AND u.deleted_at IS NOT NULL`);
-    await run(`INSERT INTO user_role_enum_keys (user_id, attribute_id, role_id, text_value, is_active)
-               SELECT u.id, v.attribute_id, ur.role_id, v.text_value, u.is_active
-                 FROM users u JOIN user_attribute_values v ON v.user_id = u.id
-                 JOIN attributes a ON a.id = v.attribute_id AND a.type = 'enum'
-                 JOIN user_roles ur ON ur.user_id = u.id
-                WHERE u.id IN (:ids) AND u.deleted_at IS NULL AND v.text_value IS NOT NULL
-               ON DUPLICATE KEY UPDATE text_value = VALUES(text_value), is_active = VALUES(is_active)`);
-  });
+  return {
+    flag: '@user_role_enum_keys_deferred',
+    catchUp: async () => {
+      if (set === 'is_active') {
+        await run(`UPDATE user_role_enum_keys k JOIN users u ON u.id = k.user_id SET k.is_active = u.is_active
+                    WHERE k.user_id IN (:ids)`);
+        return;
+      }
+      await run(`DELETE k FROM user_role_enum_keys k JOIN users u ON u.id = k.user_id
+                  WHERE k.user_id IN (:ids) AND u.deleted_at IS NOT NULL`);
+      await run(`INSERT INTO user_role_enum_keys ${ENUM_KEYS_COLUMNS} ${enumKeysRows('u.id IN (:ids)')}
+                 ON DUPLICATE KEY UPDATE text_value = VALUES(text_value), is_active = VALUES(is_active)`);
+    },
+  };
 }
 
 /**
@@ -56,13 +52,11 @@ export function withValueKeysDeferred(
   if (ids.length === 0) return write();
   const run = (sql: string) =>
     db.sequelize.query(sql, { replacements: { attributeId, ids: [...ids] }, transaction: tx });
-  return withTriggerDeferred(db, tx, '@user_role_enum_keys_deferred', write, async () => {
+  const catchUp = async () => {
     await run('DELETE FROM user_role_enum_keys WHERE user_id IN (:ids) AND attribute_id = :attributeId');
-    await run(`INSERT INTO user_role_enum_keys (user_id, attribute_id, role_id, text_value, is_active)
-               SELECT v.user_id, v.attribute_id, ur.role_id, v.text_value, u.is_active
-                 FROM user_attribute_values v JOIN attributes a ON a.id = v.attribute_id AND a.type = 'enum'
-                 JOIN users u ON u.id = v.user_id JOIN user_roles ur ON ur.user_id = v.user_id
-                WHERE v.attribute_id = :attributeId AND v.user_id IN (:ids)
-                  AND u.deleted_at IS NULL AND v.text_value IS NOT NULL`);
-  });
+    await run(
+      `INSERT INTO user_role_enum_keys ${ENUM_KEYS_COLUMNS} ${enumKeysRows('v.attribute_id = :attributeId AND v.user_id IN (:ids)')}`,
+    );
+  };
+  return withTriggersDeferred(db, tx, [{ flag: '@user_role_enum_keys_deferred', catchUp }], write);
 }

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
-import { withTriggerDeferred } from '../../db/trigger-deferral.js';
+import { type DeferredBlock, withTriggersDeferred } from '../../db/trigger-deferral.js';
 
 /** A user row's state as the counters see it; null when the row is gone. */
 export type CountedState = { is_active: boolean; deleted: boolean } | null;
@@ -30,22 +30,29 @@ export function statsDelta(rows: Iterable<{ before: CountedState; after: Counted
 }
 
 /**
- * Runs a batch write with the stats triggers standing aside on this transaction's connection,
- * then moves the counters by `delta` in one statement (migration 0006 explains why). `delta`
- * must describe exactly what `write` changes: the rows it touches are locked by the caller.
- * On SQLite the triggers do the work as usual.
+ * The stats triggers' work deferred for a batch write: after it, the counters move by `delta` in
+ * one statement (migration 0006 explains why). `delta` must describe exactly what the write
+ * changes: the rows it touches are locked by the caller.
  */
+export function statsBlock(db: Database, tx: Transaction, delta: StatsDelta): DeferredBlock {
+  return {
+    flag: '@user_stats_deferred',
+    catchUp: async () => {
+      if (!delta.total && !delta.active && !delta.trashed) return;
+      await db.sequelize.query(
+        'UPDATE user_stats SET total = total + :total, active = active + :active, trashed = trashed + :trashed WHERE id = 1',
+        { transaction: tx, type: QueryTypes.RAW, replacements: { ...delta } },
+      );
+    },
+  };
+}
+
+/** Runs `write` with the stats triggers deferred (`statsBlock`). On SQLite the triggers do the work as usual. */
 export function withStatsDeferred(
   db: Database,
   tx: Transaction,
   delta: StatsDelta,
   write: () => Promise<void>,
 ): Promise<void> {
-  return withTriggerDeferred(db, tx, '@user_stats_deferred', write, async () => {
-    if (!delta.total && !delta.active && !delta.trashed) return;
-    await db.sequelize.query(
-      'UPDATE user_stats SET total = total + :total, active = active + :active, trashed = trashed + :trashed WHERE id = 1',
-      { transaction: tx, type: QueryTypes.RAW, replacements: { ...delta } },
-    );
-  });
+  return withTriggersDeferred(db, tx, [statsBlock(db, tx, delta)], write);
 }
