@@ -98,6 +98,15 @@ function mysqlOptions(opts: DatabaseOptions, mysql2: object): Options {
             err ? reject(err) : resolve(),
           ),
         );
+        // An export reads a batch's values of an attribute as one text (export.attribute-values.ts):
+        // 1 000 values of up to 255 characters of up to four bytes come near MariaDB's default
+        // limit of 1 MB (MySQL's is 1 KB), past which the text is cut short. 16 MB holds the 10 000
+        // users that code reads at most.
+        await new Promise<void>((resolve, reject) =>
+          (connection as RawConnection).query('SET SESSION group_concat_max_len = 16777216', (err) =>
+            err ? reject(err) : resolve(),
+          ),
+        );
         if (opts.statementTimeoutMs) limitStatements(connection as StatementConnection, opts.statementTimeoutMs);
       },
     },

@@ -1,11 +1,23 @@
 import type { ColumnDefinition } from '@app/contracts';
 import { type ListQueryShape, plainFilters } from '../query/list-query-engine.js';
 
-/** A column of a resource's export: a key of its row, with the contract's label and type. */
-export type ExportColumn<Row> = ColumnDefinition<keyof Row & string>;
+/**
+ * A column of a resource's export, with the contract's label and type: a key of its row, or a key
+ * of its own whose value `read` takes from the row (a custom attribute's, from the row's values).
+ */
+export type ExportColumn<Row> =
+  | (ColumnDefinition<keyof Row & string> & { read?: undefined })
+  | (ColumnDefinition & { read: (row: Row) => unknown });
 
 /** A row as the writers read it: any value by column key. */
 export type ExportRow = Readonly<Record<string, unknown>>;
+
+/** How a writer reads a column's value from a row. */
+export function readerOf<Row>(column: ExportColumn<Row>): (row: Row) => unknown {
+  if (column.read) return column.read;
+  const { key } = column;
+  return (row) => (row as ExportRow)[key];
+}
 
 /** The columns asked for, in the order asked (the contract has already validated and deduped them). */
 export function pickColumns<C extends ColumnDefinition>(all: readonly C[], keys: readonly C['key'][]): C[] {

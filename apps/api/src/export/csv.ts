@@ -6,6 +6,7 @@ import {
   jsonText,
   listText,
   neutralise,
+  readerOf,
   startsFormula,
 } from './columns.js';
 
@@ -26,24 +27,27 @@ function textField(text: string): string {
 
 /** How one column's value is written: text quoted, booleans as `true`/`false`, the rest bare. */
 function fieldWriter(column: ExportColumn<ExportRow>): (row: ExportRow) => string {
-  const { key } = column;
+  const value = readerOf(column);
   switch (column.type) {
     case 'string':
-      return (row) => textField(String(row[key] ?? ''));
+      return (row) => textField(String(value(row) ?? ''));
     case 'json':
-      return (row) => textField(jsonText(row[key]));
+      return (row) => textField(jsonText(value(row)));
     case 'list':
-      return (row) => textField(listText(row[key]));
+      return (row) => textField(listText(value(row)));
     // An absent yes/no (a custom attribute without a value) is an empty cell: it imports back as
     // "no value", where false would set one.
     case 'boolean':
-      return (row) => (row[key] === null || row[key] === undefined ? '' : row[key] ? 'true' : 'false');
+      return (row) => {
+        const yes = value(row);
+        return yes === null || yes === undefined ? '' : yes ? 'true' : 'false';
+      };
     default:
       // Numbers, and timestamps already ISO 8601 UTC strings: neither can hold a separator or
       // quote. An absent one (a report line about no account) is an empty cell.
       return (row) => {
-        const value = row[key];
-        return value === null || value === undefined ? '' : String(value);
+        const cell = value(row);
+        return cell === null || cell === undefined ? '' : String(cell);
       };
   }
 }

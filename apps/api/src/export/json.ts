@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { CHUNKS_AHEAD, type ExportColumn } from './columns.js';
+import { CHUNKS_AHEAD, type ExportColumn, readerOf } from './columns.js';
 
 /**
  * A JSON array of objects keyed by field name, with native types (numbers, booleans, ISO 8601
@@ -9,7 +9,8 @@ export function jsonBody<Row extends object>(
   batches: AsyncIterable<Row[]>,
   columns: readonly ExportColumn<Row>[],
 ): Readable {
-  const pick = (row: Row) => Object.fromEntries(columns.map((column) => [column.key, row[column.key]]));
+  const readers = columns.map((column) => [column.key, readerOf(column)] as const);
+  const pick = (row: Row) => Object.fromEntries(readers.map(([key, value]) => [key, value(row)]));
   async function* chunks() {
     let first = true;
     for await (const batch of batches) {

@@ -1,6 +1,14 @@
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { CHUNKS_AHEAD, type ExportColumn, type ExportRow, jsonText, listText, neutralise } from './columns.js';
+import {
+  CHUNKS_AHEAD,
+  type ExportColumn,
+  type ExportRow,
+  jsonText,
+  listText,
+  neutralise,
+  readerOf,
+} from './columns.js';
 import {
   columnLetters,
   dateSerial,
@@ -35,24 +43,30 @@ const absent = (value: unknown) => value === null || value === undefined;
 
 /** How a column's value becomes a cell of row `r` (the reference, its type and its style). */
 function cellWriter(column: ExportColumn<ExportRow>, index: number): (row: ExportRow, r: number) => string {
-  const { key } = column;
+  const value = readerOf(column);
   const letters = columnLetters(index);
   switch (column.type) {
     case 'string':
-      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(String(row[key] ?? '')))}</c>`;
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(String(value(row) ?? '')))}</c>`;
     case 'json':
-      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(jsonText(row[key])))}</c>`;
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(jsonText(value(row))))}</c>`;
     case 'list':
-      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(listText(row[key])))}</c>`;
+      return (row, r) => `<c r="${letters}${r}" t="inlineStr">${inlineText(neutralise(listText(value(row))))}</c>`;
     // An absent yes/no or number (a custom attribute without a value) is no cell at all: an
     // empty cell imports back as "no value", where 0 or false would set one.
     case 'boolean':
-      return (row, r) => (absent(row[key]) ? '' : `<c r="${letters}${r}" t="b"><v>${row[key] ? 1 : 0}</v></c>`);
+      return (row, r) => {
+        const yes = value(row);
+        return absent(yes) ? '' : `<c r="${letters}${r}" t="b"><v>${yes ? 1 : 0}</v></c>`;
+      };
     case 'datetime':
       return (row, r) =>
-        `<c r="${letters}${r}" s="${STYLE.dateTime}"><v>${dateSerial(Date.parse(String(row[key])))}</v></c>`;
+        `<c r="${letters}${r}" s="${STYLE.dateTime}"><v>${dateSerial(Date.parse(String(value(row))))}</v></c>`;
     default:
-      return (row, r) => (absent(row[key]) ? '' : `<c r="${letters}${r}"><v>${Number(row[key])}</v></c>`);
+      return (row, r) => {
+        const number = value(row);
+        return absent(number) ? '' : `<c r="${letters}${r}"><v>${Number(number)}</v></c>`;
+      };
   }
 }
 

@@ -8,6 +8,7 @@ import {
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { valueColumnOf } from '../../domain/attributes.list-query.js';
 import { liveUserIds } from './attribute-values.write.js';
 import type { RenewLease } from './attributes.change-lease.js';
 import { type AttributeDefinition, storedValue, valueColumns } from './attributes.repository.js';
@@ -90,7 +91,7 @@ async function judgeBatch(
 
 /** Users whose value another user shares (case aside for text), once the attribute is unique. */
 async function sharedValues(db: Database, current: AttributeDefinition): Promise<Set<number>> {
-  const column = ['string', 'email', 'url', 'enum', 'date'].includes(current.type) ? 'text_value' : 'number_value';
+  const column = valueColumnOf(current.type);
   const rows = await db.sequelize.query<{ user_id: number | string }>(
     `SELECT v.user_id FROM user_attribute_values v
        JOIN (SELECT ${column} AS value FROM user_attribute_values WHERE attribute_id = :id

@@ -135,8 +135,17 @@ export function storedValue(
   type: AttributeType,
   row: { text_value: string | null; number_value: number | string | null },
 ): AttributeValue | null {
-  if (row.text_value !== null) return row.text_value;
-  if (row.number_value === null) return null;
-  const n = Number(row.number_value);
+  return storedValueOf(type, row.text_value, row.number_value);
+}
+
+/** `storedValue` from the two columns as they were read. */
+export function storedValueOf(
+  type: AttributeType,
+  text: string | null,
+  number: number | string | null,
+): AttributeValue | null {
+  if (text !== null) return text;
+  if (number === null) return null;
+  const n = Number(number);
   return type === 'boolean' ? n === 1 : n;
 }

@@ -1,8 +1,9 @@
-import { type ColumnDefinition, type ColumnType, USER_COLUMNS, type UsersExportInput } from '@app/contracts';
+import { type ColumnType, USER_COLUMNS, type UsersExportInput } from '@app/contracts';
+import type { ExportColumn } from '../../export/columns.js';
 import { type ExportCaller, exportDownload } from '../../export/export-download.js';
 import type { FileDownload } from '../../export/file-download.js';
 import type { AttributeTarget } from '../../domain/attributes.list-query.js';
-import { openUserBatches } from './export.rows.js';
+import { openUserBatches, type UserExportRow } from './export.rows.js';
 import { assertTrashAllowed } from './users.list-query.js';
 import { withAttributeScope } from './users.attributes-query.js';
 import type { HandlerCall } from '../../context.js';
@@ -25,13 +26,18 @@ export async function exportUsers({ ctx, input }: HandlerCall<UsersExportInput, 
   const keys = input.columns.filter((c) => c.startsWith(ATTRIBUTE_COLUMN)).map((c) => c.slice(ATTRIBUTE_COLUMN.length));
   const scoped = await withAttributeScope(ctx.db, ctx.actor, input, keys);
   const exported = keys.flatMap((key) => scoped.visible.find((d) => d.key === key) ?? []);
-  const columns: Array<ColumnDefinition<UsersExportInput['columns'][number]>> = [
+  const columns: Array<ExportColumn<UserExportRow>> = [
     ...USER_COLUMNS,
-    ...scoped.columns.map((t) => ({
-      key: `${ATTRIBUTE_COLUMN}${t.key}` as const,
-      label: t.label,
-      type: columnType(t),
-    })),
+    ...scoped.columns.map((t) => {
+      // The rows hold the values in `exported`'s order.
+      const at = exported.findIndex((d) => d.key === t.key);
+      return {
+        key: `${ATTRIBUTE_COLUMN}${t.key}`,
+        label: t.label,
+        type: columnType(t),
+        read: (row: UserExportRow) => row.attributeValues[at],
+      };
+    }),
   ];
   return exportDownload(ctx, input, {
     resource: 'users',

@@ -1,4 +1,4 @@
-import { type AttributeValue, attributePath, type UserRow, type UsersExportInput } from '@app/contracts';
+import type { AttributeValue, UserRow, UsersExportInput } from '@app/contracts';
 import { cast, col, Op, type WhereOptions } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { keysetBatches } from '../../export/batches.js';
@@ -12,8 +12,12 @@ import type { AttributeDefinition } from '../attributes/attributes.repository.js
 import { attributeSortedBatches } from './users.attribute-sort.js';
 import { type ScopedUsersQuery, trashModeOf } from './users.attributes-query.js';
 
-/** An exported row: the user columns and, under `attributes.<key>`, each exported attribute's value (null when none). */
-export type UserExportRow = UserRow & { [column: `attributes.${string}`]: AttributeValue | null };
+/**
+ * An exported row: the user columns and the exported attributes' values, in the order asked for
+ * (null where none). Held by position, not as a property each: one shape for every row, however
+ * many attributes, written by index.
+ */
+export type UserExportRow = UserRow & { attributeValues: Array<AttributeValue | null> };
 
 /** Rows per query: large enough to amortise the round trip, small enough to keep memory flat. */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -53,6 +57,15 @@ function isoOf(text: string): string {
   return new Date(/(Z|[+-]\d\d:?\d\d)$/.test(iso) ? iso : `${iso}Z`).toISOString();
 }
 
+/** A batch's last row as the keyset continuation reads it: the sortable columns, typed as the list's. */
+const keyOf = (r: ExportRawRow) => ({
+  id: Number(r.id),
+  name: r.name,
+  email: r.email,
+  is_active: Boolean(r.is_active),
+  created_at: new Date(isoOf(r[CREATED])),
+});
+
 /**
  * The export's rows, in the list's order, in keyset batches (`keysetBatches`), read as plain
  * rows (no model instances).
@@ -89,7 +102,7 @@ export async function openUserBatches(
   // Sorted by an attribute, the ids come from the value index's walk, then their rows by key.
   const nextIds = sortedBy ? attributeSortedBatches(db, sortedBy, matching, input.dir, trashModeOf(input)) : null;
 
-  const rawRows = async (last: UserRow | undefined): Promise<ExportRawRow[]> => {
+  const rawRows = async (last: ExportRawRow | undefined): Promise<ExportRawRow[]> => {
     if (nextIds) {
       const ids = await nextIds(size);
       if (ids.length === 0) return [];
@@ -98,25 +111,26 @@ export async function openUserBatches(
       return ids.flatMap((id) => byId.get(id) ?? []);
     }
     // Bound as a Date, the timestamp is written exactly as stored (SQLite keeps text), so ties compare equal.
-    const continuation = last && after(usersMapping, input, { ...last, created_at: new Date(last.created_at) });
+    const continuation = last && after(usersMapping, input, keyOf(last));
     const where = continuation ? { [Op.and]: [matching, continuation] } : matching;
     return plainUserRows<ExportRawRow>(db, { attributes: columns as never, where, order, limit: size, ...hints });
   };
 
-  const paths = attributes.map((d) => attributePath(d.key));
-  const read = async (last: UserExportRow | undefined): Promise<UserExportRow[]> => {
-    const raw = await rawRows(last);
+  const complete = async (raw: ExportRawRow[]): Promise<UserExportRow[]> => {
     const ids = raw.map((r) => Number(r.id));
     const [names, counts, values] = await Promise.all([
       withNames ? roleNamesOf(db, ids) : null,
       withCounts ? rolesCountsOf(db, ids) : null,
       attributes.length ? exportValuesOf(db, ids, attributes) : null,
     ]);
-    return raw.map((r) => {
+    const byId = new Map<number, Array<AttributeValue | null>>();
+    const rows = raw.map((r): UserExportRow => {
       const id = Number(r.id);
       const deleted = r[DELETED];
       const roles = names?.get(id) ?? [];
-      const row: UserExportRow = {
+      const attributeValues = new Array<AttributeValue | null>(attributes.length).fill(null);
+      if (values) byId.set(id, attributeValues);
+      return {
         id,
         name: r.name,
         email: r.email,
@@ -125,12 +139,17 @@ export async function openUserBatches(
         is_active: Boolean(r.is_active),
         created_at: isoOf(r[CREATED]),
         deleted_at: deleted === null ? null : isoOf(deleted),
+        attributeValues,
       };
-      const held = values?.get(id);
-      for (let i = 0; i < paths.length; i++) row[paths[i] as `attributes.${string}`] = held?.[i] ?? null;
-      return row;
     });
+    values?.forEach((column, i) => {
+      for (let k = 0; k < column.ids.length; k++) {
+        const held = byId.get(column.ids[k] as number);
+        if (held) held[i] = column.values[k] as AttributeValue;
+      }
+    });
+    return rows;
   };
 
-  return keysetBatches(read, size);
+  return keysetBatches(rawRows, size, complete);
 }
