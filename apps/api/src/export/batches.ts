@@ -39,7 +39,7 @@ export async function keysetBatches<Row, Key = Row>(
     return { rows, next };
   };
   const first = start(await read(undefined));
-  const firstRows = await first.rows;
+  await first.rows;
   return (async function* batches() {
     const queue: Array<Promise<Step<Row, Key>>> = [Promise.resolve(first)];
     for (;;) {
@@ -50,7 +50,7 @@ export async function keysetBatches<Row, Key = Row>(
         queue.push(step);
       }
       const step = await (queue.shift() as Promise<Step<Row, Key>>);
-      const rows = step === first ? firstRows : await step.rows;
+      const rows = await step.rows;
       if (rows.length === 0) return;
       yield rows;
     }
