@@ -141,10 +141,11 @@ const slowFiles = (json, suite) =>
   }));
 const run = (cmd, cwd) => spawnSync(cmd[0], cmd.slice(1), { cwd, stdio: 'inherit', env: process.env });
 /**
- * Lines that say why a runner failed when no test did (an unhandled error, the secret scan, a
- * worker that died): kept so the summary can repeat them, since the log's tail is what is read.
+ * Lines that say why a runner failed when no test did (an unhandled error, the secret scan and
+ * each of its findings, a worker that died): kept so the summary can repeat them, since the log's tail is what is read.
  */
-const RUNNER_FAILURE = /unhandled|originated in|secret scan|secret\(s\)|worker.*(exit|crash|timeout)|ERR_|Error:/i;
+const RUNNER_FAILURE =
+  /unhandled|originated in|secret scan|secret\(s\)| · (password|hash|token|session|webhook|link|totp|recovery) · |worker.*(exit|crash|timeout)|ERR_|Error:/i;
 /** The same, without waiting: its output to `logFile` when given, else to ours (and `why`); resolves with the exit code. */
 const runAsync = (cmd, cwd, logFile, why = []) =>
   new Promise((resolve) => {

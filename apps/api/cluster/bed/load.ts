@@ -241,3 +241,13 @@ export function loadOn(
     ...overrides,
   });
 }
+
+/**
+ * The failed requests of a load, one line each (kind, status, why, how long, when): what an
+ * assertion shows when a request failed, where the objects themselves print as `…(3)`.
+ */
+export function failuresOf(report: Pick<LoadReport, 'failed'>): string[] {
+  return report.failed.map(
+    (o) => `${o.kind} ${o.status} after ${Math.round(o.ms)} ms at ${new Date(o.at).toISOString()}: ${o.failure}`,
+  );
+}

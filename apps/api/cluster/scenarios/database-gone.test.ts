@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
 import { expectConsistent } from '../bed/integrity.js';
-import { describeLoad, loadOn } from '../bed/load.js';
+import { describeLoad, failuresOf, loadOn } from '../bed/load.js';
 import { sleep, waitFor } from '../bed/ports.js';
 
 let c: Cluster;
@@ -59,7 +59,7 @@ describe('the primary goes away for 10 s under load', () => {
         `balancer back ${backAt - restartedAt} ms after it`,
     );
     // Only 2xx and the contract's 503: no 500, no stack, no hang, no export cut short.
-    expect(report.failed).toEqual([]);
+    expect(failuresOf(report)).toEqual([]);
     expect(report.unavailable).toBeGreaterThan(0);
     // Recovered without a restart: the same processes answer, and every request after is 2xx.
     expect(c.instances.map((i) => i.pid)).toEqual(pids);
@@ -104,7 +104,7 @@ describe('the primary goes away for 10 s under load', () => {
 
     console.log(describeLoad('primary frozen', report));
     console.log(`primary frozen: 15 s; balancer back ${backAt - thawedAt} ms after the primary resumed`);
-    expect(report.failed).toEqual([]);
+    expect(failuresOf(report)).toEqual([]);
     const during = report.outcomes.filter((o) => o.at > frozenAt && o.at < thawedAt);
     expect(during.some((o) => o.unavailableFrom === 'api')).toBe(true);
     expect(Math.max(...report.outcomes.map((o) => o.ms))).toBeLessThan(15_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
-import { describeLoad, loadOn } from '../bed/load.js';
+import { describeLoad, failuresOf, loadOn } from '../bed/load.js';
 import { sleep, waitFor } from '../bed/ports.js';
 
 let c: Cluster;
@@ -44,7 +44,7 @@ describe('a replica that goes away', () => {
     }
     const report = await load.stop();
     console.log(describeLoad('replica gone', report));
-    expect(report.failed).toEqual([]);
+    expect(failuresOf(report)).toEqual([]);
     expect(report.outcomes.filter((o) => o.at > killedAt && o.kind === 'list').length).toBeGreaterThan(10);
     for (const instance of c.instances) {
       expect(instance.logs.some((l) => l.level === 40 && /read replica cannot be reached/.test(l.msg))).toBe(true);

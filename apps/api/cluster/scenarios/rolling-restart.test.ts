@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiInstance } from '../bed/api-instance.js';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
-import { describeLoad, loadOn } from '../bed/load.js';
+import { describeLoad, failuresOf, loadOn } from '../bed/load.js';
 import { sleep } from '../bed/ports.js';
 
 let c: Cluster;
@@ -68,7 +68,7 @@ describe('rolling restart under load', () => {
 
     console.log(describeLoad('rolling restart', report));
     console.log(`rolling restart: ${timings.join('; ')}`);
-    expect(report.failed).toEqual([]);
+    expect(failuresOf(report)).toEqual([]);
     expect(report.sent).toBeGreaterThan(1_000);
     expect(report.byKind.export?.sent).toBeGreaterThanOrEqual(5);
     // Both instances served traffic again after their restart.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type TestReceiver } from '../../test/support/webhook-receiver.js';
 import { type Cluster, login, startCluster } from '../bed/cluster.js';
-import { describeLoad, loadOn } from '../bed/load.js';
+import { describeLoad, failuresOf, loadOn } from '../bed/load.js';
 import { sleep, waitFor } from '../bed/ports.js';
 import { bedSecrets } from '../bed/secret-scan.js';
 
@@ -105,7 +105,7 @@ describe('webhooks across instances, a killed worker and a killed primary', () =
     const report = await load.stop();
     const stoppedAt = Date.now();
     console.log(describeLoad('webhooks', report));
-    expect(report.failed).toEqual([]);
+    expect(failuresOf(report)).toEqual([]);
 
     // Every delivery ends delivered: claims the dead worker held come back when their lease ends.
     const drained = await waitFor(
