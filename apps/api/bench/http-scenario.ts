@@ -175,7 +175,7 @@ export async function runHttpScenario(
       log(`  SQL floor failed: ${outcome.floorError}`);
     }
   }
-  if (scenario.naive) await measureNaive(opts, settings, outcome, log);
+  if (scenario.naive && opts.naive) await measureNaive(opts, settings, outcome, log);
   return outcome;
 }
 

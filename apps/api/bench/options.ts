@@ -27,6 +27,10 @@ export interface BenchOptions {
   bufferPoolMb: number | null;
   /** Declare the six custom attributes of issue 38 and fill them for every demo user. */
   attributes: boolean;
+  /** Absolute path of a JSON file for each scenario's p50 and p99 (the growth table reads it); null: none. */
+  results: string | null;
+  /** Time the naive LIKE + COUNT(*) SQL beside each list scenario (minutes at ten million users). */
+  naive: boolean;
 }
 
 const HELP = `Usage: npm run bench -- [options]
@@ -47,6 +51,8 @@ const HELP = `Usage: npm run bench -- [options]
   --attributes         declare six custom attributes (department, cost_centre, employee_number,
                        start_date, level, manager) and fill them for every demo user (tops up with
                        --reuse); the attribute scenarios need it (default with --smoke)
+  --skip-naive         do not time the naive LIKE + COUNT(*) SQL beside each list scenario
+  --results FILE       also write each scenario's p50 and p99 as JSON (what --growth reads)
   --innodb-buffer-pool-mb M
                        resize the server's InnoDB buffer pool to M MB for the run (SET GLOBAL,
                        restored at the end); default: leave the server as it is
@@ -56,6 +62,8 @@ const HELP = `Usage: npm run bench -- [options]
                        the scale-out bed, RSS and event-loop lag sampled (--soak --help)
   --webhooks           instead of the scenarios: bulks with a webhook subscribed and the time to
                        deliver their events to a local receiver (--webhooks --help)
+  --growth             instead of the scenarios: the list scenarios at 1, 3 and 10 million users, each
+                       size a database of its own seeded in bulk, p50 and p99 side by side (--growth --help)
   --jobs               instead of the scenarios: background bulk jobs over every active user, their
                        rate, a dry run, cancel, and the list while one runs (--jobs --help)
   --imports            instead of the scenarios: user imports (CSV and XLSX, a million lines) against
@@ -96,6 +104,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       'skip-export': { type: 'boolean', default: false },
       attributes: { type: 'boolean', default: false },
       'innodb-buffer-pool-mb': { type: 'string' },
+      results: { type: 'string' },
+      'skip-naive': { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -135,5 +145,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       values['innodb-buffer-pool-mb'] === undefined
         ? null
         : positiveInt('innodb-buffer-pool-mb', values['innodb-buffer-pool-mb'], 128),
+    naive: !(values['skip-naive'] ?? false),
+    results: values.results ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.results) : null,
   };
 }

@@ -15,6 +15,7 @@ export const SECTIONS = [
   'password-reset',
   'invitations',
   'two-factor',
+  'growth',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 

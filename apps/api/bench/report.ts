@@ -141,7 +141,7 @@ export function renderReport(file: string, run: RunInfo, machine: MachineInfo, o
   );
   L.push(
     run.seeded
-      ? `- Seeding: ${run.seeded.added.toLocaleString('en')} users added in ${f1(run.seeded.seconds)} s (${int(run.seeded.added / Math.max(run.seeded.seconds, 0.001))} users/s, multi-row INSERTs of 5 000).`
+      ? `- Seeding: ${run.seeded.added.toLocaleString('en')} users added in ${f1(run.seeded.seconds)} s (${int(run.seeded.added / Math.max(run.seeded.seconds, 0.001))} users/s, multi-row INSERTs of 5 000; into an empty database in bulk, the indexes and the search grams built after).`
       : '- Seeding: reused the database as it was (`--reuse`).',
   );
   L.push(

@@ -8,6 +8,7 @@ import { machineInfo, resizeBufferPool } from './machine.js';
 import { type BenchOptions, parseBenchOptions } from './options.js';
 import { type Outcome, renderReport, targetsText, verdicts, writeReport } from './report.js';
 import { writeSubsetSection } from './report-sections.js';
+import { writeResults } from './growth-results.js';
 import { seedBenchAttributes } from './attributes-seed.js';
 import { smokeProblems } from './smoke.js';
 import { runSoak } from './soak-run.js';
@@ -101,6 +102,10 @@ async function main(): Promise<number> {
   if (process.argv.includes('--profile')) {
     const { runProfile } = await import('./profile-run.js');
     return runProfile(process.argv.slice(2));
+  }
+  if (process.argv.includes('--growth')) {
+    const { runGrowth } = await import('./growth-run.js');
+    return runGrowth(process.argv.slice(2));
   }
   if (process.argv.includes('--jobs')) {
     const { runJobsBench } = await import('./jobs-run.js');
@@ -324,6 +329,7 @@ async function benchmark(opts: BenchOptions, settings: ConnectionSettings): Prom
   if (opts.subset) writeSubsetSection(opts.report, text, command, new Date());
   else writeReport(opts.report, text);
   log(`report written to ${opts.report}`);
+  if (opts.results) writeResults(opts.results, { users: opts.users, seeded }, outcomes);
   for (const o of outcomes) {
     const main =
       o.kind === 'http'

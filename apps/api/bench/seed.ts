@@ -6,6 +6,7 @@ import { type Database, openDatabase, parseMysqlUrl } from '../src/db/database.j
 import { migrate } from '../src/db/migrations/migrator.js';
 import { seedAdministrator } from '../src/seed/base.seeder.js';
 import { demoUser } from '../src/seed/demo-data.js';
+import { rebuildTriggerTables, withIndexesBuiltAfter, withoutTriggers } from './bulk-load.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 const ROWS_PER_STATEMENT = 5_000;
@@ -104,11 +105,61 @@ export async function demoUserCount(settings: ConnectionSettings): Promise<numbe
 
 const sqlDate = (d: Date) => `'${d.toISOString().slice(0, 23).replace('T', ' ')}'`;
 
+/** One multi-row INSERT of demo users and one of their roles (null when none holds a role). */
+interface DemoBatch {
+  size: number;
+  users: string;
+  links: string | null;
+}
+
+/**
+ * The statements that add `size` demo users: demo indices from `firstIndex`, ids from `firstId`
+ * (consecutive), their roles by name through `roleId`.
+ */
+function demoBatch(
+  conn: mysql.Connection,
+  roleId: ReadonlyMap<string, number>,
+  firstIndex: number,
+  firstId: number,
+  size: number,
+): DemoBatch {
+  const hash = conn.escape(UNUSABLE_PASSWORD);
+  const users: string[] = [];
+  const links: string[] = [];
+  for (let k = 0; k < size; k++) {
+    const demo = demoUser(firstIndex + k);
+    const id = firstId + k;
+    const created = sqlDate(demo.created_at);
+    users.push(
+      `(${id},${conn.escape(demo.name)},${conn.escape(demo.email)},${hash},${demo.is_active ? 1 : 0},0,${created},${
+        demo.deleted_at ? sqlDate(demo.deleted_at) : created
+      },${demo.deleted_at ? sqlDate(demo.deleted_at) : 'NULL'})`,
+    );
+    for (const role of demo.roles) {
+      const rid = roleId.get(role);
+      if (rid) links.push(`(${id},${rid})`);
+    }
+  }
+  return {
+    size,
+    users: `INSERT INTO users (id, name, email, password_hash, is_active, lock_version, created_at, updated_at, deleted_at) VALUES ${users.join(',')}`,
+    links: links.length ? `INSERT INTO user_roles (user_id, role_id) VALUES ${links.join(',')}` : null,
+  };
+}
+
 /**
  * Appends `count` deterministic demo users (the rows of `demoUser`, indices continuing after the
- * demo users already there) with their roles: multi-row INSERTs of 5 000 rows, one transaction
- * each, the next batch built while the previous one runs. The `user_stats` triggers keep the
- * counters exact. Returns the seconds taken.
+ * rows already there) with their roles, in multi-row INSERTs of 5 000 rows, the next built while
+ * the server runs the previous one.
+ *
+ * - Into a database holding no demo user yet, in bulk (`bulk-load.ts`): the triggers on `users`
+ *   and `user_roles` are dropped, both tables emptied (the administrator kept aside) and refilled
+ *   in one transaction, which InnoDB loads into empty tables in sorted runs, building each index
+ *   once at commit; the tables the triggers keep (search grams, list keys per role, member
+ *   counts, `user_stats`) are then rebuilt from them, and the triggers put back.
+ * - On top of earlier demo users, one transaction per statement, the triggers keeping the rest.
+ *
+ * Returns the seconds taken.
  */
 export async function bulkSeedUsers(
   settings: ConnectionSettings,
@@ -126,65 +177,97 @@ export async function bulkSeedUsers(
     const [[state]] = (await conn.query<mysql.RowDataPacket[]>(
       'SELECT COALESCE(MAX(id), 0) AS maxId, COUNT(*) AS n FROM users',
     )) as unknown as [[{ maxId: number; n: number }]];
-    let nextId = Number(state.maxId) + 1;
+    const firstId = Number(state.maxId) + 1;
     // Same convention as the demo seeder: demo indices continue after the rows already there.
     const offset = Number(state.n);
-    const hash = conn.escape(UNUSABLE_PASSWORD);
+    const fresh = !(await holdsDemoUsers(conn));
 
-    const build = (start: number) => {
-      const size = Math.min(ROWS_PER_STATEMENT, count - start);
-      const users: string[] = [];
-      const links: string[] = [];
-      for (let k = 0; k < size; k++) {
-        const demo = demoUser(offset + start + k);
-        const id = nextId++;
-        const created = sqlDate(demo.created_at);
-        users.push(
-          `(${id},${conn.escape(demo.name)},${conn.escape(demo.email)},${hash},${demo.is_active ? 1 : 0},0,${created},${
-            demo.deleted_at ? sqlDate(demo.deleted_at) : created
-          },${demo.deleted_at ? sqlDate(demo.deleted_at) : 'NULL'})`,
-        );
-        for (const role of demo.roles) {
-          const rid = roleId.get(role);
-          if (rid) links.push(`(${id},${rid})`);
+    /** Runs every batch in order; `each` sends one (its own transaction, or part of the caller's). */
+    const appendAll = async (each: (batch: DemoBatch) => Promise<void>) => {
+      let done = 0;
+      let lastLog = Date.now();
+      let batch = demoBatch(conn, roleId, offset, firstId, Math.min(ROWS_PER_STATEMENT, count));
+      while (done < count) {
+        if (Date.now() - started > SEED_TIME_LIMIT_MS) throw new Error('seeding took more than an hour: stopped');
+        const run = each(batch);
+        const nextStart = done + batch.size;
+        // Build the next statement while the server works on this one.
+        const next =
+          nextStart < count
+            ? demoBatch(
+                conn,
+                roleId,
+                offset + nextStart,
+                firstId + nextStart,
+                Math.min(ROWS_PER_STATEMENT, count - nextStart),
+              )
+            : null;
+        await run;
+        done = nextStart;
+        if (next) batch = next;
+        if (Date.now() - lastLog > 10_000 || done === count) {
+          lastLog = Date.now();
+          const rate = done / ((Date.now() - started) / 1000);
+          log(`  seeded ${done.toLocaleString('en')} / ${count.toLocaleString('en')} users (${Math.round(rate)}/s)`);
         }
       }
-      return {
-        size,
-        users: `INSERT INTO users (id, name, email, password_hash, is_active, lock_version, created_at, updated_at, deleted_at) VALUES ${users.join(',')}`,
-        links: links.length ? `INSERT INTO user_roles (user_id, role_id) VALUES ${links.join(',')}` : null,
-      };
+    };
+    const send = async (batch: DemoBatch) => {
+      await conn.query(batch.users);
+      if (batch.links) await conn.query(batch.links);
     };
 
-    let done = 0;
-    let lastLog = Date.now();
-    let batch = build(0);
-    while (done < count) {
-      if (Date.now() - started > SEED_TIME_LIMIT_MS) throw new Error('seeding took more than an hour: stopped');
-      const current = batch;
-      const run = (async () => {
+    if (fresh) {
+      await withoutTriggers(conn, async () => {
+        const columns = await storedColumns(conn, 'users');
+        await conn.query(`CREATE TEMPORARY TABLE bulk_users_kept SELECT ${columns} FROM users`);
+        await conn.query('CREATE TEMPORARY TABLE bulk_roles_kept SELECT user_id, role_id FROM user_roles');
+        await conn.query('TRUNCATE TABLE user_roles');
+        await conn.query('TRUNCATE TABLE users');
+        await withIndexesBuiltAfter(conn, 'users', log, async () => {
+          await conn.query('START TRANSACTION');
+          await conn.query(`INSERT INTO users (${columns}) SELECT ${columns} FROM bulk_users_kept`);
+          await conn.query('INSERT INTO user_roles (user_id, role_id) SELECT user_id, role_id FROM bulk_roles_kept');
+          await appendAll(send);
+          await conn.query('COMMIT');
+        });
+        await conn.query('DROP TEMPORARY TABLE bulk_users_kept, bulk_roles_kept');
+        const rebuilt = await rebuildTriggerTables(conn, log);
+        log(
+          `  rebuilt from them: search grams ${rebuilt.grams.toFixed(1)} s, list keys per role ${rebuilt.roleKeys.toFixed(1)} s, counters ${rebuilt.counters.toFixed(1)} s`,
+        );
+      });
+    } else {
+      await appendAll(async (batch) => {
         await conn.query('START TRANSACTION');
-        await conn.query(current.users);
-        if (current.links) await conn.query(current.links);
+        await send(batch);
         await conn.query('COMMIT');
-      })();
-      const nextStart = done + current.size;
-      // Build the next statement while the server works on this one.
-      const next = nextStart < count ? build(nextStart) : null;
-      await run;
-      done = nextStart;
-      if (next) batch = next;
-      if (Date.now() - lastLog > 10_000 || done === count) {
-        lastLog = Date.now();
-        const rate = done / ((Date.now() - started) / 1000);
-        log(`  seeded ${done.toLocaleString('en')} / ${count.toLocaleString('en')} users (${Math.round(rate)}/s)`);
-      }
+      });
     }
-    await conn.query('ANALYZE TABLE users, user_roles');
+    await conn.query('ANALYZE TABLE users, user_roles, user_role_keys, user_search_grams');
     return (Date.now() - started) / 1000;
   } finally {
     await conn.end().catch(() => undefined);
   }
+}
+
+/** Whether any demo user is there yet (their e-mails are on example.com; the administrator's is too). */
+async function holdsDemoUsers(conn: mysql.Connection): Promise<boolean> {
+  const [[row]] = (await conn.query(
+    "SELECT EXISTS (SELECT 1 FROM users WHERE email LIKE '%@example.com' AND email <> ?) AS held",
+    [ADMIN_EMAIL],
+  )) as unknown as [[{ held: number }]];
+  return Number(row.held) === 1;
+}
+
+/** A table's columns that hold values (not generated ones), for INSERT … SELECT. */
+async function storedColumns(conn: mysql.Connection, table: string): Promise<string> {
+  const [rows] = await conn.query<mysql.RowDataPacket[]>(
+    `SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS
+      WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND EXTRA NOT LIKE '%GENERATED%' ORDER BY ORDINAL_POSITION`,
+    [table],
+  );
+  return rows.map((r) => `\`${String(r.name)}\``).join(', ');
 }
 
 /** A day-long API token of the seeded administrator, for the harness's requests. */
