@@ -1,12 +1,12 @@
 import { ENCODABLE_TEXT_PATTERN } from '@app/contracts';
-import { verify as verifyArgon2 } from '@node-rs/argon2';
-import { verify as verifyBcrypt } from '@node-rs/bcrypt';
 
 /**
  * Password hashes brought in by a user import (issue 26): bcrypt and argon2id, as the old system
  * stored them. They are kept as they are, verified at sign-in and replaced by this product's own
  * scheme at the first successful one. Verification runs on libuv's thread pool (@node-rs: Rust,
- * prebuilt per platform on the npm registry), so a slow hash never blocks the event loop.
+ * prebuilt per platform on the npm registry), so a slow hash never blocks the event loop. The two
+ * native verifiers load at the first sign-in on such a hash: loaded at start they hold about 8 MB
+ * of an instance's memory that most never use (issue 41, idle RSS).
  */
 export type ImportedHashKind = 'bcrypt' | 'argon2id';
 
@@ -154,8 +154,12 @@ const BCRYPT_MAX_BYTES = 72;
 export async function verifyImportedHash(password: string, hash: string, kind: ImportedHashKind): Promise<boolean> {
   if (!ENCODABLE_TEXT_PATTERN.test(password)) return false;
   try {
-    if (kind === 'bcrypt') return await verifyBcrypt(Buffer.from(password, 'utf8').subarray(0, BCRYPT_MAX_BYTES), hash);
-    return await verifyArgon2(hash, password);
+    if (kind === 'bcrypt') {
+      const { verify } = await import('@node-rs/bcrypt');
+      return await verify(Buffer.from(password, 'utf8').subarray(0, BCRYPT_MAX_BYTES), hash);
+    }
+    const { verify } = await import('@node-rs/argon2');
+    return await verify(hash, password);
   } catch {
     // Classification leaves nothing for the verifier to refuse; a refusal still only means "no".
     return false;

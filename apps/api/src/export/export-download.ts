@@ -49,6 +49,6 @@ export async function exportDownload<Row extends object, Column extends ExportCo
   return new FileDownload(
     exportFilename(spec.resource, writer.extension),
     writer.contentType,
-    writer.write(await spec.batches(), pickColumns(spec.columns, input.columns), { sheetName: spec.sheetName }),
+    await writer.write(await spec.batches(), pickColumns(spec.columns, input.columns), { sheetName: spec.sheetName }),
   );
 }

@@ -3,7 +3,6 @@ import type { ExportFormat } from '@app/contracts';
 import type { ExportColumn } from './columns.js';
 import { csvBody } from './csv.js';
 import { jsonBody } from './json.js';
-import { xlsxBody } from './xlsx.js';
 
 /** What a resource's export tells the writer beyond its rows: the name a workbook's sheet gets. */
 export interface ExportMeta {
@@ -17,24 +16,26 @@ export interface ExportFormatWriter {
     batches: AsyncIterable<Row[]>,
     columns: readonly ExportColumn<Row>[],
     meta: ExportMeta,
-  ): Readable;
+  ): Promise<Readable>;
 }
 
 export const EXPORT_WRITERS: Record<ExportFormat, ExportFormatWriter> = {
   csv: {
     extension: 'csv',
     contentType: 'text/csv; charset=utf-8',
-    write: (batches, columns) => csvBody(batches, columns),
+    write: async (batches, columns) => csvBody(batches, columns),
   },
   xlsx: {
     extension: 'xlsx',
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    write: (batches, columns, meta) => xlsxBody(batches, columns, meta.sheetName),
+    // The workbook writer and its zip library load with the first workbook asked for, not when
+    // the API starts (issue 41, idle RSS).
+    write: async (batches, columns, meta) => (await import('./xlsx.js')).xlsxBody(batches, columns, meta.sheetName),
   },
   json: {
     extension: 'json',
     contentType: 'application/json; charset=utf-8',
-    write: (batches, columns) => jsonBody(batches, columns),
+    write: async (batches, columns) => jsonBody(batches, columns),
   },
 };
 

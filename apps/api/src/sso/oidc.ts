@@ -1,7 +1,14 @@
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import type { AppConfig } from '../config.js';
 import { literalAddress, nonPublicRange, refusedHost } from '../webhooks/ssrf.js';
 import { guardedFetch } from './oidc-fetch.js';
+
+/**
+ * The OpenID Connect client library, loaded with the first provider saved or used: an instance
+ * that never signs anyone in through a provider keeps it (and its JOSE library) out of its
+ * memory (issue 41, idle RSS).
+ */
+export const openidClient = (): Promise<typeof Client> => import('openid-client');
 
 /** A provider request (discovery, keys, tokens) that takes longer than this fails the sign-in. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
@@ -50,7 +57,7 @@ export function issuerProblem(issuer: string, settings: ProviderSettings): strin
     : null;
 }
 
-const fetchOptions = (issuer: string, settings: ProviderSettings) => ({
+const fetchOptions = (client: typeof Client, issuer: string, settings: ProviderSettings) => ({
   [client.customFetch]: guardedFetch(settings.allowInsecure, PROVIDER_TIMEOUT_SECONDS * 1000),
   timeout: PROVIDER_TIMEOUT_SECONDS,
   execute: [
@@ -66,12 +73,13 @@ const fetchOptions = (issuer: string, settings: ProviderSettings) => ({
  */
 export async function discover(issuer: string, clientId: string, settings: ProviderSettings): Promise<string> {
   try {
+    const client = await openidClient();
     const found = await client.discovery(
       new URL(issuer),
       clientId,
       undefined,
       undefined,
-      fetchOptions(issuer, settings),
+      fetchOptions(client, issuer, settings),
     );
     const metadata = found.serverMetadata();
     if (!metadata.authorization_endpoint || !metadata.token_endpoint || !metadata.jwks_uri) {
@@ -89,13 +97,14 @@ export async function discover(issuer: string, clientId: string, settings: Provi
 export class DiscoveryFailed extends Error {}
 
 /** The client for a saved provider, from the document read when it was saved. */
-export function providerClient(
+export async function providerClient(
   provider: { issuer: string; metadata: string; clientId: string; clientSecret: string },
   settings: ProviderSettings,
-): client.Configuration {
-  const options = fetchOptions(provider.issuer, settings);
+): Promise<Client.Configuration> {
+  const client = await openidClient();
+  const options = fetchOptions(client, provider.issuer, settings);
   const config = new client.Configuration(
-    JSON.parse(provider.metadata) as client.ServerMetadata,
+    JSON.parse(provider.metadata) as Client.ServerMetadata,
     provider.clientId,
     undefined,
     client.ClientSecretBasic(provider.clientSecret),

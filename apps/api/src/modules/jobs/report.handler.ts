@@ -204,8 +204,12 @@ export async function jobReport({ ctx, input }: HandlerCall<JobReportInput>): Pr
   return new FileDownload(
     exportFilename(`job-${input.id}-report`, writer.extension),
     writer.contentType,
-    writer.write(reportLines(ctx.db, { id: input.id, kind: job.kind }, peopleViewOf(ctx.actor, job), hidden), columns, {
-      sheetName: 'Report',
-    }),
+    await writer.write(
+      reportLines(ctx.db, { id: input.id, kind: job.kind }, peopleViewOf(ctx.actor, job), hidden),
+      columns,
+      {
+        sheetName: 'Report',
+      },
+    ),
   );
 }

@@ -1,6 +1,7 @@
 import type { SsoCallbackInput, SsoError, SsoRedirect } from '@app/contracts';
-import * as oidc from 'openid-client';
+import type * as Client from 'openid-client';
 import { SSO_COOKIE, takeAttempt } from '../../sso/attempts.js';
+import { openidClient } from '../../sso/oidc.js';
 import type { Context, HandlerCall } from '../../context.js';
 import type { AuthProviderRow } from '../../db/models/index.js';
 import { judgeSso } from '../../domain/sso.rules.js';
@@ -16,7 +17,7 @@ const CALLBACK_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', '
  * A token the library refused (signature, issuer, audience, nonce, expiry, a used code) is the
  * token's fault; anything else (the provider unreachable, a network error) is the provider's.
  */
-function failureOf(err: unknown): SsoError {
+function failureOf(oidc: typeof Client, err: unknown): SsoError {
   if (err instanceof oidc.ResponseBodyError || err instanceof oidc.AuthorizationResponseError) return 'sso_token';
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && code.startsWith('OAUTH_') ? 'sso_token' : 'sso_provider';
@@ -62,6 +63,7 @@ export async function ssoCallback({ ctx, input }: HandlerCall<SsoCallbackInput, 
     const value = input[name];
     if (value !== undefined) url.searchParams.set(name, value);
   }
+  const oidc = await openidClient();
   let claims: Record<string, unknown>;
   try {
     const tokens = await oidc.authorizationCodeGrant(provider.client, url, {
@@ -79,7 +81,7 @@ export async function ssoCallback({ ctx, input }: HandlerCall<SsoCallbackInput, 
         : idToken;
   } catch (err) {
     ctx.log.info({ providerId: input.id, reason: err instanceof Error ? err.message : String(err) }, 'sso refused');
-    return refuse(ctx, provider.row, input.id, failureOf(err));
+    return refuse(ctx, provider.row, input.id, failureOf(oidc, err));
   }
 
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';

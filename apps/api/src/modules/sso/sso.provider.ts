@@ -27,7 +27,7 @@ export async function providerOf(
   if (!row) return null;
   try {
     const clientSecret = openSecret(row.client_secret, secretKeysOf(ctx.config));
-    const client = providerClient(
+    const client = await providerClient(
       { issuer: row.issuer, metadata: row.metadata, clientId: row.client_id, clientSecret },
       providerSettings(ctx.config),
     );

@@ -1,7 +1,7 @@
 import type { SsoRedirect, SsoStartInput } from '@app/contracts';
-import * as oidc from 'openid-client';
 import { clientBucketKey, hit } from '../../auth/rate-limit.js';
 import { SSO_ATTEMPT_SECONDS, SSO_COOKIE, startAttempt } from '../../sso/attempts.js';
+import { openidClient } from '../../sso/oidc.js';
 import type { Context, HandlerCall } from '../../context.js';
 import { providerOf, redirectUriOf, toLogin } from './sso.provider.js';
 
@@ -19,6 +19,7 @@ export async function startSso({ ctx, input }: HandlerCall<SsoStartInput, Contex
   if (started.hits > config.LOGIN_MAX_ATTEMPTS_PER_IP) return toLogin('sso_rate_limited');
   const provider = await providerOf(ctx, input.id);
   if (!provider) return toLogin('sso_provider');
+  const oidc = await openidClient();
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
