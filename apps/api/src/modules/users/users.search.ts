@@ -93,7 +93,12 @@ export function searchCondition(db: Database, search: UsersSearch, need: SearchN
       : need.kind === 'batches'
         ? [rows, Math.max(1, Math.ceil(candidateRows(estimate) / need.size))]
         : need.kind === 'count'
-          ? [Math.min(rows, need.limit / density), 1]
+          ? // A count reads until `limit` matches or to the end. The density above is an upper
+            // bound: when the matches are rarer (a term whose rarest trigram also sits in many
+            // other names), or fewer than `limit`, the scan reads the whole table (10 M users,
+            // "grace.ho": 12 s, against 397 ms through its 291 000 candidates). Judged by that
+            // worst case, as the candidates are judged by theirs.
+            [rows, 1]
           : [Math.min(rows, (need.offset + need.limit) / density), 1];
   return indexIsCheaper(estimate, scanRows / reads) ? candidates(db, USERS_INDEX, estimate) : null;
 }
