@@ -215,9 +215,8 @@ export interface RebuildTimes {
 
 /**
  * Rebuilds what the insert triggers of `users` and `user_roles` keep: the search grams, the list
- * keys per role, the role member counts and `user_stats`, each from scratch in one transaction
- * (an empty table filled in one transaction with unique and foreign key checks off is loaded
- * by InnoDB in sorted runs, its indexes built once at commit). Refuses when users hold
+ * keys per role, the role member counts and `user_stats`, each from scratch in one transaction,
+ * rows arriving in primary-key order and secondary indexes built after. Refuses when users hold
  * attribute values: the list keys per enumeration value are not rebuilt here.
  */
 export async function rebuildTriggerTables(conn: Connection, log: (s: string) => void): Promise<RebuildTimes> {

@@ -154,9 +154,9 @@ function demoBatch(
  *
  * - Into a database holding no demo user yet, in bulk (`bulk-load.ts`): the triggers on `users`
  *   and `user_roles` are dropped, both tables emptied (the administrator kept aside) and refilled
- *   in one transaction, which InnoDB loads into empty tables in sorted runs, building each index
- *   once at commit; the tables the triggers keep (search grams, list keys per role, member
- *   counts, `user_stats`) are then rebuilt from them, and the triggers put back.
+ *   in id order with the users' secondary indexes dropped and built after by sorting; the tables
+ *   the triggers keep (search grams, list keys per role, member counts, `user_stats`) are then
+ *   rebuilt from them, and the triggers put back.
  * - On top of earlier demo users, one transaction per statement, the triggers keeping the rest.
  *
  * Returns the seconds taken.
