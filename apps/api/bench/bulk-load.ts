@@ -226,7 +226,6 @@ export async function rebuildTriggerTables(conn: Connection, log: (s: string) =>
   if (Number(values.held))
     throw new Error('rebuildTriggerTables: users hold attribute values, which it does not rebuild');
   await conn.query("SET SESSION unique_checks = 0, foreign_key_checks = 0, time_zone = '+00:00'");
-  await conn.query('SET SESSION tmp_table_size = 1073741824, max_heap_table_size = 1073741824');
 
   let started = Date.now();
   // Gathered here, sorted, and streamed in along the primary key: the server's own SUBSTRING …
