@@ -72,3 +72,18 @@ describe('a cursor walk (RFC 9865) while users are deleted', () => {
     expect(pages).toBeGreaterThanOrEqual(Math.floor(throughout.length / 500));
   }, 120_000);
 });
+
+describe('a list that names no count', () => {
+  it('answers the page size the configuration advertises, in id order', async () => {
+    const config = (await scim.get('/ServiceProviderConfig')).json();
+    expect(config.pagination).toMatchObject({ defaultPageSize: 100, maxPageSize: 1000 });
+    expect(config.filter.maxResults).toBe(1000);
+    const listed = (await scim.get('/Users?attributes=id')).json();
+    expect(listed).toMatchObject({ startIndex: 1, itemsPerPage: 100 });
+    expect(listed.totalResults).toBeGreaterThan(1000);
+    const ids = (listed.Resources as { id: string }[]).map((r) => Number(r.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const largest = (await scim.get('/Users?attributes=id&count=5000')).json();
+    expect(largest.itemsPerPage).toBe(1000);
+  });
+});
