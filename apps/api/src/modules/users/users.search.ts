@@ -7,6 +7,8 @@ import {
   candidates,
   estimateTerm,
   indexIsCheaper,
+  NARROWING,
+  type Narrowing,
   type TermEstimate,
   type TrigramIndex,
 } from '../../query/trigram-search.js';
@@ -47,8 +49,9 @@ export async function estimateUsersSearch(
   db: Database,
   query: Pick<UsersListQuery, 'q' | 'filters'>,
   stats: Required<UsersStats>,
+  narrowing: Narrowing = NARROWING,
 ): Promise<UsersSearch> {
-  return { estimate: await bestEstimate(db, query), rows: stats.total + stats.trashed };
+  return { estimate: await bestTermEstimate(db, searchTerms(query), narrowing), rows: stats.total + stats.trashed };
 }
 
 /** The terms the index can narrow: `q` and the "contains" filters, three characters or more. */
@@ -63,10 +66,14 @@ export function bestEstimate(db: Database, query: Pick<UsersListQuery, 'q' | 'fi
 }
 
 /** The estimate of the term the index knows least rows for, among `terms` (substrings of name or e-mail). */
-export async function bestTermEstimate(db: Database, terms: readonly string[]): Promise<TermEstimate | null> {
+export async function bestTermEstimate(
+  db: Database,
+  terms: readonly string[],
+  narrowing: Narrowing = NARROWING,
+): Promise<TermEstimate | null> {
   let best: TermEstimate | null = null;
   for (const term of terms.filter((t) => Array.from(t).length >= 3)) {
-    const e = await estimateTerm(db, USERS_INDEX, term);
+    const e = await estimateTerm(db, USERS_INDEX, term, narrowing);
     if (e && (!best || candidateRows(e) < candidateRows(best))) best = e;
   }
   return best;
