@@ -154,6 +154,17 @@ describe('indexed search', () => {
     expect(strict.estimate?.partner).toBeNull();
   });
 
+  it.skipIf(engine() !== 'mysql')('takes no partner whose trigram travels with the rarest one', async () => {
+    // Every "kkw" is in a "kkwz" here, and "kwz" with it: probing one for the other saves nothing.
+    await db.models.User.bulkCreate(
+      Array.from({ length: 40 }, (_, i) => ({ name: `Kkwz ${i}`, email: `kkwz.${i}@example.com`, password_hash: '!' })),
+    );
+    const stats = await readStats(db);
+    const travelling = await estimateUsersSearch(db, queryOf('kkwz', 'id'), stats, { from: 0, keepAtMost: 0.5 });
+    expect(travelling.estimate?.grams[0]?.rows).toBeGreaterThanOrEqual(40);
+    expect(travelling.estimate?.partner).toBeNull();
+  });
+
   it('answers a term of fewer than three characters, or one nothing holds, without the index', async () => {
     const stats = await readStats(db);
     expect((await estimateUsersSearch(db, queryOf('ab', 'id'), stats)).estimate).toBeNull();
