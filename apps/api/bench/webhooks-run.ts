@@ -99,7 +99,7 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
     const events = ids.length + 1;
     const api = await startApi(databaseUrl, log);
     servers.push(api);
-    const call = callerFor(api.baseUrl, token.token);
+    const call = callerFor(api.baseUrl, token.token, () => api.output());
     let active = true;
     const bulk = async () => {
       active = !active;
@@ -216,7 +216,8 @@ export async function runWebhooksBench(argv: string[]): Promise<number> {
   }
 }
 
-function callerFor(baseUrl: string, token: string) {
+/** Calls the API; a refusal throws with its answer, and a 5xx also with the server's last log lines (why it failed). */
+function callerFor(baseUrl: string, token: string, serverOutput: () => string = () => '') {
   return async (method: string, urlPath: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${baseUrl}${urlPath}`, {
       method,
@@ -224,7 +225,10 @@ function callerFor(baseUrl: string, token: string) {
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${text.slice(0, 300)}`);
+    if (!res.ok) {
+      const log = res.status >= 500 ? `\nthe server's last lines:\n${serverOutput()}` : '';
+      throw new Error(`${method} ${urlPath}: ${res.status} ${text.slice(0, 300)}${log}`);
+    }
     return text ? JSON.parse(text) : null;
   };
 }
