@@ -34,6 +34,7 @@ import { seededRoleDescriptions } from './0033-seeded-role-descriptions.js';
 import { userRoleKeys } from './0034-user-role-keys.js';
 import { attributeHolderState } from './0035-attribute-holder-state.js';
 import { userRoleEnumKeys } from './0036-user-role-enum-keys.js';
+import { sortIndexesCoverCreation } from './0037-sort-indexes-cover-creation.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -74,4 +75,5 @@ export const MIGRATIONS: readonly Migration[] = [
   userRoleKeys,
   attributeHolderState,
   userRoleEnumKeys,
+  sortIndexesCoverCreation,
 ];
