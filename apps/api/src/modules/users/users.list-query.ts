@@ -174,12 +174,12 @@ const SORT_COST_UNCOVERED = 2;
 /**
  * The page of a creation-date filter sorted by another column, read from the date range and
  * sorted (forcing the index of `created_at`) when that costs less than walking the sort's index
- * (forced otherwise) and skipping every user outside the range. At a million users, a month sorted by name on page
- * 1 000 walks about 384 000 entries of the name index (45 ms) where reading and sorting its
- * 26 000 users took 80 ms; the walk reads the same entries at ten million, the range ten times
- * the users. Matches are taken as spread evenly through the sort's order; when the count stopped
- * at its bound, the range's own estimate stands in for them (an upper bound, so the walk is never
- * judged dearer than it is).
+ * (forced otherwise) and skipping every user outside the range. At a million users, a month
+ * sorted by name on page 1 000 walks about 384 000 entries of the name index (45 ms) where
+ * reading and sorting its 26 000 users took 80 ms; the walk reads the same entries at ten
+ * million, the range ten times the users. Matches are taken as spread evenly through the sort's
+ * order; when the count stopped at its bound, the range's own estimate stands in for them (an
+ * upper bound, so the walk is never judged dearer than it is).
  */
 export async function rangeReadHints(
   db: Database,
