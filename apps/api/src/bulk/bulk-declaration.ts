@@ -80,6 +80,12 @@ export interface BulkSelectionSource<Query, Stored> {
    */
   columns: readonly string[];
   hints(db: Database, query: Query): Promise<object>;
+  /**
+   * How many rows the query matches, as the list counts them (from counters and list keys where
+   * they answer): the job's total when no row is left out and none was added after its bound.
+   * Without it, the rows are counted.
+   */
+  count?(db: Database, query: Query): Promise<number>;
 }
 
 export interface BulkDeclaration<

@@ -51,6 +51,39 @@ describe('POST /users/bulk with a selection', () => {
     expect(finish?.context).toMatchObject({ status: 'succeeded', progress: { processed: 7, changed: 7 } });
   });
 
+  it('totals a selection the counters answer as its chunks then find it: the live inactive users at submission', async () => {
+    const inactive = await Promise.all(
+      [1, 2, 3].map((n) => given(bed.t.db).user({ name: `Counted ${n}`, active: false })),
+    );
+    const trashed = await given(bed.t.db).user({ name: 'Counted Trashed', active: false });
+    await bed.t.db.models.User.destroy({ where: { id: trashed.id } });
+    const expected = await bed.t.db.models.User.count({ where: { is_active: false } });
+    expect(expected).toBeGreaterThanOrEqual(inactive.length);
+    const res = await bed.admin.post('/api/users/bulk', {
+      operation: 'setActive',
+      active: true,
+      dryRun: true,
+      selection: { query: { filters: { is_active: 'inactive' } } },
+    });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().job.progress.total).toBe(expected);
+    // Added after the submission, past its bound: neither in the total nor walked.
+    await given(bed.t.db).user({ name: 'Counted Late', active: false });
+    runner(2);
+    const done = await waitForJob(res.json().job.id);
+    expect(done).toMatchObject({ status: 'succeeded', progress: { total: expected, processed: expected } });
+    // Leaving one out: the counters cannot say whether it matched, so the rows are counted.
+    const now = await bed.t.db.models.User.count({ where: { is_active: false } });
+    const left = (inactive[0] as { id: number }).id;
+    const except = await bed.admin.post('/api/users/bulk', {
+      operation: 'setActive',
+      active: true,
+      dryRun: true,
+      selection: { query: { filters: { is_active: 'inactive' } }, except: [left] },
+    });
+    expect(except.json().job.progress.total).toBe(now - 1);
+  });
+
   it('skips by the same rules as one change, and reports each skip with its e-mail and code', async () => {
     const { word, ids } = await cohort(2);
     await bed.t.db.models.User.update({ name: `${word} Admin Itself` }, { where: { id: bed.adminId } });

@@ -27,7 +27,7 @@ import { mailSettings } from '../../mail/settings.js';
 import type { HandlerContext } from '../../context.js';
 import { assertBulkRole, bulkRole } from './bulk.roles.js';
 import { TARGET_COLUMNS, type TargetRow, targetsOf } from './users.batch-repository.js';
-import { assertTrashAllowed, idWalkHints, usersWhere } from './users.list-query.js';
+import { assertTrashAllowed, countUsers, idWalkHints, usersWhere } from './users.list-query.js';
 import { readStats } from './users.read-repository.js';
 import type { AttributeScope } from '../../domain/attributes.list-query.js';
 import { type ScopedUsersQuery, usesAttributes, withAttributeScope } from './users.attributes-query.js';
@@ -129,6 +129,7 @@ export const usersBulk: BulkDeclaration<
     where: (db, query, bounds) => usersWhere(db, query, bounds),
     columns: TARGET_COLUMNS,
     hints: async (db, query) => idWalkHints(db, query, await readStats(db)),
+    count: (db, query) => countUsers(db, query, usersWhere(db, query)),
   },
 
   async prepare(ctx, tx, input) {
