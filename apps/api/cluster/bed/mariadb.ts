@@ -16,6 +16,7 @@ const MARIADBD = '/usr/sbin/mariadbd';
 export class MariaDbInstance {
   private child: ChildProcess | undefined;
   readonly dataDir: string;
+  readonly tmpDir: string;
 
   private constructor(
     readonly name: string,
@@ -24,6 +25,8 @@ export class MariaDbInstance {
     readonly serverId: number,
   ) {
     this.dataDir = path.join(dir, 'data');
+    this.tmpDir = path.join(dir, 'tmp');
+    fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
   static async create(root: string, name: string, serverId: number): Promise<MariaDbInstance> {
@@ -57,6 +60,11 @@ export class MariaDbInstance {
         '--bind-address=127.0.0.1',
         `--socket=${path.join(this.dir, 'mysqld.sock')}`,
         `--pid-file=${path.join(this.dir, 'mysqld.pid')}`,
+        // A temporary directory of its own: at start, mariadbd deletes every `#sql*` file in its
+        // tmpdir as left over from a crash, and in the machine's /tmp those are the live temporary
+        // tables of the machine's own server (a bench smoke's UPDATE failed with "Error on delete
+        // of '/tmp/#sql-update-…MAI'" while a scenario restarted its replica).
+        `--tmpdir=${this.tmpDir}`,
         `--server-id=${this.serverId}`,
         '--log-bin=binlog',
         '--binlog-format=ROW',
