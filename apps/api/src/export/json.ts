@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { CHUNKS_AHEAD, type ExportColumn, readerOf } from './columns.js';
+import { CHUNKS_AHEAD, type ExportColumn, PIECE_CHARS, readerOf } from './columns.js';
 
 /**
  * A JSON array of objects keyed by field name, with native types (numbers, booleans, ISO 8601
- * strings, `json` columns as structures), one chunk per batch; `[]` when no row matches.
+ * strings, `json` columns as structures), in chunks of about PIECE_CHARS; `[]` when no row matches.
  */
 export function jsonBody<Row extends object>(
   batches: AsyncIterable<Row[]>,
@@ -18,6 +18,10 @@ export function jsonBody<Row extends object>(
       for (const row of batch) {
         chunk += `${first ? '[\n' : ',\n'}${JSON.stringify(pick(row))}`;
         first = false;
+        if (chunk.length >= PIECE_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
       }
       if (chunk) yield chunk;
     }

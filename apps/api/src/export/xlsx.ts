@@ -7,6 +7,7 @@ import {
   jsonText,
   listText,
   neutralise,
+  PIECE_CHARS,
   readerOf,
 } from './columns.js';
 import {
@@ -70,7 +71,7 @@ function cellWriter(column: ExportColumn<ExportRow>, index: number): (row: Expor
   }
 }
 
-/** The sheet's XML, one chunk per batch, read only as fast as the zip takes it. */
+/** The sheet's XML, in chunks of about PIECE_CHARS, read only as fast as the zip takes it. */
 function sheetXml(batches: AsyncIterable<readonly object[]>, columns: readonly ExportColumn<ExportRow>[]): Readable {
   const cells = columns.map(cellWriter);
   const widths = columns.map((column) => Math.max(WIDTH[column.type], column.label.length + 2));
@@ -88,8 +89,12 @@ function sheetXml(batches: AsyncIterable<readonly object[]>, columns: readonly E
         chunk += `<row r="${r}">`;
         for (const cell of cells) chunk += cell(row, r);
         chunk += '</row>';
+        if (chunk.length >= PIECE_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
       }
-      yield chunk;
+      if (chunk) yield chunk;
     }
     yield SHEET_END;
   }
