@@ -360,6 +360,34 @@ describe('export with attribute columns', () => {
     ]);
   });
 
+  // A batch's values are read apart from its rows, one text per attribute in id order: whatever
+  // the rows' order, each user must get their own values and no one else's.
+  it.each([
+    ['newest first (the default)', '', ['u5', 'u4', 'u3', 'u2', 'u1']],
+    ['oldest first', '&sort=id&dir=asc', ['u1', 'u2', 'u3', 'u4', 'u5']],
+    ['by name, descending', '&sort=name&dir=desc', ['u5', 'u4', 'u3', 'u2', 'u1']],
+  ])('puts each user’s own values on their row, %s', async (_, order, names) => {
+    const res = await admin.get(
+      `/api/users/export?format=json&filters[name]=${TAG}${order}&columns[]=name&columns[]=attributes.cost_centre&columns[]=attributes.level&columns[]=attributes.manager`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const values: Record<string, [string | null, number | null, number | null]> = {
+      u1: ['CC-100', 3, null],
+      u2: ['cc-200', 10, null],
+      u3: [null, 2, id.u1],
+      u4: [null, null, null],
+      u5: ['XX-100', 3, null],
+    };
+    expect(res.json()).toEqual(
+      names.map((name) => ({
+        name: `${TAG} ${name}`,
+        'attributes.cost_centre': values[name]?.[0],
+        'attributes.level': values[name]?.[1],
+        'attributes.manager': values[name]?.[2],
+      })),
+    );
+  });
+
   it('XLSX: a file', async () => {
     const res = await admin.get(url('xlsx'));
     expect(res.statusCode).toBe(200);
