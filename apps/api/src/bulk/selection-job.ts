@@ -65,13 +65,7 @@ async function selectionTotal(
   const model = declaration.selection.model(db);
   if (declaration.selection.count && params.except.length === 0) {
     const counted = await declaration.selection.count(db, query);
-    const past = await model.findOne({
-      attributes: ['id'],
-      where: { id: { [Op.gt]: params.idBound } },
-      paranoid: false,
-      raw: true,
-    });
-    if (!past) return counted;
+    if ((await highestId(model)) <= params.idBound) return counted;
   }
   return model.count({ where: selectionWhere(db, declaration, params, null), paranoid: false });
 }
