@@ -221,6 +221,10 @@ function startBeside() {
       for (const check of chosen) {
         const r = ended.find((e) => e.name === check.name);
         const ok = r?.status === 0;
+        if (!ok) {
+          const tail = r?.tail?.length ? r.tail.join('\n      ') : '(it did not end, or said nothing)';
+          failures.push(`${check.name}: exited ${r?.status ?? 'without a status'}; its last lines:\n      ${tail}`);
+        }
         results.push({
           name: check.name,
           seconds: r?.seconds ?? 0,
