@@ -123,7 +123,8 @@ export async function runHttpScenario(
     const measured = await whileWriting(ctx, scenario, { seconds, connections, ...rate, next, ...sql }, log);
     return finish({ ...outcome, ...measured, peakRssMb: server.peakRssMb() }, log);
   }
-  const rounds = statements ? FLOOR_ROUNDS : 1;
+  // A smoke judges no timing, so alternating gains it nothing: one round (CI runs it beside the browser tests).
+  const rounds = statements && !opts.smoke ? FLOOR_ROUNDS : 1;
   const roundSeconds = Math.max(1, Math.ceil(seconds / rounds));
   const loads: LoadResult[] = [];
   const atLoad: FloorRuns = { runs: [], connections };
