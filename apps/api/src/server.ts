@@ -24,6 +24,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { registerMetrics } from './metrics/metrics-route.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { resetRequestsSettled } from './modules/password-reset/forgot.request.js';
+import { KEEP_ALIVE_SECONDS } from './keep-alive.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -49,6 +50,7 @@ export async function buildApp({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
+    keepAliveTimeout: KEEP_ALIVE_SECONDS * 1000,
     // 10 000 `ids[]` in an export URL are ~110 KB; Node's default header limit is 16 KB.
     http: { maxHeaderSize: 256 * 1024 },
     // A caller-supplied id is kept when sane so logs join across services; otherwise a fresh one.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { makeProblem } from '@app/contracts';
+import { KEEP_ALIVE_SECONDS } from '../../src/keep-alive.js';
 import { freePort, sleep, waitFor } from './ports.js';
 
 const HAPROXY = '/usr/sbin/haproxy';
@@ -121,6 +122,10 @@ defaults
   timeout client 120s
   timeout server 120s
   timeout http-request 10s
+  # The instances' answers say "Keep-Alive: timeout=${KEEP_ALIVE_SECONDS}", which the balancer passes
+  # on, so a client keeps an idle connection that long: closed sooner (after http-request's 10 s),
+  # a request the client sends as the close arrives is lost, and a POST is not sent again.
+  timeout http-keep-alive ${KEEP_ALIVE_SECONDS + 3}s
   # A request that never reached an instance (refused connection, or a kept-alive connection
   # the instance had just closed) is sent again, to another instance.
   retries 3
