@@ -92,7 +92,7 @@ describe('export with attribute columns', () => {
   // The export reads a batch's values of an attribute as one text split on a control character
   // no door lets into a value; values written by hand that the text cannot carry exactly are read
   // again row by row.
-  it('exports values written by hand exactly as stored: a separator inside, a number kept as text', async () => {
+  it('exports values written by hand exactly as stored: a separator inside, a number kept as text, a text kept as a number', async () => {
     const attributeId = async (key: string) =>
       Number(
         (
@@ -101,17 +101,21 @@ describe('export with attribute columns', () => {
           )[0] as Array<{ id: number }>
         )[0]?.id,
       );
-    const write = (key: string, text: string) =>
+    const write = (key: string, text: string | null, number: number | null = null) =>
       attributeId(key).then((attribute) =>
         t.db.sequelize.query(
-          'INSERT INTO user_attribute_values (attribute_id, user_id, text_value, number_value) VALUES (:attribute, :user, :text, NULL)',
-          { replacements: { attribute, user: id.u4, text } },
+          'INSERT INTO user_attribute_values (attribute_id, user_id, text_value, number_value) VALUES (:attribute, :user, :text, :number)',
+          { replacements: { attribute, user: id.u4, text, number } },
         ),
       );
     await write('department', 'Le\u001egal:9');
     await write('level', '7x');
+    // A text attribute's value in the number column, as a retyping job leaves it half way.
+    await write('cost_centre', null, 4711);
     try {
-      const res = await admin.get(url('json').replace('&sort=attributes.level', ''));
+      const res = await admin.get(
+        `${url('json').replace('&sort=attributes.level', '')}&columns[]=attributes.cost_centre`,
+      );
       expect(res.json().filter((row: { name: string }) => row.name === `${TAG} u4`)).toEqual([
         {
           name: `${TAG} u4`,
@@ -119,6 +123,7 @@ describe('export with attribute columns', () => {
           'attributes.level': '7x',
           'attributes.remote': null,
           'attributes.manager': null,
+          'attributes.cost_centre': 4711,
         },
       ]);
     } finally {
