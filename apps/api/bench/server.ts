@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../cluster/bed/ports.js';
+import { listensOn } from './listening.js';
 
 const API_DIR = path.resolve(fileURLToPath(import.meta.url), '../..');
 const START_TIMEOUT_MS = 120_000;
@@ -49,10 +50,16 @@ function buildOnce() {
   built = true;
 }
 
+/** The free port handed to the API was taken by another process before the API could bind it. */
+class PortTaken extends Error {}
+
+/** Starts on another free port when the one found was taken meanwhile: a few tries are plenty. */
+const START_TRIES = 3;
+
 /**
  * Starts the API as production runs it, `node .bench-build/main.js` (no npm or shell wrapper, so the
- * pid is the server itself), bound to 127.0.0.1 on a free port, and waits until /api/health
- * answers.
+ * pid is the server itself), bound to 127.0.0.1 on a free port, and waits until it answers
+ * /api/health itself.
  */
 export async function startApi(
   databaseUrl: string,
@@ -60,7 +67,22 @@ export async function startApi(
   options: { cpuProfileDir?: string } = {},
 ): Promise<ApiServer> {
   buildOnce();
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), databaseUrl, log, options);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt >= START_TRIES) throw err;
+      log(`  ${err.message}; starting on another port`);
+    }
+  }
+}
+
+async function startOn(
+  port: number,
+  databaseUrl: string,
+  log: (s: string) => void,
+  options: { cpuProfileDir?: string },
+): Promise<ApiServer> {
   // With a profile directory, V8 samples the process until it exits and writes a .cpuprofile there.
   const profiling = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const child: ChildProcess = spawn(process.execPath, [...profiling, `${BUILD_DIR}/main.js`], {
@@ -152,12 +174,16 @@ export async function startApi(
   const deadline = Date.now() + START_TIMEOUT_MS;
   try {
     for (;;) {
-      if (exited !== undefined) throw new Error(`the API exited with code ${exited} while starting:\n${tail}`);
+      if (exited !== undefined) {
+        if (/EADDRINUSE/.test(tail)) throw new PortTaken(`port ${port} was taken before the API bound it`);
+        throw new Error(`the API exited with code ${exited} while starting:\n${tail}`);
+      }
       if (Date.now() > deadline) throw new Error(`the API did not answer /api/health within 120 s:\n${tail}`);
       try {
         const res = await fetch(`${server.baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
         await res.arrayBuffer();
-        if (res.ok) break;
+        // Another process's server on the port may answer too: only this child's answer counts.
+        if (res.ok && listensOn(pid, port) !== false) break;
       } catch {
         // not listening yet
       }
