@@ -6,6 +6,7 @@
 // Usage: node scripts/run-checks.mjs <checks.json> <results.json>
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { passLines } from './pass-lines.mjs';
 
 const TAIL_LINES = 25;
 const [checksFile, resultsFile] = process.argv.slice(2);
@@ -20,18 +21,13 @@ const runCheck = (check) =>
       env: process.env,
     });
     const tail = [];
-    let rest = '';
-    const keep = (chunk) => {
-      process.stdout.write(chunk);
-      const lines = (rest + chunk.toString('utf8')).split('\n');
-      rest = lines.pop() ?? '';
-      tail.push(...lines);
-      if (tail.length > TAIL_LINES) tail.splice(0, tail.length - TAIL_LINES);
+    const keep = (line) => {
+      tail.push(line);
+      if (tail.length > TAIL_LINES) tail.shift();
     };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
+    const flushes = [passLines(child.stdout, process.stdout, keep), passLines(child.stderr, process.stdout, keep)];
     child.on('close', (code, signal) => {
-      if (rest) tail.push(rest);
+      for (const flush of flushes) flush();
       resolve({ status: code ?? (signal ? 1 : 0), tail: tail.slice(-TAIL_LINES) });
     });
   });

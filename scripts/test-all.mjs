@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { passLines } from './pass-lines.mjs';
 
 const root = path.resolve(fileURLToPath(import.meta.url), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ua-results-'));
@@ -156,22 +157,13 @@ const runAsync = (cmd, cwd, logFile, why = []) =>
       env: process.env,
     });
     if (log === null) {
-      for (const [from, to] of [
-        [child.stdout, process.stdout],
-        [child.stderr, process.stderr],
-      ]) {
-        let rest = '';
-        from.on('data', (chunk) => {
-          to.write(chunk);
-          const lines = (rest + chunk.toString('utf8')).split('\n');
-          rest = lines.pop() ?? '';
-          for (const line of lines) {
-            if (!RUNNER_FAILURE.test(line)) continue;
-            why.push(line.trim());
-            if (why.length > 200) why.shift();
-          }
-        });
-      }
+      const keep = (line) => {
+        if (!RUNNER_FAILURE.test(line)) return;
+        why.push(line.trim());
+        if (why.length > 200) why.shift();
+      };
+      passLines(child.stdout, process.stdout, keep);
+      passLines(child.stderr, process.stderr, keep);
     }
     child.on('exit', (code) => {
       if (log !== null) fs.closeSync(log);
