@@ -152,6 +152,11 @@ backend api
   balance roundrobin
   option httpchk GET /api/ready
   http-check expect status 200
+  # A check waits up to 2 s for its answer: without this line HAProxy gives it 'inter' (500 ms),
+  # and the one instance left serving during a restart, busy on a busy machine, was taken out
+  # for being slow, leaving no instance at all (50 requests answered 503 by the balancer).
+  # An instance that is stopping answers 503 at once, and a dead one refuses the connection.
+  timeout check 2s
   default-server inter 500ms fastinter 250ms fall 2 rise 2
 ${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')}
 `;
