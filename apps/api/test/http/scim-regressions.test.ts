@@ -105,4 +105,21 @@ describe('SCIM regressions', () => {
       expect(res.body).not.toContain('Quiet Member');
     }
   });
+
+  // Found by the fuzzer (a 500 in CI on SQLite, replayed on MariaDB): the filter's attribute names
+  // were looked up as plain object keys, so "constructor" found Object.prototype's and the
+  // translation threw. Names are read without regard to case, so the inherited names that can arrive are the
+  // all-lower-case ones; each must be refused as any unknown attribute is.
+  it.each([
+    ['Groups', 'constructor lt "fuzz.test"'],
+    ['Groups', 'members.constructor eq "1"'],
+    ['Groups', '__proto__[value eq "1"]'],
+    ['Users', 'Constructor pr'],
+    ['Users', 'emails.__proto__ co "a"'],
+    ['Users', 'name[constructor eq "x"]'],
+  ])('refuses the inherited attribute name in %s?filter=%s with invalidFilter, not a 500', async (resource, filter) => {
+    const res = await send('GET', `/api/scim/v2/${resource}?filter=${encodeURIComponent(filter)}`);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidFilter' });
+  });
 });
