@@ -77,9 +77,9 @@ const TOTP_SECRET = /(?<![A-Za-z0-9])[A-Z2-7]{32}(?![A-Za-z0-9])/g;
  * A recovery code as handed out (`xxxxx-xxxxx`, base32's lower-case alphabet): only the
  * confirmation's answer shows them. Only those with a digit are looked for (seven in eight of
  * them), so that words such as `hello-world` are not taken for one; nor one followed by `@`, or
- * by `%40` as an otpauth URL encodes it: the tests' own e-mail addresses (`user2-23456@example.com`,
- * a counter and the process id) can look like one whenever the process id's digits are all
- * between 2 and 7.
+ * by `%40` as an otpauth URL encodes it: that is an e-mail address's local part. The tests' own
+ * addresses (support/given.ts) put a dot between their counter and process id, so that no part of
+ * them has the form.
  */
 const RECOVERY_CODE = /(?<![a-z0-9-])(?=[a-z-]*[2-7])[a-z2-7]{5}-[a-z2-7]{5}(?![a-z0-9@-]|%40)/g;
 

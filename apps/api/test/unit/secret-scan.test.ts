@@ -69,7 +69,7 @@ describe('finding secrets in text', () => {
     const url = otpauthUrl(secret, 'ann@example.com', 'User administration');
     expect(findSecrets(`{"secret":"${secret}"}`, known).map((h) => h.kind)).toEqual(['totp']);
     expect(findSecrets(`{"otpauth_url":"${url}"}`, known).map((h) => h.kind)).toEqual(['totp']);
-    // A test's own address (a counter and a process id whose digits are all 2–7) in the URL, `@` as `%40`.
+    // An address whose local part has a code's form (as the tests' own had, before their dot), `@` as `%40`.
     const testers = otpauthUrl(secret, 'user2-23456@example.com', 'User administration');
     expect(findSecrets(`{"otpauth_url":"${testers}"}`, known).map((h) => h.kind)).toEqual(['totp']);
     expect(findSecrets('{"code":"ab3de-fgh2j"}', known).map((h) => h.kind)).toEqual(['recovery']);
