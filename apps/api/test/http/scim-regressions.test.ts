@@ -106,10 +106,10 @@ describe('SCIM regressions', () => {
     }
   });
 
-  // Found by the fuzzer (a 500 in CI on SQLite, replayed on MariaDB): the filter's attribute names
-  // were looked up as plain object keys, so "constructor" found Object.prototype's and the
-  // translation threw. Names are read without regard to case, so the inherited names that can arrive are the
-  // all-lower-case ones; each must be refused as any unknown attribute is.
+  // Found by the fuzzer (a 500 in CI on SQLite, replayed on MariaDB): the filter's attribute
+  // names were looked up as plain object keys, so "constructor" found Object.prototype's and the
+  // translation threw. Names are read without regard to case, so the inherited names that can
+  // arrive are the all-lower-case ones; each must be refused as any unknown attribute is.
   it.each([
     ['Groups', 'constructor lt "fuzz.test"'],
     ['Groups', 'members.constructor eq "1"'],
