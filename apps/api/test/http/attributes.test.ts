@@ -123,6 +123,24 @@ describe('declaring attributes', () => {
     expect(backReference.statusCode).toBe(422);
     expect(backReference.json().errors['validators.pattern']).toHaveLength(1);
   });
+
+  // `constructor` has a key's shape, but both doors refuse it (and `prototype`) as a key anywhere
+  // in a body, so an attribute so named could be declared and never given a value.
+  it('refuses constructor and prototype as keys on both doors, since no body could carry their values', async () => {
+    for (const key of ['constructor', 'prototype']) {
+      const rest = await admin.post('/api/attributes', { key, label: 'Reserved', type: 'string' });
+      expect(rest.statusCode, rest.body).toBe(422);
+      expect(rest.json().errors.key).toEqual([
+        'constructor and prototype cannot be keys: request bodies refuse those names. Choose another key.',
+      ]);
+      const trpc = await admin.post('/api/trpc/attributes.create', { key, label: 'Reserved', type: 'string' });
+      expect(trpc.statusCode, trpc.body).toBe(422);
+      expect(trpc.json().error.data.errors.key).toEqual(rest.json().errors.key);
+    }
+    expect((await admin.get('/api/attributes')).json().rows.map((a: { key: string }) => a.key)).not.toContain(
+      'constructor',
+    );
+  });
 });
 
 describe('changing an attribute users hold', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTimeSchema } from '../common';
+import { REFUSED_JSON_KEYS } from '../json-keys';
 import { constrainInput } from '../json-schema';
 import { listResultSchema } from '../lists';
 import { booleanish } from '../query/fields';
@@ -45,6 +46,22 @@ export const AttributeKeySchema = constrainInput(
       'A key starts with a lower-case letter and holds only lower-case letters, digits and _ (cost_centre).',
     ),
   { examples: ['department'] },
+);
+
+const RESERVED_KEYS = new Set<string>(REFUSED_JSON_KEYS);
+
+/**
+ * A new attribute's key: also neither `constructor` nor `prototype`. Values travel under their
+ * attribute's key in request bodies (`"attributes": {"department": …}`), and both doors refuse
+ * those two names as keys anywhere in a body (json-keys.ts): an attribute so named could be
+ * declared but never given a value. Lookups keep `AttributeKeySchema`, so one declared before
+ * this rule can still be shown and deleted.
+ */
+export const NewAttributeKeySchema = constrainInput(
+  AttributeKeySchema.refine((key) => !RESERVED_KEYS.has(key), {
+    message: 'constructor and prototype cannot be keys: request bodies refuse those names. Choose another key.',
+  }),
+  { examples: ['department'], not: { enum: REFUSED_JSON_KEYS.filter((k) => ATTRIBUTE_KEY_PATTERN.test(k)) } },
 );
 
 const IsoDateSchema = z.iso.date('Give a date as YYYY-MM-DD.');

@@ -5,7 +5,7 @@ import {
   ATTRIBUTE_SENSITIVITIES,
   ATTRIBUTE_TEXT_MAX,
   ATTRIBUTE_TYPES,
-  AttributeKeySchema,
+  NewAttributeKeySchema,
   type AttributeType,
   AttributeValidatorsSchema,
   type AttributeValidators,
@@ -158,7 +158,7 @@ const DEFINITION_RULES = {
 /** POST /attributes. */
 export const AttributeCreateInputSchema = constrainInput(
   z
-    .object({ key: AttributeKeySchema, ...definitionFields })
+    .object({ key: NewAttributeKeySchema, ...definitionFields })
     .superRefine((value, ctx) => withDefinitionRules(ctx, value)),
   {
     ...DEFINITION_RULES,
