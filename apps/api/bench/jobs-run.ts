@@ -268,6 +268,9 @@ export async function runJobsBench(argv: string[]): Promise<number> {
       log(`report written to ${report}`);
     }
   } finally {
+    // A job that failed says only "the log has the details": print the API's last lines, so the
+    // run that showed it (a CI smoke, say) shows why.
+    if (failed) log(`the API's last output:\n${api.output()}`);
     await api.stop();
     // The undo left every user inactive, as before step 5; without it (a failed run) all are active.
     await conn.query(RESTORE_STATUSES);
