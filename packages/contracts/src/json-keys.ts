@@ -12,6 +12,9 @@ export const ALLOWED_JSON_KEYS_SCHEMA = { not: { enum: [...REFUSED_JSON_KEYS] } 
 
 const REFUSED = new Set<string>(REFUSED_JSON_KEYS);
 
+/** Whether a name is one of the refused keys: the one test every rule about them makes. */
+export const isRefusedJsonKey = (name: string): boolean => REFUSED.has(name);
+
 /**
  * The dotted path (`extra.0.deep.prototype`) of a refused key in a parsed JSON value, or null.
  * Walked with a list, not recursion: a body may nest deeper than the call stack.
@@ -24,7 +27,7 @@ export function refusedJsonKeyPath(value: unknown): string | null {
     const isList = Array.isArray(node);
     for (const [key, item] of Object.entries(node)) {
       const at = path === '' ? key : `${path}.${key}`;
-      if (!isList && REFUSED.has(key)) return at;
+      if (!isList && isRefusedJsonKey(key)) return at;
       if (typeof item === 'object' && item !== null) pending.push({ node: item, path: at });
     }
   }

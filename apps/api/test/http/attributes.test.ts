@@ -131,7 +131,7 @@ describe('declaring attributes', () => {
       const rest = await admin.post('/api/attributes', { key, label: 'Reserved', type: 'string' });
       expect(rest.statusCode, rest.body).toBe(422);
       expect(rest.json().errors.key).toEqual([
-        'constructor and prototype cannot be keys: request bodies refuse those names. Choose another key.',
+        '“constructor” and “prototype” cannot be keys: request bodies refuse those names. Choose another key.',
       ]);
       const trpc = await admin.post('/api/trpc/attributes.create', { key, label: 'Reserved', type: 'string' });
       expect(trpc.statusCode, trpc.body).toBe(422);

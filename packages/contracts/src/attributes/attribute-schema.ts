@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTimeSchema } from '../common';
-import { REFUSED_JSON_KEYS } from '../json-keys';
+import { isRefusedJsonKey, REFUSED_JSON_KEYS } from '../json-keys';
 import { constrainInput } from '../json-schema';
 import { listResultSchema } from '../lists';
 import { booleanish } from '../query/fields';
@@ -48,7 +48,9 @@ export const AttributeKeySchema = constrainInput(
   { examples: ['department'] },
 );
 
-const RESERVED_KEYS = new Set<string>(REFUSED_JSON_KEYS);
+/** The refused names an attribute key's pattern admits: `constructor` and `prototype`. */
+const RESERVED_KEYS = REFUSED_JSON_KEYS.filter((k) => ATTRIBUTE_KEY_PATTERN.test(k));
+const RESERVED_TEXT = RESERVED_KEYS.map((k) => `“${k}”`).join(' and ');
 
 /**
  * A new attribute's key: also neither `constructor` nor `prototype`. Values travel under their
@@ -58,10 +60,10 @@ const RESERVED_KEYS = new Set<string>(REFUSED_JSON_KEYS);
  * this rule can still be shown and deleted.
  */
 export const NewAttributeKeySchema = constrainInput(
-  AttributeKeySchema.refine((key) => !RESERVED_KEYS.has(key), {
-    message: 'constructor and prototype cannot be keys: request bodies refuse those names. Choose another key.',
+  AttributeKeySchema.refine((key) => !isRefusedJsonKey(key), {
+    message: `${RESERVED_TEXT} cannot be keys: request bodies refuse those names. Choose another key.`,
   }),
-  { examples: ['department'], not: { enum: REFUSED_JSON_KEYS.filter((k) => ATTRIBUTE_KEY_PATTERN.test(k)) } },
+  { examples: ['department'], not: { enum: RESERVED_KEYS } },
 );
 
 const IsoDateSchema = z.iso.date('Give a date as YYYY-MM-DD.');
