@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import CRC32 from 'crc-32';
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
@@ -21,39 +21,22 @@ async function* batches() {
   }
 }
 
-async function bytesOf(body: Readable): Promise<Buffer> {
-  const out: Buffer[] = [];
-  for await (const chunk of body) out.push(chunk as Buffer);
-  return Buffer.concat(out);
-}
-
 /** Every entry of a zip: the CRC-32 its central directory records, and its bytes inflated. */
-function entriesOf(zip: Buffer): Promise<Array<{ name: string; recorded: number; data: Buffer }>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err || !file) return reject(err);
-      const found: Array<{ name: string; recorded: number; data: Buffer }> = [];
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (openErr, stream) => {
-          if (openErr || !stream) return reject(openErr);
-          bytesOf(stream).then((data) => {
-            found.push({ name: entry.fileName, recorded: entry.crc32, data });
-            file.readEntry();
-          }, reject);
-        });
-      });
-      file.on('end', () => resolve(found));
-      file.on('error', reject);
-      file.readEntry();
-    });
-  });
+async function entriesOf(zip: Buffer): Promise<Array<{ name: string; recorded: number; data: Buffer }>> {
+  const file = await yauzl.fromBufferPromise(zip, { lazyEntries: true });
+  const found: Array<{ name: string; recorded: number; data: Buffer }> = [];
+  for await (const entry of file.eachEntry()) {
+    const data = await buffer(await file.openReadStreamPromise(entry));
+    found.push({ name: entry.fileName, recorded: entry.crc32, data });
+  }
+  return found;
 }
 
 describe("a workbook's zip", () => {
   // The export points yazl's CRC-32 at zlib's (src/export/zip-crc.ts); a spreadsheet program
   // refuses a file whose recorded CRCs do not match its bytes. Checked here with another library.
   it('records for every part the CRC-32 of its bytes, as an independent implementation computes it', async () => {
-    const entries = await entriesOf(await bytesOf(xlsxBody(batches(), COLUMNS, 'Users')));
+    const entries = await entriesOf(await buffer(xlsxBody(batches(), COLUMNS, 'Users')));
     expect(entries.map((e) => e.name)).toContain('xl/worksheets/sheet1.xml');
     const sheet = entries.find((e) => e.name === 'xl/worksheets/sheet1.xml');
     // Past several of the writer's pieces, so the running value is carried from chunk to chunk.
