@@ -245,7 +245,9 @@ export function judge(req: SentRequest, answer: Answer, verdict: Verdict, secret
       (/^(cross|same)-site$/.test(req.headers['sec-fetch-site'] ?? '') || req.headers.origin !== undefined);
     const generic = [400, 413, 415, ...(crossSite ? [403] : [])];
     if (verdict.documented && !verdict.documented.has(status) && !generic.includes(status)) {
-      out.push(`status ${status} is not documented for this operation (${[...verdict.documented].join(', ')})`);
+      out.push(
+        `status ${status} is not documented for this operation (${[...verdict.documented].join(', ')}); the answer: ${answer.body.slice(0, 300)}`,
+      );
     }
   } else {
     out.push(...trpcShape(req, answer, verdict.batch ?? false));

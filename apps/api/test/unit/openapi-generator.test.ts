@@ -105,8 +105,10 @@ describe('the OpenAPI generator', () => {
     }
     expect(update['x-permission']).toBe('users.update');
     expect(update.responses['403']?.description).toContain('`users.update`');
-    // Signed in, no permission, no input: only 401.
-    expect(Object.keys(op(doc, 'get', '/api/tree').responses).sort()).toEqual(['200', '401']);
+    // Signed in, no permission, no input: 401, and 403 only for a session held at enrolment.
+    const tree = op(doc, 'get', '/api/tree').responses;
+    expect(Object.keys(tree).sort()).toEqual(['200', '401', '403']);
+    expect(tree['403']?.description).toMatch(/^`TWO_FACTOR_ENROLMENT_REQUIRED`: /);
   });
 
   it('adds the refusals a route declares, with Retry-After for 429', () => {
