@@ -29,19 +29,6 @@ export interface XlsxZip {
   close(): void;
 }
 
-function entriesOf(zip: ZipFile): Promise<Entry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: Entry[] = [];
-    zip.on('entry', (entry: Entry) => {
-      entries.push(entry);
-      zip.readEntry();
-    });
-    zip.once('end', () => resolve(entries));
-    zip.once('error', reject);
-    zip.readEntry();
-  });
-}
-
 /**
  * Opens an XLSX by its central directory (yauzl), and refuses a decompression bomb before
  * inflating anything: too many entries, a declared total past the limit, or a part compressed
@@ -57,23 +44,30 @@ export async function openXlsxZip(path: string, limits: ReadLimits): Promise<Xls
   }
   try {
     if (zip.entryCount > (limits.maxEntries ?? DEFAULT_MAX_ENTRIES)) throw tooLarge(limits);
-    const entries = await entriesOf(zip).catch(() => {
-      throw damaged();
-    });
-    let declared = 0;
-    const byName = new Map<string, Entry>();
-    for (const entry of entries) {
+    return reader(zip, await checkedEntries(zip, limits), limits);
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
+}
+
+/** The central directory's entries by name, refused at the first that makes the file a bomb. */
+async function checkedEntries(zip: ZipFile, limits: ReadLimits): Promise<Map<string, Entry>> {
+  let declared = 0;
+  const byName = new Map<string, Entry>();
+  try {
+    for await (const entry of zip.eachEntry()) {
       declared += entry.uncompressedSize;
       const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
       if (declared > limits.maxUncompressedBytes) throw tooLarge(limits);
       if (entry.uncompressedSize > RATIO_CHECKED_ABOVE && ratio > MAX_RATIO) throw tooLarge(limits);
       byName.set(entry.fileName.replace(/^\/+/, '').toLowerCase(), entry);
     }
-    return reader(zip, byName, limits);
   } catch (error) {
-    zip.close();
-    throw error;
+    // yauzl's own refusal of a damaged directory says nothing the importer can act on.
+    throw error instanceof ImportFileError ? error : damaged();
   }
+  return byName;
 }
 
 function reader(zip: ZipFile, byName: Map<string, Entry>, limits: ReadLimits): XlsxZip {
