@@ -40,3 +40,12 @@ export function refusedJsonKeyMessage(where: string, path: string): string {
   const keys = REFUSED_JSON_KEYS.map((k) => `\`${k}\``).join(', ');
   return `${where} holds a \`${key}\` key (at ${path}): ${keys} are refused as keys anywhere in it.`;
 }
+
+/**
+ * The entry of `record` named `name`, if the record has one of its own. For names taken from what
+ * was sent (a filter's path, a patch's attribute, a column's header, a field's value): a plain
+ * lookup of "constructor" or "toString" finds Object.prototype's.
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
+}

@@ -1,3 +1,4 @@
+import { ownEntry } from '@app/contracts';
 import type { Actor } from '../auth/actor.js';
 import { AppError, forbidden, forbiddenAnyOf, unauthenticated } from '../errors.js';
 import type { ProcedureMeta } from './init.js';
@@ -8,7 +9,7 @@ type PermissionOf = NonNullable<ProcedureMeta['permissionOf']>;
 function pickedPermission(by: PermissionOf, rawInput: unknown): string | null {
   if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) return null;
   const value = (rawInput as Record<string, unknown>)[by.field];
-  return typeof value === 'string' && Object.hasOwn(by.permissions, value) ? (by.permissions[value] ?? null) : null;
+  return typeof value === 'string' ? (ownEntry(by.permissions, value) ?? null) : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { SourceRow } from './types.js';
 
-import { attributePath, IMPORT_FIELDS, type ImportField, type ImportTarget } from '@app/contracts';
+import { attributePath, IMPORT_FIELDS, type ImportField, type ImportTarget, ownEntry } from '@app/contracts';
 
 export { IMPORT_FIELDS, type ImportField, type ImportTarget };
 /** Without an e-mail a row names no account; every other field has a default or may stay unset. */
@@ -100,8 +100,7 @@ export function matchColumns(
   const columns: ColumnMapping[] = [];
   const unknown: string[] = [];
   const duplicates: string[] = [];
-  // Own keys only: a header named "constructor" must not find Object.prototype's.
-  const overrideOf = (key: string) => (Object.hasOwn(overrides, key) ? overrides[key] : undefined);
+  const overrideOf = (key: string) => ownEntry(overrides, key);
   const overridden = headers.map((header) => overrideOf(header) ?? overrideOf(header.trim()));
   // Fields the user placed explicitly are theirs even when an earlier column would match by name.
   for (const choice of overridden) if (choice && choice !== 'ignore') taken.add(choice);

@@ -1,3 +1,4 @@
+import { ownEntry } from '@app/contracts';
 import { invalidFilter } from '../scim-error.js';
 import type { Field } from './fields.js';
 import type { FilterNode } from './parse.js';
@@ -38,7 +39,7 @@ export function translate(node: FilterNode, schema: FilterSchema, terms: string[
     case 'not':
       return `NOT (${translate(node.filter, schema, null)})`;
     case '[]': {
-      const complex = own(schema.complex, strip(node.path, schema));
+      const complex = ownEntry(schema.complex, strip(node.path, schema));
       if (!complex) throw unknown(node.path, schema, 'is not a multi-valued or complex attribute');
       const inner: FilterSchema = { resource: schema.resource, urn: schema.urn, simple: complex.sub, complex: {} };
       return complex.element(translate(node.filter, inner, complex.sameRow ? terms : null));
@@ -55,14 +56,6 @@ export function translate(node: FilterNode, schema: FilterSchema, terms: string[
   }
 }
 
-/**
- * The entry named `name`, if the record has one of its own. The names come from the filter as
- * sent, and a plain lookup of "constructor" or "toString" finds Object.prototype's.
- */
-function own<T>(record: Readonly<Record<string, T>>, name: string): T | undefined {
-  return Object.hasOwn(record, name) ? record[name] : undefined;
-}
-
 /** The path without the core schema's URN, lower-case (attribute names ignore case, RFC 7643 §2.1). */
 function strip(path: string, schema: FilterSchema): string {
   const lower = path.toLowerCase();
@@ -77,12 +70,12 @@ function resolve(
   const path = strip(asSent, schema);
   const refusal = schema.refuse?.(path, asSent);
   if (refusal) throw invalidFilter(refusal);
-  const simple = own(schema.simple, path);
+  const simple = ownEntry(schema.simple, path);
   if (simple) return { field: simple, wrap: (c) => c, sameRow: true };
   const dot = path.indexOf('.');
   const [head, sub] = dot < 0 ? [path, undefined] : [path.slice(0, dot), path.slice(dot + 1)];
-  const complex = own(schema.complex, head);
-  const field = complex && own(complex.sub, sub ?? complex.default ?? '');
+  const complex = ownEntry(schema.complex, head);
+  const field = complex && ownEntry(complex.sub, sub ?? complex.default ?? '');
   if (!complex || !field) throw unknown(asSent, schema, 'is not a filterable attribute');
   return { field, wrap: (c) => complex.element(c), sameRow: complex.sameRow };
 }

@@ -1,4 +1,4 @@
-import { SCIM_SCHEMAS, scimBoolean } from '@app/contracts';
+import { ownEntry, SCIM_SCHEMAS, scimBoolean } from '@app/contracts';
 import { invalidPath, invalidValue, mutability, noTarget } from '../scim-error.js';
 import { isRecord, type PatchOperation, type PatchOpName, readPatchOperations } from './patch-body.js';
 import { type PatchPath, parsePath } from './patch-path.js';
@@ -95,7 +95,7 @@ function applyAt(user: ScimUserWritable, op: PatchOpName, path: PatchPath, value
     patchName(user, op, path, value);
     return;
   }
-  const write = Object.hasOwn(SIMPLE, attr) ? SIMPLE[attr as keyof typeof SIMPLE] : undefined;
+  const write = ownEntry(SIMPLE, attr);
   if (write === undefined) throw invalidPath(`"${path.text}" is not an attribute of a User.`);
   if (path.filter !== undefined || path.sub !== undefined) {
     throw invalidPath(`"${path.text}": "${attr}" is a single value with no sub-attributes.`);
@@ -156,7 +156,7 @@ function patchName(user: ScimUserWritable, op: PatchOpName, path: PatchPath, val
 
 function setNamePart(user: ScimUserWritable, part: string, value: unknown, where: string): void {
   if (UNKEPT_NAME_PARTS.has(part)) return;
-  const key = Object.hasOwn(NAME_PARTS, part) ? NAME_PARTS[part as keyof typeof NAME_PARTS] : undefined;
+  const key = ownEntry(NAME_PARTS, part);
   if (key === undefined) throw invalidPath(`"${where}" is not a part of a name.`);
   user.name[key] = optionalString(value, where);
 }
