@@ -163,6 +163,27 @@ describe('migrations', () => {
     expect(await indexColumns('users_deleted_email')).toEqual(['deleted_at', 'email', 'id', 'created_at']);
   });
 
+  it('store the role list keys in role and date order on MariaDB, each membership once', async () => {
+    // Migration 0038: a status-filtered count walks the rows themselves, never an index and a probe per entry.
+    if (db.dialect !== 'mysql') return;
+    const keys = await db.sequelize.query<{ index_name: string; non_unique: number | string; column_name: string }>(
+      `SELECT index_name, non_unique, column_name FROM information_schema.statistics
+        WHERE table_schema = DATABASE() AND table_name = 'user_role_keys' ORDER BY index_name, seq_in_index`,
+      { type: QueryTypes.SELECT },
+    );
+    const byIndex = new Map<string, string[]>();
+    for (const k of keys) byIndex.set(k.index_name, [...(byIndex.get(k.index_name) ?? []), k.column_name]);
+    expect(Object.fromEntries(byIndex)).toEqual({
+      PRIMARY: ['role_id', 'created_at', 'user_id'],
+      user_role_keys_member: ['user_id', 'role_id'],
+      user_role_keys_by_id: ['role_id', 'deleted_at', 'user_id', 'created_at'],
+      user_role_keys_by_name: ['role_id', 'deleted_at', 'name', 'user_id', 'created_at'],
+    });
+    expect(keys.filter((k) => k.index_name === 'user_role_keys_member').every((k) => Number(k.non_unique) === 0)).toBe(
+      true,
+    );
+  });
+
   it('refuses a second e-mail that differs only in case', async () => {
     const { User } = db.models;
     await User.create({ name: 'First', email: 'Case@Example.com', password_hash: '!' });

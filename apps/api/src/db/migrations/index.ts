@@ -35,6 +35,7 @@ import { userRoleKeys } from './0034-user-role-keys.js';
 import { attributeHolderState } from './0035-attribute-holder-state.js';
 import { userRoleEnumKeys } from './0036-user-role-enum-keys.js';
 import { sortIndexesCoverCreation } from './0037-sort-indexes-cover-creation.js';
+import { roleKeysByRoleAndDate } from './0038-role-keys-by-role-and-date.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it runs. Append only. */
@@ -76,4 +77,5 @@ export const MIGRATIONS: readonly Migration[] = [
   attributeHolderState,
   userRoleEnumKeys,
   sortIndexesCoverCreation,
+  roleKeysByRoleAndDate,
 ];

@@ -4,7 +4,9 @@ import { columnTypes } from './columns.js';
 
 /**
  * A user's list keys under one role (migration 0034): written only by the database's triggers,
- * read by the role-filtered list (modules/users/users.role-keys.ts).
+ * read by the role-filtered list (modules/users/users.role-keys.ts). (user_id, role_id) names a
+ * row; on MariaDB the table's primary key is (role_id, created_at, user_id), with (user_id,
+ * role_id) a unique index (migration 0038).
  */
 class UserRoleKey extends Model<InferAttributes<UserRoleKey>, InferCreationAttributes<UserRoleKey>> {
   declare user_id: number;
