@@ -34,7 +34,7 @@ async function tables(): Promise<string[]> {
 }
 
 /** An index's columns, in order. */
-async function indexColumns(index: string): Promise<string[]> {
+async function indexColumns(index: string, table = 'users'): Promise<string[]> {
   if (db.dialect === 'sqlite') {
     const rows = await db.sequelize.query<{ name: string }>(
       `SELECT name FROM pragma_index_info('${index}') ORDER BY seqno`,
@@ -46,8 +46,8 @@ async function indexColumns(index: string): Promise<string[]> {
   }
   const rows = await db.sequelize.query<{ name: string }>(
     `SELECT column_name AS name FROM information_schema.statistics
-      WHERE table_schema = DATABASE() AND table_name = 'users' AND index_name = :index ORDER BY seq_in_index`,
-    { replacements: { index }, type: QueryTypes.SELECT },
+      WHERE table_schema = DATABASE() AND table_name = :table AND index_name = :index ORDER BY seq_in_index`,
+    { replacements: { index, table }, type: QueryTypes.SELECT },
   );
   return rows.map((r) => r.name);
 }
@@ -166,22 +166,22 @@ describe('migrations', () => {
   it('store the role list keys in role and date order on MariaDB, each membership once', async () => {
     // Migration 0038: a status-filtered count walks the rows themselves, never an index and a probe per entry.
     if (db.dialect !== 'mysql') return;
-    const keys = await db.sequelize.query<{ index_name: string; non_unique: number | string; column_name: string }>(
-      `SELECT index_name, non_unique, column_name FROM information_schema.statistics
-        WHERE table_schema = DATABASE() AND table_name = 'user_role_keys' ORDER BY index_name, seq_in_index`,
-      { type: QueryTypes.SELECT },
-    );
-    const byIndex = new Map<string, string[]>();
-    for (const k of keys) byIndex.set(k.index_name, [...(byIndex.get(k.index_name) ?? []), k.column_name]);
-    expect(Object.fromEntries(byIndex)).toEqual({
+    const keys = ['PRIMARY', 'user_role_keys_member', 'user_role_keys_by_id', 'user_role_keys_by_name'];
+    const columns = await Promise.all(keys.map((index) => indexColumns(index, 'user_role_keys')));
+    expect(Object.fromEntries(keys.map((index, i) => [index, columns[i]]))).toEqual({
       PRIMARY: ['role_id', 'created_at', 'user_id'],
       user_role_keys_member: ['user_id', 'role_id'],
       user_role_keys_by_id: ['role_id', 'deleted_at', 'user_id', 'created_at'],
       user_role_keys_by_name: ['role_id', 'deleted_at', 'name', 'user_id', 'created_at'],
     });
-    expect(keys.filter((k) => k.index_name === 'user_role_keys_member').every((k) => Number(k.non_unique) === 0)).toBe(
-      true,
+    // The date index is the primary key now; the membership is unique.
+    const [member] = await db.sequelize.query<{ unique: number | string }>(
+      `SELECT MIN(non_unique = 0) AS \`unique\` FROM information_schema.statistics
+        WHERE table_schema = DATABASE() AND table_name = 'user_role_keys' AND index_name = 'user_role_keys_member'`,
+      { type: QueryTypes.SELECT },
     );
+    expect(Number(member?.unique)).toBe(1);
+    expect(await indexColumns('user_role_keys_by_created', 'user_role_keys')).toEqual([]);
   });
 
   it('refuses a second e-mail that differs only in case', async () => {
